@@ -1,0 +1,43 @@
+// Structs shared by C++ and GLSL for the scene pass. Valid as both languages: C++ sees plain
+// float structs with static_asserted sizes; GLSL sees its own vec4/mat4.
+#ifndef DCWALK_SHADERS_SHARED_SCENE_H
+#define DCWALK_SHADERS_SHARED_SCENE_H
+
+#ifdef __cplusplus
+#include <cstdint>
+namespace gpu {
+struct vec4 {
+  float x, y, z, w;
+};
+struct mat4 {
+  vec4 columns[4];
+};
+#endif
+
+// Per-instance data, fed as instance-rate vertex attributes (locations 3..7 of scene.vert).
+// The model matrix is stored as three rows of a 3x4 affine transform whose translation is
+// already relative to the camera (metres), so it fits in float at any distance from the origin.
+struct Instance {
+  vec4 row0;
+  vec4 row1;
+  vec4 row2;
+  vec4 color;   // linear RGB base colour; a: 1 opaque
+  vec4 params;  // x: emissive strength 0..1, y: specular 0..1, z: outline 0/1, w: reserved
+};
+
+// Push constants of the scene pass.
+struct FrameConstants {
+  mat4 viewProj;      // rotation-only view (camera at origin) times reverse-Z infinite projection
+  vec4 sunDirection;  // xyz: unit vector towards the sun, world axes; w: ambient strength
+  vec4 fogColor;      // rgb linear; a: fog distance in metres at which fog reaches ~63 %
+};
+
+#define SCENE_INSTANCE_FIRST_LOCATION 3
+
+#ifdef __cplusplus
+static_assert(sizeof(Instance) == 80, "Instance must match the GLSL layout");
+static_assert(sizeof(FrameConstants) == 96, "FrameConstants must match the GLSL layout");
+}  // namespace gpu
+#endif
+
+#endif

@@ -1,0 +1,92 @@
+// The one interface between world/ and renderer/: plain structs and ids, no scene graph, no sim.
+// world/ fills a RenderList each frame (already culled, LOD chosen, camera-relative); renderer/
+// uploads it and draws it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "shaders/shared/scene.h"
+
+namespace world {
+
+struct MeshId {
+  uint32_t index = 0;
+  friend bool operator==(MeshId, MeshId) = default;
+};
+
+/// One vertex of a mesh: position in the mesh's local frame (metres), unit normal, texture uv.
+struct MeshVertex {
+  float position[3];
+  float normal[3];
+  float uv[2];
+};
+static_assert(sizeof(MeshVertex) == 32);
+
+/// Triangle mesh, indexed. Index values are always < vertices.size() (checked on add()).
+struct MeshData {
+  std::string name;
+  std::vector<MeshVertex> vertices;
+  std::vector<uint32_t> indices;
+  uint32_t triangleCount() const { return static_cast<uint32_t>(indices.size() / 3); }
+};
+
+/// All meshes the world may draw. The renderer uploads it whole when revision() changes.
+class MeshLibrary {
+ public:
+  /// Adds a mesh and returns its id; out-of-range indices or a non-multiple-of-3 index count
+  /// make it return false and leave the library unchanged.
+  bool add(MeshData mesh, MeshId* outId);
+  const std::vector<MeshData>& meshes() const { return m_meshes; }
+  const MeshData& mesh(MeshId id) const { return m_meshes[id.index]; }
+  uint64_t revision() const { return m_revision; }
+
+ private:
+  std::vector<MeshData> m_meshes;
+  uint64_t m_revision = 0;
+};
+
+/// A run of instances drawn with one mesh: instances[firstInstance, firstInstance+instanceCount).
+struct DrawBatch {
+  MeshId mesh;
+  uint32_t firstInstance = 0;
+  uint32_t instanceCount = 0;
+};
+
+/// A text label anchored at a camera-relative point (metres).
+struct Label {
+  float anchor[3] = {0, 0, 0};
+  std::string text;
+  uint32_t rgba = 0xffffffffu;  // packed as ImGui's IM_COL32 (R in the low byte)
+  float priority = 0;           // larger wins when labels overlap
+};
+
+/// What the camera sees, already reduced to float: rotation only (the camera sits at the origin).
+struct ViewParams {
+  float viewRotation[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};  // column-major
+  float verticalFovRadians = 1.0f;
+  float nearMeters = 0.1f;  // reverse-Z infinite projection: only the near plane matters
+  float sunDirection[3] = {0.4f, 0.8f, 0.45f};
+  float ambient = 0.35f;
+  float skyTop[3] = {0.10f, 0.13f, 0.19f};      // linear RGB
+  float skyHorizon[3] = {0.30f, 0.34f, 0.40f};  // linear RGB; also the fog colour
+  float fogDistanceMeters = 1.0e6f;
+};
+
+struct RenderList {
+  ViewParams view;
+  std::vector<gpu::Instance> instances;
+  std::vector<DrawBatch> batches;
+  std::vector<Label> labels;
+
+  void clear() {
+    instances.clear();
+    batches.clear();
+    labels.clear();
+  }
+  /// Triangles this list submits, given the meshes it references.
+  uint64_t triangleCount(const MeshLibrary& meshes) const;
+};
+
+}  // namespace world
