@@ -1,5 +1,7 @@
 #include "world/render_list.h"
 
+#include <cmath>
+
 namespace world {
 
 bool MeshLibrary::add(MeshData mesh, MeshId* outId) {
@@ -12,6 +14,20 @@ bool MeshLibrary::add(MeshData mesh, MeshId* outId) {
   ++m_revision;
   if (outId) *outId = MeshId{static_cast<uint32_t>(m_meshes.size() - 1)};
   return true;
+}
+
+void viewProjection(const ViewParams& view, float aspect, float out[16]) {
+  // Reverse-Z with an infinite far plane: clip = (x*f/a, -y*f, near, -z); depth = near / -z.
+  const float f = 1.0f / std::tan(view.verticalFovRadians * 0.5f);
+  const float proj[16] = {f / aspect, 0, 0, 0, 0, -f, 0, 0, 0, 0, 0, -1, 0, 0, view.nearMeters, 0};
+  const float* v = view.viewRotation;
+  for (int col = 0; col < 4; ++col) {
+    for (int row = 0; row < 4; ++row) {
+      float sum = 0;
+      for (int k = 0; k < 4; ++k) sum += proj[k * 4 + row] * v[col * 4 + k];
+      out[col * 4 + row] = sum;
+    }
+  }
 }
 
 uint64_t RenderList::triangleCount(const MeshLibrary& meshes) const {

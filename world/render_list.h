@@ -74,6 +74,10 @@ struct ViewParams {
   float fogDistanceMeters = 1.0e6f;
 };
 
+/// Column-major reverse-Z infinite perspective times the view rotation: camera-relative metres to
+/// Vulkan clip space (y down, depth 1 at the near plane, 0 at infinity).
+void viewProjection(const ViewParams& view, float aspect, float outColumnMajor[16]);
+
 struct RenderList {
   ViewParams view;
   std::vector<gpu::Instance> instances;

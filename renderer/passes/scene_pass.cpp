@@ -1,0 +1,184 @@
+#include "renderer/passes/scene_pass.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "renderer/vk/check.h"
+#include "renderer/vk/pipeline.h"
+#include "shaders/shared/scene.h"
+#include "shaders/shared/sky.h"
+
+namespace renderer {
+namespace {
+
+const uint32_t SCENE_VERT[] =
+#include "shaders_spv/scene.vert.inc"
+    ;
+const uint32_t SCENE_FRAG[] =
+#include "shaders_spv/scene.frag.inc"
+    ;
+const uint32_t SKY_VERT[] =
+#include "shaders_spv/sky.vert.inc"
+    ;
+const uint32_t SKY_FRAG[] =
+#include "shaders_spv/sky.frag.inc"
+    ;
+
+VkPipelineLayout createLayout(VkDevice device, uint32_t pushBytes, VkShaderStageFlags stages) {
+  VkPushConstantRange range{stages, 0, pushBytes};
+  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.pushConstantRangeCount = 1;
+  info.pPushConstantRanges = &range;
+  VkPipelineLayout layout;
+  VK_CHECK(vkCreatePipelineLayout(device, &info, nullptr, &layout));
+  return layout;
+}
+
+gpu::vec4 vec4Of(const float* xyz, float w) {
+  return {xyz[0], xyz[1], xyz[2], w};
+}
+
+}  // namespace
+
+void ScenePass::create(const vkutil::Context& ctx, VkFormat colorFormat, VkFormat depthFormat,
+                       VkPipelineCache cache) {
+  m_sceneLayout = createLayout(ctx.device, sizeof(gpu::FrameConstants),
+                               VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
+  m_skyLayout = createLayout(ctx.device, sizeof(gpu::SkyConstants), VK_SHADER_STAGE_FRAGMENT_BIT);
+
+  VkShaderModule sceneVert = vkutil::createShaderModule(ctx.device, SCENE_VERT, sizeof(SCENE_VERT));
+  VkShaderModule sceneFrag = vkutil::createShaderModule(ctx.device, SCENE_FRAG, sizeof(SCENE_FRAG));
+  VkShaderModule skyVert = vkutil::createShaderModule(ctx.device, SKY_VERT, sizeof(SKY_VERT));
+  VkShaderModule skyFrag = vkutil::createShaderModule(ctx.device, SKY_FRAG, sizeof(SKY_FRAG));
+
+  vkutil::GraphicsPipelineDesc scene;
+  scene.vertex = sceneVert;
+  scene.fragment = sceneFrag;
+  scene.bindings = {{0, sizeof(world::MeshVertex), VK_VERTEX_INPUT_RATE_VERTEX},
+                    {1, sizeof(gpu::Instance), VK_VERTEX_INPUT_RATE_INSTANCE}};
+  scene.attributes = {
+      {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(world::MeshVertex, position)},
+      {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(world::MeshVertex, normal)},
+      {2, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(world::MeshVertex, uv)},
+  };
+  for (uint32_t i = 0; i < 5; ++i) {
+    scene.attributes.push_back(
+        {SCENE_INSTANCE_FIRST_LOCATION + i, 1, VK_FORMAT_R32G32B32A32_SFLOAT, i * 16u});
+  }
+  scene.layout = m_sceneLayout;
+  scene.colorFormat = colorFormat;
+  scene.depthFormat = depthFormat;
+  scene.cache = cache;
+  m_scenePipeline = vkutil::createGraphicsPipeline(ctx.device, scene);
+
+  vkutil::GraphicsPipelineDesc sky;
+  sky.vertex = skyVert;
+  sky.fragment = skyFrag;
+  sky.layout = m_skyLayout;
+  sky.colorFormat = colorFormat;
+  sky.depthFormat = depthFormat;
+  sky.depthTest = false;
+  sky.depthWrite = false;
+  sky.cullMode = VK_CULL_MODE_NONE;
+  sky.cache = cache;
+  m_skyPipeline = vkutil::createGraphicsPipeline(ctx.device, sky);
+
+  for (VkShaderModule m : {sceneVert, sceneFrag, skyVert, skyFrag}) {
+    vkDestroyShaderModule(ctx.device, m, nullptr);
+  }
+}
+
+void ScenePass::destroy(const vkutil::Context& ctx) {
+  vkutil::destroyBuffer(ctx, m_vertices);
+  vkutil::destroyBuffer(ctx, m_indices);
+  vkDestroyPipeline(ctx.device, m_scenePipeline, nullptr);
+  vkDestroyPipeline(ctx.device, m_skyPipeline, nullptr);
+  vkDestroyPipelineLayout(ctx.device, m_sceneLayout, nullptr);
+  vkDestroyPipelineLayout(ctx.device, m_skyLayout, nullptr);
+  m_ranges.clear();
+  m_revision = UINT64_MAX;
+}
+
+void ScenePass::uploadMeshes(const vkutil::Context& ctx, VkCommandPool pool,
+                             const world::MeshLibrary& meshes) {
+  std::vector<world::MeshVertex> vertices;
+  std::vector<uint32_t> indices;
+  m_ranges.clear();
+  for (const world::MeshData& mesh : meshes.meshes()) {
+    MeshRange range;
+    range.firstIndex = static_cast<uint32_t>(indices.size());
+    range.indexCount = static_cast<uint32_t>(mesh.indices.size());
+    range.vertexOffset = static_cast<int32_t>(vertices.size());
+    vertices.insert(vertices.end(), mesh.vertices.begin(), mesh.vertices.end());
+    indices.insert(indices.end(), mesh.indices.begin(), mesh.indices.end());
+    m_ranges.push_back(range);
+  }
+  // Never create zero-sized buffers: an empty library still gets one degenerate vertex/index.
+  if (vertices.empty()) vertices.push_back({});
+  if (indices.empty()) indices.push_back(0);
+  vkutil::destroyBuffer(ctx, m_vertices);
+  vkutil::destroyBuffer(ctx, m_indices);
+  m_vertices = vkutil::createDeviceBuffer(ctx, pool, vertices.data(),
+                                          vertices.size() * sizeof(world::MeshVertex),
+                                          VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  m_indices =
+      vkutil::createDeviceBuffer(ctx, pool, indices.data(), indices.size() * sizeof(uint32_t),
+                                 VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  m_revision = meshes.revision();
+}
+
+SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
+                             VkExtent2D extent) const {
+  SceneStats stats;
+  VkViewport viewport{0, 0, float(extent.width), float(extent.height), 0, 1};
+  VkRect2D scissor{{0, 0}, extent};
+  vkCmdSetViewport(cmd, 0, 1, &viewport);
+  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  const world::ViewParams& view = list.view;
+  const float aspect = float(extent.width) / float(extent.height);
+
+  gpu::SkyConstants sky{};
+  // The inverse of a rotation is its transpose.
+  for (int c = 0; c < 4; ++c) {
+    float* column = &sky.inverseViewRotation.columns[c].x;
+    for (int r = 0; r < 4; ++r) column[r] = view.viewRotation[r * 4 + c];
+  }
+  sky.projection = {std::tan(view.verticalFovRadians * 0.5f), aspect, 0, 0};
+  sky.top = vec4Of(view.skyTop, 1);
+  sky.horizon = vec4Of(view.skyHorizon, 1);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_skyPipeline);
+  vkCmdPushConstants(cmd, m_skyLayout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(sky), &sky);
+  vkCmdDraw(cmd, 3, 1, 0, 0);
+
+  if (list.batches.empty()) return stats;
+  gpu::FrameConstants frame{};
+  world::viewProjection(view, aspect, &frame.viewProj.columns[0].x);
+  float sunLength = std::sqrt(view.sunDirection[0] * view.sunDirection[0] +
+                              view.sunDirection[1] * view.sunDirection[1] +
+                              view.sunDirection[2] * view.sunDirection[2]);
+  frame.sunDirection = {view.sunDirection[0] / sunLength, view.sunDirection[1] / sunLength,
+                        view.sunDirection[2] / sunLength, view.ambient};
+  frame.fogColor = vec4Of(view.skyHorizon, view.fogDistanceMeters);
+
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_scenePipeline);
+  vkCmdPushConstants(cmd, m_sceneLayout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                     0, sizeof(frame), &frame);
+  VkBuffer vertexBuffers[2] = {m_vertices.buffer, instances};
+  VkDeviceSize offsets[2] = {0, 0};
+  vkCmdBindVertexBuffers(cmd, 0, 2, vertexBuffers, offsets);
+  vkCmdBindIndexBuffer(cmd, m_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+  for (const world::DrawBatch& batch : list.batches) {
+    if (batch.instanceCount == 0 || batch.mesh.index >= m_ranges.size()) continue;
+    if (uint64_t(batch.firstInstance) + batch.instanceCount > list.instances.size()) continue;
+    const MeshRange& range = m_ranges[batch.mesh.index];
+    if (range.indexCount == 0) continue;
+    vkCmdDrawIndexed(cmd, range.indexCount, batch.instanceCount, range.firstIndex,
+                     range.vertexOffset, batch.firstInstance);
+    ++stats.drawCalls;
+    stats.triangles += uint64_t(range.indexCount / 3) * batch.instanceCount;
+    stats.instances += batch.instanceCount;
+  }
+  return stats;
+}
+
+}  // namespace renderer

@@ -1,0 +1,51 @@
+// The scene pass: a sky gradient behind everything, then every draw batch of the render list as
+// one instanced, indexed draw. Meshes live in one vertex and one index buffer.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "renderer/vk/context.h"
+#include "renderer/vk/resources.h"
+#include "world/render_list.h"
+
+namespace renderer {
+
+struct SceneStats {
+  uint32_t drawCalls = 0;
+  uint64_t triangles = 0;
+  uint32_t instances = 0;
+};
+
+class ScenePass {
+ public:
+  void create(const vkutil::Context& ctx, VkFormat colorFormat, VkFormat depthFormat,
+              VkPipelineCache cache);
+  void destroy(const vkutil::Context& ctx);
+  /// Uploads every mesh of the library (the device must be idle: buffers are replaced).
+  void uploadMeshes(const vkutil::Context& ctx, VkCommandPool pool,
+                    const world::MeshLibrary& meshes);
+  uint64_t uploadedRevision() const { return m_revision; }
+  /// Records the sky and the batches inside an active dynamic-rendering scope.
+  SceneStats record(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
+                    VkExtent2D extent) const;
+
+ private:
+  struct MeshRange {
+    uint32_t firstIndex = 0;
+    uint32_t indexCount = 0;
+    int32_t vertexOffset = 0;
+  };
+  VkPipelineLayout m_sceneLayout = VK_NULL_HANDLE;
+  VkPipelineLayout m_skyLayout = VK_NULL_HANDLE;
+  VkPipeline m_scenePipeline = VK_NULL_HANDLE;
+  VkPipeline m_skyPipeline = VK_NULL_HANDLE;
+  vkutil::Buffer m_vertices;
+  vkutil::Buffer m_indices;
+  std::vector<MeshRange> m_ranges;
+  uint64_t m_revision = UINT64_MAX;
+};
+
+}  // namespace renderer

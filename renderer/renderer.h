@@ -1,0 +1,100 @@
+// The renderer: draws a world::RenderList (plus optional ImGui draw data) into a window's
+// swapchain or into an offscreen image read back as pixels. Knows nothing of sim/ or GLFW.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "renderer/passes/scene_pass.h"
+#include "renderer/vk/context.h"
+#include "renderer/vk/swapchain.h"
+#include "world/render_list.h"
+
+struct ImDrawData;
+
+namespace renderer {
+
+struct RendererDesc {
+  bool validation = false;
+  std::string devicePreference;                           // see vkutil::ContextDesc
+  std::vector<std::string> instanceExtensions;            // the window system's, when there is one
+  std::function<VkSurfaceKHR(VkInstance)> createSurface;  // empty: headless only
+  VkExtent2D extent{1280, 720};
+  vkutil::PresentModePreference presentMode = vkutil::PresentModePreference::Fifo;
+  bool ui = true;  // set up ImGui's Vulkan backend (an ImGui context must exist)
+};
+
+struct FrameStats {
+  SceneStats scene;
+  double gpuMilliseconds = -1;  // from timestamp queries; -1 until known
+};
+
+enum class FrameResult {
+  Presented,
+  Skipped,  // minimised, or the swapchain was out of date and has been recreated
+};
+
+/// An RGBA8 image, rows top to bottom.
+struct Pixels {
+  uint32_t width = 0, height = 0;
+  std::vector<uint8_t> rgba;
+};
+
+class Renderer {
+ public:
+  /// Creates the renderer, or returns null with a message in `error`.
+  static std::unique_ptr<Renderer> create(const RendererDesc& desc, std::string& error);
+  ~Renderer();
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  const std::string& deviceName() const { return m_deviceName; }
+  const vkutil::Context& context() const { return m_ctx; }
+  /// Uploads the mesh library when its revision differs from what the GPU holds.
+  void setMeshes(const world::MeshLibrary& meshes);
+  /// Window mode: acquire, record, submit and present one frame at `windowExtent`.
+  FrameResult drawFrame(const world::RenderList& list, ImDrawData* ui, VkExtent2D windowExtent);
+  /// Headless mode (also usable with a window): renders one frame offscreen and reads it back.
+  Pixels renderToPixels(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent);
+  const FrameStats& lastFrameStats() const { return m_stats; }
+  /// Waits until the GPU is idle (before tearing down things the frames use).
+  void waitIdle() const;
+
+ private:
+  struct Frame;
+  Renderer() = default;
+  bool init(const RendererDesc& desc, std::string& error);
+  Frame& beginFrame();
+  void uploadInstances(Frame& frame, const world::RenderList& list);
+  void recordFrame(Frame& frame, const world::RenderList& list, ImDrawData* ui, VkImage target,
+                   VkImageView targetView, VkExtent2D extent, VkImageLayout finalLayout,
+                   VkPipelineStageFlags2 finalStage, VkAccessFlags2 finalAccess);
+  void ensureDepth(VkExtent2D extent);
+  void ensureOffscreen(VkExtent2D extent);
+  bool recreateSwapchain(VkExtent2D extent);
+  void readTimestamps(Frame& frame);
+
+  vkutil::Context m_ctx;
+  std::string m_deviceName;
+  VkFormat m_colorFormat = VK_FORMAT_B8G8R8A8_UNORM;
+  static constexpr VkFormat DEPTH_FORMAT = VK_FORMAT_D32_SFLOAT;
+  VkCommandPool m_uploadPool = VK_NULL_HANDLE;
+  std::vector<std::unique_ptr<Frame>> m_frames;  // the frame ring (2)
+  uint64_t m_frameIndex = 0;
+  ScenePass m_scene;
+  std::unique_ptr<class UiPass> m_ui;
+  vkutil::Swapchain m_swapchain;
+  bool m_swapchainStale = false;
+  vkutil::PresentModePreference m_presentMode = vkutil::PresentModePreference::Fifo;
+  vkutil::Image m_depth;
+  vkutil::Image m_offscreen;
+  vkutil::Buffer m_readback;
+  FrameStats m_stats;
+};
+
+}  // namespace renderer

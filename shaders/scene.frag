@@ -1,0 +1,42 @@
+#version 450
+// Soft, readable shading: hemisphere ambient, one sun, a touch of specular, emissive, distance fog.
+// The colour target is UNORM, so the shader encodes to sRGB itself (the UI pass then draws
+// ImGui's sRGB colours unchanged).
+#include "shared/scene.h"
+
+layout(location = 0) in vec3 inWorldOffset;
+layout(location = 1) in vec3 inNormal;
+layout(location = 2) in vec4 inColor;
+layout(location = 3) in vec4 inParams;
+
+layout(push_constant) uniform Push { FrameConstants frame; };
+
+layout(location = 0) out vec4 outColor;
+
+vec3 linearToSrgb(vec3 c) {
+  c = clamp(c, 0.0, 1.0);
+  return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
+}
+
+void main() {
+  vec3 n = normalize(inNormal);
+  float distanceToCamera = length(inWorldOffset);
+  vec3 toEye = -inWorldOffset / max(distanceToCamera, 1e-12);
+  if (dot(n, toEye) < 0.0) n = -n;  // two-sided lighting for thin parts
+  vec3 sun = normalize(frame.sunDirection.xyz);
+  float ambient = frame.sunDirection.w;
+  vec3 base = inColor.rgb;
+
+  float hemi = 0.5 + 0.5 * n.y;  // sky above, ground bounce below
+  vec3 color = base * ambient * mix(0.55, 1.0, hemi);
+  color += base * max(dot(n, sun), 0.0) * (1.0 - ambient);
+  vec3 halfway = normalize(sun + toEye);
+  color += vec3(inParams.y) * pow(max(dot(n, halfway), 0.0), 48.0);
+  color = mix(color, base, clamp(inParams.x, 0.0, 1.0));  // emissive: full colour, unlit
+  float rim = pow(1.0 - max(dot(n, toEye), 0.0), 3.0);
+  color += inParams.z * rim * vec3(1.0, 0.85, 0.3);  // selection highlight
+
+  float fog = 1.0 - exp(-distanceToCamera / max(frame.fogColor.a, 1e-9));
+  color = mix(color, frame.fogColor.rgb, fog);
+  outColor = vec4(linearToSrgb(color), 1.0);
+}

@@ -1,0 +1,21 @@
+#version 450
+#include "shared/sky.h"
+
+layout(location = 0) in vec2 inNdc;
+layout(push_constant) uniform Push { SkyConstants sky; };
+layout(location = 0) out vec4 outColor;
+
+vec3 linearToSrgb(vec3 c) {
+  c = clamp(c, 0.0, 1.0);
+  return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
+}
+
+void main() {
+  // Vulkan NDC has y down; view space has y up and looks down -z.
+  vec3 viewRay = vec3(inNdc.x * sky.projection.x * sky.projection.y, -inNdc.y * sky.projection.x, -1.0);
+  vec3 worldRay = normalize((sky.inverseViewRotation * vec4(viewRay, 0.0)).xyz);
+  float up = clamp(worldRay.y, -1.0, 1.0);
+  vec3 color = up >= 0.0 ? mix(sky.horizon.rgb, sky.top.rgb, pow(up, 0.6))
+                         : sky.horizon.rgb * mix(1.0, 0.55, min(-up * 4.0, 1.0));
+  outColor = vec4(linearToSrgb(color), 1.0);
+}
