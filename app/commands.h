@@ -20,4 +20,16 @@ struct Command {
   CommandRunner run;
 };
 
+/// `dcwalk sim`: evaluate a scenario with the analytic calculators (app/cmd_sim.cpp).
+Command addSimCommand(CLI::App& cli);
+/// `dcwalk asset check FILE`: whether a glTF file loads, or why not (app/cmd_asset.cpp).
+Command addAssetCommand(CLI::App& cli);
+
+/// `dcwalk shot`: one station rendered headless to a PNG (app/cmd_shot.cpp).
+Command addShotCommand(CLI::App& cli);
+/// `dcwalk stations`: every station with its scale and description (app/cmd_stations.cpp).
+Command addStationsCommand(CLI::App& cli);
+/// `dcwalk tour` (the default): the window, or the tour rendered headless (app/cmd_tour.cpp).
+Command addTourCommand(CLI::App& cli);
+
 }  // namespace app

@@ -1,6 +1,8 @@
 // dcwalk: one executable, git-style subcommands (tour is the default).
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "app/commands.h"
@@ -13,10 +15,22 @@ int main(int argc, char** argv) {
   cli.set_version_flag("--version", "dcwalk 0.1.0");
   cli.require_subcommand(0, 1);
 
-  std::vector<app::Command> commands = {};
+  std::vector<app::Command> commands = {
+      app::addTourCommand(cli),  app::addShotCommand(cli),     app::addSimCommand(cli),
+      app::addAssetCommand(cli), app::addStationsCommand(cli),
+  };
+
+  // `tour` is the default: `dcwalk` and `dcwalk --size 800x600` mean `dcwalk tour ...`.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const bool asksTopLevel = !args.empty() && (args[0] == "-h" || args[0] == "--help" ||
+                                              args[0] == "--help-all" || args[0] == "--version");
+  if (args.empty() || (args[0].rfind("-", 0) == 0 && !asksTopLevel)) {
+    args.insert(args.begin(), "tour");
+  }
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last-first
 
   try {
-    cli.parse(argc, argv);
+    cli.parse(args);
   } catch (const CLI::CallForHelp&) {
     std::cout << cli.help();
     return app::EXIT_OK;

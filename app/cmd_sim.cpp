@@ -1,0 +1,108 @@
+// `dcwalk sim`: evaluates a scenario with the analytic calculators and prints every quantity,
+// as JSON (--json) or as a table. Bad scenarios, overrides and catalogs exit with status 2.
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/commands.h"
+#include "sim/calc/memory.h"
+#include "sim/catalog.h"
+#include "sim/evaluate.h"
+#include "sim/hf_config.h"
+#include "sim/scenario.h"
+
+namespace app {
+namespace {
+
+struct SimOptions {
+  std::string scenario;
+  std::vector<std::string> sets;
+  std::string hfConfig;
+  bool json = false;
+  bool list = false;
+};
+
+int fail(const std::string& message) {
+  std::cerr << "dcwalk sim: " << message << "\n";
+  return EXIT_BAD_INPUT;
+}
+
+int printHfConfig(const SimOptions& o) {
+  auto model = sim::importHfConfigFile(o.hfConfig);
+  if (!model) return fail(model.error());
+  nlohmann::ordered_json out;
+  out["model_type"] = model->modelType;
+  out["layers"] = model->spec.layers;
+  out["hidden"] = model->spec.hidden;
+  out["heads"] = model->spec.heads;
+  out["kv_heads"] = model->spec.kvHeads;
+  out["head_dim"] = model->spec.headDim;
+  out["intermediate"] = model->spec.intermediate;
+  out["vocab"] = model->spec.vocab;
+  out["experts"] = model->spec.experts;
+  out["experts_per_token"] = model->spec.expertsPerToken;
+  out["params"] = model->params;
+  out["active_params"] = model->activeParams;
+  for (sim::Precision p :
+       {sim::Precision::FP32, sim::Precision::BF16, sim::Precision::FP8, sim::Precision::FP4}) {
+    out["weights_" + std::string(sim::precisionName(p)) + "_bytes"] =
+        sim::calc::weightBytes(model->params, p);
+  }
+  out["kv_cache_bytes_per_token_bf16"] = model->kvBytesPerTokenBf16;
+  if (o.json) {
+    std::cout << out.dump(2) << "\n";
+  } else {
+    for (const auto& [key, value] : out.items()) std::cout << key << "  " << value << "\n";
+  }
+  return EXIT_OK;
+}
+
+int runSim(const SimOptions& o) {
+  if (o.list) {
+    for (const std::string& name : sim::builtinScenarioNames()) std::cout << name << "\n";
+    return EXIT_OK;
+  }
+  if (!o.hfConfig.empty()) return printHfConfig(o);
+  if (o.scenario.empty()) return fail("--scenario FILE|NAME is required (see --list)");
+  auto scenario = sim::loadScenario(o.scenario);
+  if (!scenario) return fail(scenario.error());
+  for (const std::string& assignment : o.sets) {
+    auto applied = sim::applyOverride(*scenario, assignment);
+    if (!applied) return fail(applied.error());
+  }
+  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  if (!catalog) return fail(catalog.error());
+  auto evaluation = sim::evaluateScenario(*scenario, *catalog);
+  if (!evaluation) return fail(o.scenario + ": " + evaluation.error());
+  if (o.json) {
+    nlohmann::ordered_json out;
+    out["scenario"] = {{"name", scenario->name}, {"description", scenario->description}};
+    const nlohmann::ordered_json sections = evaluation->toJson();
+    for (const auto& [section, values] : sections.items()) out[section] = values;
+    std::cout << out.dump(2) << "\n";
+  } else {
+    std::cout << scenario->name << ": " << scenario->description << "\n" << evaluation->toTable();
+  }
+  return EXIT_OK;
+}
+
+}  // namespace
+
+Command addSimCommand(CLI::App& cli) {
+  auto options = std::make_shared<SimOptions>();
+  CLI::App* sub = cli.add_subcommand(
+      "sim", "Evaluate a scenario (cluster + workload) with the analytic calculators");
+  sub->add_option("--scenario", options->scenario,
+                  "Scenario file, or the name of a built-in one (assets/scenarios/NAME.json)");
+  sub->add_option("--set", options->sets, "Override a scenario field: path=value (repeatable)")
+      ->take_last()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sub->add_flag("--json", options->json, "Print JSON (keys carry SI units) instead of a table");
+  sub->add_flag("--list", options->list, "List the built-in scenarios");
+  sub->add_option("--hf-config", options->hfConfig,
+                  "Import a Hugging Face config.json and print its parameter and memory figures");
+  return Command{sub, [options] { return runSim(*options); }};
+}
+
+}  // namespace app

@@ -1,0 +1,41 @@
+// What every rendering mode holds: the world, the UI layer and the renderer, plus the
+// render list reused every frame. Created once per run, for a window or headless.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/options.h"
+#include "app/ui_layer.h"
+#include "renderer/renderer.h"
+#include "world/world.h"
+
+namespace app {
+
+class Window;
+
+struct Session {
+  std::unique_ptr<world::World> world;
+  std::unique_ptr<UiLayer> ui;
+  std::unique_ptr<renderer::Renderer> renderer;
+  world::RenderList list;
+  world::FrameStats worldStats;
+};
+
+/// Builds the world from the shipped catalog and creates the renderer (with `window`'s surface
+/// when given). Returns an exit status: EXIT_OK, EXIT_BAD_INPUT (catalog), or
+/// EXIT_FAILURE_RUNTIME (no Vulkan device); the message is printed.
+int openSession(const RenderOptions& options, Window* window, float fontPixels, Session& out);
+
+/// Points `camera` at a station's viewpoint.
+void frameStation(const world::Station& station, world::Camera& camera);
+
+/// HUD text for a station.
+HudInfo stationHud(const world::Station& station);
+
+/// Renders the camera's view headless, with labels and `hud`, at width x height. ImGui windows
+/// appear on their second frame, so the UI is built twice and the second draw is kept.
+renderer::Pixels renderView(Session& session, const world::Camera& camera, const HudInfo& hud,
+                            uint32_t width, uint32_t height);
+
+}  // namespace app

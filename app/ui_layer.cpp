@@ -1,0 +1,159 @@
+#include "app/ui_layer.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <filesystem>
+#include <vector>
+
+#include <imgui.h>
+
+namespace app {
+namespace {
+
+// Debian paths of the UI fonts, in order of preference (fonts-inter, fonts-dejavu-core).
+constexpr const char* FONT_CANDIDATES[] = {
+    "/usr/share/fonts/opentype/inter/Inter-Regular.otf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+};
+constexpr const char* TITLE_FONT_CANDIDATES[] = {
+    "/usr/share/fonts/opentype/inter/Inter-SemiBold.otf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+};
+
+ImFont* loadFirst(const char* const* candidates, size_t count, float pixels, std::string* path) {
+  ImGuiIO& io = ImGui::GetIO();
+  for (size_t i = 0; i < count; ++i) {
+    std::error_code ec;
+    if (std::filesystem::exists(candidates[i], ec)) {
+      ImFontConfig config;
+      config.OversampleH = 2;
+      if (ImFont* font = io.Fonts->AddFontFromFileTTF(candidates[i], pixels, &config)) {
+        if (path) *path = candidates[i];
+        return font;
+      }
+    }
+  }
+  return nullptr;
+}
+
+void applyStyle(float scale) {
+  ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::StyleColorsDark(&style);
+  style.WindowRounding = 6.0f;
+  style.FrameRounding = 4.0f;
+  style.WindowBorderSize = 0.0f;
+  style.Colors[ImGuiCol_WindowBg] = ImVec4(0.06f, 0.07f, 0.09f, 0.78f);
+  style.ScaleAllSizes(scale);
+}
+
+}  // namespace
+
+UiLayer::UiLayer(float fontPixels) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // no imgui.ini written next to the user's files
+  ImFont* body = loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), fontPixels, &m_fontPath);
+  if (!body) {
+    ImFontConfig config;
+    config.SizePixels = fontPixels;
+    io.Fonts->AddFontDefault(&config);
+    m_fontPath = "(ImGui built-in)";
+  }
+  m_titleFont = loadFirst(TITLE_FONT_CANDIDATES, std::size(TITLE_FONT_CANDIDATES),
+                          fontPixels * 1.6f, nullptr);
+  applyStyle(fontPixels / 16.0f);
+}
+
+UiLayer::~UiLayer() {
+  ImGui::DestroyContext();
+}
+
+void UiLayer::beginFrame(float width, float height, float deltaSeconds) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (width > 0 && height > 0) io.DisplaySize = ImVec2(width, height);
+  io.DeltaTime = deltaSeconds > 0 ? deltaSeconds : 1.0f / 60.0f;
+  ImGui::NewFrame();
+}
+
+int UiLayer::drawLabels(const world::RenderList& list, float width, float height) {
+  if (list.labels.empty() || width <= 0 || height <= 0) return 0;
+  float viewProj[16];
+  world::viewProjection(list.view, width / height, viewProj);
+  std::vector<const world::Label*> order;
+  for (const world::Label& label : list.labels) order.push_back(&label);
+  std::stable_sort(order.begin(), order.end(), [](const world::Label* a, const world::Label* b) {
+    return a->priority > b->priority;
+  });
+
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  std::vector<ImVec4> placed;  // x0, y0, x1, y1
+  const float pad = ImGui::GetFontSize() * 0.3f;
+  int drawn = 0;
+  for (const world::Label* label : order) {
+    const float* a = label->anchor;
+    float clip[4];
+    for (int row = 0; row < 4; ++row) {
+      clip[row] = viewProj[0 * 4 + row] * a[0] + viewProj[1 * 4 + row] * a[1] +
+                  viewProj[2 * 4 + row] * a[2] + viewProj[3 * 4 + row];
+    }
+    if (clip[3] <= 0) continue;  // behind the camera
+    const float x = (clip[0] / clip[3] * 0.5f + 0.5f) * width;
+    const float y = (clip[1] / clip[3] * 0.5f + 0.5f) * height;
+    if (x < 0 || y < 0 || x > width || y > height) continue;
+    ImVec2 size = ImGui::CalcTextSize(label->text.c_str());
+    ImVec4 box(x - size.x * 0.5f - pad, y - size.y - 2 * pad, x + size.x * 0.5f + pad, y);
+    bool overlaps = std::any_of(placed.begin(), placed.end(), [&](const ImVec4& o) {
+      return box.x < o.z && o.x < box.z && box.y < o.w && o.y < box.w;
+    });
+    if (overlaps) continue;
+    placed.push_back(box);
+    draw->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), IM_COL32(12, 14, 18, 190), pad);
+    draw->AddLine(ImVec2(x, box.w), ImVec2(x, box.w + pad * 2), IM_COL32(255, 255, 255, 160), 1.5f);
+    draw->AddText(ImVec2(box.x + pad, box.y + pad), label->rgba, label->text.c_str());
+    ++drawn;
+  }
+  return drawn;
+}
+
+void UiLayer::drawHud(const HudInfo& hud) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const float margin = ImGui::GetFontSize();
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+                                 ImGuiWindowFlags_NoInputs;
+  if (!hud.title.empty()) {
+    ImGui::SetNextWindowPos(ImVec2(margin, margin));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(io.DisplaySize.x * 0.45f, FLT_MAX));
+    ImGui::Begin("##title", nullptr, flags);
+    if (m_titleFont) ImGui::PushFont(m_titleFont);
+    ImGui::TextUnformatted(hud.title.c_str());
+    if (m_titleFont) ImGui::PopFont();
+    if (!hud.subtitle.empty()) {
+      ImGui::PushTextWrapPos(io.DisplaySize.x * 0.42f);
+      ImGui::TextUnformatted(hud.subtitle.c_str());
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::End();
+  }
+  if (!hud.status.empty()) {
+    ImGui::SetNextWindowPos(ImVec2(margin, io.DisplaySize.y - margin), 0, ImVec2(0, 1));
+    ImGui::Begin("##status", nullptr, flags);
+    ImGui::TextUnformatted(hud.status.c_str());
+    ImGui::End();
+  }
+  if (!hud.help.empty()) {
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - margin, io.DisplaySize.y - margin), 0,
+                            ImVec2(1, 1));
+    ImGui::Begin("##help", nullptr, flags);
+    ImGui::TextUnformatted(hud.help.c_str());
+    ImGui::End();
+  }
+}
+
+ImDrawData* UiLayer::endFrame() {
+  ImGui::Render();
+  return ImGui::GetDrawData();
+}
+
+}  // namespace app

@@ -1,0 +1,46 @@
+// The ImGui layer of the app: context, a readable TTF font scaled for the display, in-world
+// labels (projected, decluttered) and the HUD. Works the same in a window and headless.
+#pragma once
+
+#include <string>
+
+#include "world/render_list.h"
+
+struct ImDrawData;
+struct ImFont;
+
+namespace app {
+
+struct HudInfo {
+  std::string title;     // e.g. the station's name
+  std::string subtitle;  // one line describing it
+  std::string status;    // bottom-left line: scale, speed, fps ...
+  std::string help;      // bottom-right key help (window mode)
+};
+
+class UiLayer {
+ public:
+  /// Creates the ImGui context and loads the UI font at `fontPixels` (Inter, else DejaVu Sans,
+  /// else ImGui's built-in font).
+  explicit UiLayer(float fontPixels);
+  ~UiLayer();
+  UiLayer(const UiLayer&) = delete;
+  UiLayer& operator=(const UiLayer&) = delete;
+
+  /// Starts a frame of `width` x `height` pixels (headless; window mode calls the GLFW backend's
+  /// NewFrame first, which sets the size itself).
+  void beginFrame(float width, float height, float deltaSeconds);
+  /// Draws the render list's labels at their projected positions; overlapping labels of lower
+  /// priority are dropped. Returns how many were drawn.
+  int drawLabels(const world::RenderList& list, float width, float height);
+  void drawHud(const HudInfo& hud);
+  /// Ends the frame; the draw data stays valid until the next beginFrame.
+  ImDrawData* endFrame();
+  const std::string& fontPath() const { return m_fontPath; }
+
+ private:
+  ImFont* m_titleFont = nullptr;
+  std::string m_fontPath;
+};
+
+}  // namespace app

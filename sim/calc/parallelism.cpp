@@ -1,0 +1,80 @@
+#include "sim/calc/parallelism.h"
+
+#include "sim/calc/compute.h"
+
+namespace sim::calc {
+
+int layoutGpus(const ParallelLayout& layout) {
+  return layout.tp * layout.pp * layout.dp;
+}
+
+std::string checkLayout(const ParallelLayout& layout, int heads, int layers, int experts) {
+  if (layout.tp < 1) return "tp must be >= 1";
+  if (layout.pp < 1) return "pp must be >= 1";
+  if (layout.dp < 1) return "dp must be >= 1";
+  if (layout.ep < 1) return "ep must be >= 1";
+  if (heads % layout.tp != 0) {
+    return "tp " + std::to_string(layout.tp) + " does not divide the " + std::to_string(heads) +
+           " attention heads";
+  }
+  if (layout.pp > layers) {
+    return "pp " + std::to_string(layout.pp) + " exceeds the " + std::to_string(layers) +
+           " layers";
+  }
+  if (layout.dp % layout.ep != 0) {
+    return "ep " + std::to_string(layout.ep) + " does not divide dp " + std::to_string(layout.dp);
+  }
+  if (layout.ep > 1 && (experts == 0 || experts % layout.ep != 0)) {
+    return "ep " + std::to_string(layout.ep) + " does not divide the " + std::to_string(experts) +
+           " experts";
+  }
+  return "";
+}
+
+double bubbleFraction1F1B(int stages, int microBatches) {
+  return (stages - 1.0) / microBatches;
+}
+
+double bubbleShareOfIteration(int stages, int microBatches) {
+  return (stages - 1.0) / (microBatches + stages - 1.0);
+}
+
+double bubbleFractionInterleaved(int stages, int microBatches, int virtualStages) {
+  return (stages - 1.0) / (static_cast<double>(virtualStages) * microBatches);
+}
+
+int tpAllReducesPerLayer() {
+  return 4;
+}
+
+double tpAllReduceBytes(double microBatch, double seqLen, double hidden, double bytesPerElement) {
+  return microBatch * seqLen * hidden * bytesPerElement;
+}
+
+double ppActivationBytes(double microBatch, double seqLen, double hidden, double bytesPerElement) {
+  return microBatch * seqLen * hidden * bytesPerElement;
+}
+
+double moeAllToAllBytes(double tokens, double expertsPerToken, double hidden,
+                        double bytesPerElement) {
+  return 2.0 * tokens * expertsPerToken * hidden * bytesPerElement;
+}
+
+double dpComputeBoundTokensPerGpu(double peak_flops, double bandwidth_Bps) {
+  return peak_flops / bandwidth_Bps;
+}
+
+double tpComputeBoundMaxDegree(double ffn, double peak_flops, double bandwidth_Bps) {
+  return ffn * bandwidth_Bps / peak_flops;
+}
+
+double megatronTrainingTime_s(double tokens, double params, double gpus, double flopsPerGpu) {
+  return 8.0 * tokens * params / (gpus * flopsPerGpu);
+}
+
+double trainingTime_s(double tokens, double params, double gpus, double peak_flops, double mfu,
+                      bool fullRecompute) {
+  return trainingFlops(params, tokens, fullRecompute) / (gpus * peak_flops * mfu);
+}
+
+}  // namespace sim::calc

@@ -1,0 +1,54 @@
+// Parallelism calculators: TP/PP/DP/EP layouts, pipeline bubbles (GPipe arXiv:1811.06965;
+// Narayanan et al. arXiv:2104.04473), Megatron TP traffic (Shoeybi et al. arXiv:1909.08053;
+// Korthikanti et al.), compute-bound thresholds (JAX scaling book) and training time (8TP/(nX)).
+// Units: bytes, seconds, FLOP/s, tokens.
+#pragma once
+
+#include <string>
+
+namespace sim::calc {
+
+/// Degrees of tensor, pipeline, data and expert parallelism (EP splits the DP ranks' experts).
+struct ParallelLayout {
+  int tp = 1;
+  int pp = 1;
+  int dp = 1;
+  int ep = 1;
+};
+/// GPUs the layout occupies: tp x pp x dp.
+int layoutGpus(const ParallelLayout& layout);
+/// "" when the layout is valid (all >= 1, ep divides dp, heads divisible by tp, layers by pp),
+/// otherwise a message naming the offending degree.
+std::string checkLayout(const ParallelLayout& layout, int heads, int layers, int experts);
+
+/// 1F1B / GPipe bubble relative to ideal compute: (p - 1) / m.
+double bubbleFraction1F1B(int stages, int microBatches);
+/// Bubble as a share of the whole iteration: (p - 1) / (m + p - 1).
+double bubbleShareOfIteration(int stages, int microBatches);
+/// Interleaved 1F1B with v virtual stages per device: (p - 1) / (v m).
+double bubbleFractionInterleaved(int stages, int microBatches, int virtualStages);
+
+/// Megatron TP all-reduces per transformer layer per micro-batch: 2 forward + 2 backward.
+int tpAllReducesPerLayer();
+/// Bytes of one TP all-reduce: microBatch x seqLen x hidden x bytesPerElement.
+double tpAllReduceBytes(double microBatch, double seqLen, double hidden, double bytesPerElement);
+/// Pipeline point-to-point bytes per stage boundary per micro-batch (forward activation):
+/// microBatch x seqLen x hidden x bytesPerElement.
+double ppActivationBytes(double microBatch, double seqLen, double hidden, double bytesPerElement);
+/// MoE all-to-all bytes per MoE layer per step (dispatch + combine):
+/// 2 x tokens x expertsPerToken x hidden x bytesPerElement.
+double moeAllToAllBytes(double tokens, double expertsPerToken, double hidden,
+                        double bytesPerElement);
+
+/// Data-parallel compute-bound threshold: tokens per GPU per step > C / W (scaling book).
+double dpComputeBoundTokensPerGpu(double peak_flops, double bandwidth_Bps);
+/// Largest TP degree that stays compute bound for an FFN of width F: F x W / C (scaling book).
+double tpComputeBoundMaxDegree(double ffn, double peak_flops, double bandwidth_Bps);
+
+/// Megatron end-to-end training time with recompute: 8 T P / (n X) (arXiv:2104.04473 §5.1).
+double megatronTrainingTime_s(double tokens, double params, double gpus, double flopsPerGpu);
+/// Training time from 6 N T (or 8 N T with recompute) at `mfu` of `peak_flops` on `gpus`.
+double trainingTime_s(double tokens, double params, double gpus, double peak_flops, double mfu,
+                      bool fullRecompute);
+
+}  // namespace sim::calc

@@ -1,0 +1,203 @@
+// The scenario engine: a fixed-step, deterministic simulation of one workload (training or
+// inference) on one cluster, with faults injected at times and cleared. Hot per-step state lives
+// in flat arrays keyed by id, apart from the cold Cluster; step() allocates nothing. A snapshot
+// exposes those arrays (read them every frame) plus aggregates; the series keeps one aggregate
+// row every `seriesEvery` steps for plots (writeSeries in sim/engine/series.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "sim/catalog.h"
+#include "sim/engine/cluster.h"
+#include "sim/engine/engine_desc.h"
+#include "sim/engine/figures.h"
+#include "sim/engine/inference.h"
+#include "sim/engine/routing.h"
+#include "sim/engine/thermal.h"
+#include "sim/engine/training.h"
+
+namespace sim::engine {
+
+enum class TrainingPhase : uint8_t { Pipeline, DataParallel, Optimizer };
+
+/// One row of the aggregate time series (also the snapshot's aggregates).
+struct Aggregates {
+  double time_s = 0;
+  double campusIt_W = 0;  // modelled fabric + mirrored racks
+  double fabricIt_W = 0;  // modelled fabric only
+  double facility_W = 0;  // campus IT + overhead
+  double pue = 0;
+  double meanGpuPower_W = 0;  // job (or serving) GPUs of the modelled fabric
+  double maxJunction_C = 0;
+  double maxLoop_C = 0;          // hottest CDU loop
+  double minClock = 1;           // lowest throttle clock share
+  double goodput = 0;            // useful progress rate / fault-free rate, this step
+  double goodputCumulative = 0;  // fault-free seconds of work done so far / elapsed seconds
+  double tokensPerSecond = 0;    // training tokens/s of the last step, or output tokens/s
+  double trainingSteps = 0;      // completed
+  double lastStepTime_s = 0;
+  double phase = 0;  // TrainingPhase as a number; 3 = inference
+  double maxLinkUtilisation = 0;
+  double pausedSwitches = 0;
+  double queued = 0;           // inference: waiting requests
+  double active = 0;           // inference: sequences decoding
+  double meanTtft_s = 0;       // inference: of first tokens produced this step
+  double tpot_s = 0;           // inference: mean time per output token
+  double meanKvOccupancy = 0;  // inference: share of KV capacity in use
+};
+
+/// Per-id arrays of the current state, valid until the next step().
+struct Snapshot {
+  std::span<const float> gpuUtilisation;  // by GpuId: tensor-core busy share
+  std::span<const float> gpuPower_W;
+  std::span<const float> gpuJunction_C;
+  std::span<const float> gpuHbm_Bps;
+  std::span<const float> gpuKvOccupancy;   // inference: the replica's KV share; 0 in training
+  std::span<const float> linkUtilisation;  // by LinkId: busier direction / capacity
+  std::span<const uint8_t> linkUp;
+  std::span<const uint8_t> switchPaused;  // by SwitchId: PFC-paused
+  std::span<const float> rackPower_W;     // by RackId
+  std::span<const float> cduLoop_C;       // by CduId
+  std::span<const float> cduFlowFraction;
+  std::span<const float> cduClock;  // throttle clock share of the CDU's GPUs
+  Aggregates aggregates;
+};
+
+class Engine {
+ public:
+  /// Builds the cluster, plans the workload and routes its flows; errors name the field. The
+  /// engine holds ids into its own arrays, so it lives behind a pointer and never moves.
+  static Result<std::unique_ptr<Engine>> create(const Catalog& catalog, const EngineDesc& desc);
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  /// Advances one fixed step dt.
+  void step();
+  /// Steps until time() >= t_s.
+  void advanceTo(double t_s);
+  /// Schedules a fault (scenario, CLI or UI); it takes effect at its start time.
+  void addFault(const FaultDesc& fault);
+
+  Snapshot snapshot() const;
+  double time_s() const { return m_time_s; }
+  uint64_t stepCount() const { return m_steps; }
+  const EngineDesc& desc() const { return m_desc; }
+  const Cluster& cluster() const { return m_cluster; }
+  const EngineFigures& figures() const { return m_figures; }
+  /// The training plan, or nullptr for inference.
+  const TrainingPlan* training() const { return m_training.jobGpus ? &m_training : nullptr; }
+  /// The inference service, or nullptr for training.
+  const InferenceService* inference() const {
+    return m_inferencePlan.replicas ? &m_service : nullptr;
+  }
+  const InferencePlan* inferencePlan() const {
+    return m_inferencePlan.replicas ? &m_inferencePlan : nullptr;
+  }
+
+  // Training state.
+  TrainingPhase phase() const { return m_phase; }
+  uint64_t completedSteps() const { return m_completedSteps; }
+  double lastStepTime_s() const { return m_lastStepTime_s; }
+  /// Tokens of completed training steps.
+  double tokensTrained() const { return m_tokensDone; }
+  /// Fault-free step time as the engine models it (routed DP collective, no throttling).
+  double faultFreeStepTime_s() const { return m_faultFreeStep_s; }
+  /// The DP collective's time on the fabric as routed now (busiest link + latency).
+  double dataParallelTime_s() const { return m_dpTime_s; }
+  /// Directional per-link bytes of one step's DP collective and PP sends, as routed now.
+  const std::vector<double>& dpLinkBytes() const { return m_dpLoad; }
+  const std::vector<double>& ppLinkBytes() const { return m_ppLoad; }
+  const RouteTotals& dpRoute() const { return m_dpTotals; }
+  const Router& router() const { return m_router; }
+
+  // Per-link-class bytes moved so far.
+  double nvlinkBytes() const { return m_nvlinkBytes; }
+  double fabricBytes() const { return m_fabricBytes; }
+  // Energy bookkeeping of the modelled fabric (for conservation checks).
+  double itEnergy_J() const { return m_itEnergy_J; }
+  double heatRemoved_J() const { return m_heatRemoved_J; }
+
+  /// Rows of the aggregate series, oldest first.
+  size_t seriesRows() const { return m_seriesCount; }
+  const Aggregates& seriesRow(size_t i) const;
+
+  /// FNV-1a hash of the hot state (determinism tests pin it).
+  uint64_t stateHash() const;
+
+ private:
+  Engine() = default;
+  void applyFaults();
+  void reroute();
+  void updatePause();
+  void advanceTraining(double dt_s);
+  void trainingPower();
+  void inferencePower();
+  void thermal(double dt_s);
+  void aggregate();
+  double computeRate() const;
+
+  EngineDesc m_desc;
+  EngineFigures m_figures;
+  Cluster m_cluster;
+  Router m_router;
+  TrainingPlan m_training;
+  InferencePlan m_inferencePlan;
+  InferenceService m_service;
+  CoolingLoop m_loop;
+  double m_otherRackLoad_W = 0;
+  double m_designIt_W = 0;
+
+  double m_time_s = 0;
+  uint64_t m_steps = 0;
+
+  // Faults.
+  std::vector<uint8_t> m_faultActive;
+  std::vector<double> m_faultClear_s;            // when each PFC storm's trigger cleared
+  std::vector<std::vector<uint16_t>> m_pfcHops;  // per fault: hop distance from the origin
+  std::vector<uint32_t> m_bfsQueue;
+  std::vector<float> m_gpuSpeed;  // straggler share by GpuId
+  uint32_t m_pausedSwitches = 0;
+
+  // Training.
+  TrainingPhase m_phase = TrainingPhase::Pipeline;
+  double m_phaseFraction = 0;
+  double m_stepStart_s = 0;
+  uint64_t m_completedSteps = 0;
+  double m_lastStepTime_s = 0;
+  double m_faultFreeStep_s = 0;
+  double m_faultFreeDp_s = 0;
+  double m_dpTime_s = 0;
+  double m_goodput = 0;
+  double m_tokensDone = 0;
+  double m_useful_s = 0;                   // fault-free seconds of work done so far
+  std::vector<double> m_dpLoad, m_ppLoad;  // 2 x links, directional bytes per step
+  RouteTotals m_dpTotals, m_ppTotals;
+  std::vector<float> m_dpUtil, m_ppUtil, m_zeroUtil;  // by LinkId
+  const std::vector<float>* m_linkUtil = &m_zeroUtil;
+  std::vector<float> m_stagePower_W, m_stageUtil, m_stageHbm_Bps;
+  std::vector<uint8_t> m_cduHostsWork;  // by CduId: has GPUs of the job or service
+  float m_stragglerMin = 1;
+  double m_dpMaxUtil = 0, m_ppMaxUtil = 0;
+
+  // Inference.
+  std::vector<float> m_replicaSpeed;
+
+  // Per-id hot arrays.
+  std::vector<float> m_gpuUtil, m_gpuPower_W, m_gpuJunction_C, m_gpuHbm_Bps, m_gpuKv;
+  std::vector<uint8_t> m_switchPaused;
+  std::vector<float> m_rackPower_W;
+  std::vector<float> m_cduLoop_C, m_cduFlow, m_cduClock;
+  std::vector<double> m_cduHeat_W;
+
+  double m_nvlinkBytes = 0, m_fabricBytes = 0;
+  double m_itEnergy_J = 0, m_heatRemoved_J = 0;
+
+  Aggregates m_agg;
+  std::vector<Aggregates> m_series;
+  size_t m_seriesHead = 0, m_seriesCount = 0;
+};
+
+}  // namespace sim::engine

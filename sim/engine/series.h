@@ -1,0 +1,24 @@
+// The engine's aggregate time series as CSV (a header row, then one row per recorded step) or
+// JSON (an object of columns: {"time_s": [...], ...}), for `dcwalk sim --until T --series ...`.
+// Column names carry their units.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string_view>
+#include <vector>
+
+#include "sim/engine/engine.h"
+
+namespace sim::engine {
+
+enum class SeriesFormat { Csv, Json };
+
+/// Parses "csv" or "json"; nullopt otherwise.
+std::optional<SeriesFormat> parseSeriesFormat(std::string_view name);
+/// Names of the series columns, in output order.
+std::vector<std::string_view> seriesColumns();
+/// Writes every recorded row of `engine`'s series to `out`.
+void writeSeries(std::ostream& out, const Engine& engine, SeriesFormat format);
+
+}  // namespace sim::engine

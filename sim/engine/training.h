@@ -1,0 +1,61 @@
+// A training job's plan: the TP/PP/DP layout mapped onto real GPUs (TP inside an NVLink domain,
+// PP across racks, DP across the fabric), the nominal durations of one step's phases on the 1F1B
+// schedule, and the flows each phase puts on the fabric. Durations come from the calculators
+// (sim/calc/compute.h, collectives.h, parallelism.h, memory.h); the engine replays them in time.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/engine/cluster.h"
+#include "sim/engine/engine_desc.h"
+#include "sim/engine/routing.h"
+#include "sim/specs.h"
+
+namespace sim::engine {
+
+inline constexpr uint8_t NOT_IN_JOB = 0xff;
+
+struct StageWindow {
+  double start_s = 0;  // from the start of the pipeline phase
+  double end_s = 0;
+  double busyFraction = 0;  // compute share inside the window
+};
+
+struct TrainingPlan {
+  TrainingDesc desc;
+  ModelSpec model;
+  double params = 0;
+  double tokensPerStep = 0;
+  double peak_flops = 0;  // dense peak at the job's precision
+  double efficiency = 0;  // achieved share of peak in matmuls
+  double forward_s = 0;   // one micro-batch, one stage, compute only
+  double backward_s = 0;
+  double tpComm_s = 0;          // Megatron TP all-reduces of one micro-batch (fwd + bwd), NVLink
+  double ppSend_s = 0;          // PP sends of one micro-batch (fwd + bwd), fabric alpha-beta
+  double microBatchSlot_s = 0;  // forward + backward + TP + PP
+  double pipeline_s = 0;        // m slots + the 1F1B bubble
+  double gradientBytesPerGpu = 0;
+  double dpRingBytesPerGpu = 0;   // bytes each GPU sends to its ring successor per step
+  double dpAlphaBeta_s = 0;       // the DP collective by the alpha-beta model at the NIC rate
+  double dpAlpha_s = 0;           // its latency term alone
+  double optimizer_s = 0;         // memory-bound pass over the per-GPU model state
+  double nvlinkBytesPerStep = 0;  // TP traffic, all GPUs
+  double ppFabricBytesPerStep = 0;
+  double dpFabricBytesPerStep = 0;
+  uint32_t jobGpus = 0;
+  std::vector<uint8_t> stageOfGpu;  // by GpuId; NOT_IN_JOB for spare GPUs
+  std::vector<uint32_t> gpuOfRank;  // [(stage x dp + replica) x tp + tpRank] -> GpuId index
+  std::vector<StageWindow> stages;
+  std::vector<Flow> dpFlows;  // ring successor flows, one per GPU
+  std::vector<Flow> ppFlows;  // stage boundary flows, both directions
+
+  /// Nominal step time without congestion, throttling or faults (alpha-beta DP collective).
+  double nominalStep_s() const { return pipeline_s + dpAlphaBeta_s + optimizer_s; }
+};
+
+/// Plans `desc` on `cluster`; errors name the offending TrainingDesc field.
+Result<TrainingPlan> planTraining(const Catalog& catalog, const Cluster& cluster,
+                                  const TrainingDesc& desc);
+
+}  // namespace sim::engine

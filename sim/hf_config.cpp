@@ -1,0 +1,175 @@
+#include "sim/hf_config.h"
+
+#include <array>
+#include <cmath>
+
+#include "sim/calc/memory.h"
+#include "sim/model_params.h"
+
+namespace sim {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::string_view, 3> DECODER_TYPES = {"llama", "mistral", "mixtral"};
+
+json::json_pointer pointerTo(const char* key) {
+  std::string pointer = "/";
+  pointer += key;
+  return json::json_pointer(pointer);
+}
+
+// Reads integer fields of a config.json, remembering the first error with its file:line.
+class ConfigReader {
+ public:
+  explicit ConfigReader(const JsonFile& file) : m_file(file) {}
+
+  bool has(const char* key) const {
+    return m_file.root.contains(key) && !m_file.root[key].is_null();
+  }
+
+  // A positive integer field; `fallback` (when >= 0) is used when the field is absent or null.
+  int integer(const char* key, int fallback = -1) {
+    if (!has(key)) {
+      if (fallback >= 0) return fallback;
+      fail(m_file.path.string() + ": config.json lacks \"" + key + "\"");
+      return 0;
+    }
+    const json& v = m_file.root[key];
+    if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > (1ll << 30)) {
+      fail(m_file.where(pointerTo(key)) + ": \"" + key +
+           "\" must be a non-negative integer");
+      return 0;
+    }
+    return static_cast<int>(v.get<long long>());
+  }
+
+  bool boolean(const char* key, bool fallback) {
+    if (!has(key)) return fallback;
+    const json& v = m_file.root[key];
+    if (!v.is_boolean()) {
+      fail(m_file.where(pointerTo(key)) + ": \"" + key +
+           "\" must be true or false");
+      return fallback;
+    }
+    return v.get<bool>();
+  }
+
+  void fail(std::string message) {
+    if (m_error.empty()) m_error = std::move(message);
+  }
+  const std::string& error() const { return m_error; }
+
+ private:
+  const JsonFile& m_file;
+  std::string m_error;
+};
+
+Result<HfModel> importDecoder(const JsonFile& file, const std::string& modelType) {
+  ConfigReader r(file);
+  HfModel out;
+  out.modelType = modelType;
+  ModelSpec& m = out.spec;
+  m.id = modelType;
+  m.name = file.path.string();
+  m.layers = r.integer("num_hidden_layers");
+  m.hidden = r.integer("hidden_size");
+  m.heads = r.integer("num_attention_heads");
+  m.kvHeads = r.integer("num_key_value_heads", m.heads);
+  m.headDim = r.integer("head_dim", m.heads > 0 ? m.hidden / m.heads : 0);
+  m.vocab = r.integer("vocab_size");
+  // Llama/Mistral/Mixtral configs default to untied embeddings.
+  m.tiedEmbeddings = r.boolean("tie_word_embeddings", false);
+  for (const char* key : {"num_local_experts", "n_routed_experts", "num_experts"}) {
+    if (r.has(key)) m.experts = r.integer(key);
+  }
+  if (m.experts > 0) {
+    m.expertsPerToken = r.integer("num_experts_per_tok");
+    m.sharedExperts = r.integer("n_shared_experts", 0);
+    m.intermediate = r.has("moe_intermediate_size") ? r.integer("moe_intermediate_size")
+                                                    : r.integer("intermediate_size");
+  } else {
+    m.intermediate = r.integer("intermediate_size");
+  }
+  if (r.error().empty()) {
+    if (m.layers == 0 || m.hidden == 0 || m.heads == 0 || m.kvHeads == 0 || m.vocab == 0 ||
+        m.intermediate == 0 || m.headDim == 0) {
+      r.fail(file.path.string() + ": layers, sizes, heads and vocabulary must be > 0");
+    } else if (m.heads % m.kvHeads != 0) {
+      r.fail(file.where(json::json_pointer("/num_key_value_heads")) +
+             ": num_attention_heads must be a multiple of num_key_value_heads");
+    } else if (m.experts > 0 && (m.expertsPerToken < 1 || m.expertsPerToken > m.experts)) {
+      r.fail(file.where(json::json_pointer("/num_experts_per_tok")) +
+             ": num_experts_per_tok must be between 1 and the number of experts");
+    }
+  }
+  if (!r.error().empty()) return Result<HfModel>::failure(r.error());
+  out.params = paramCount(m);
+  out.activeParams = activeParamCount(m);
+  out.kvBytesPerTokenBf16 = calc::kvCacheBytesPerToken(m, Precision::BF16);
+  return out;
+}
+
+Result<HfModel> importBert(const JsonFile& file) {
+  ConfigReader r(file);
+  HfModel out;
+  out.modelType = "bert";
+  ModelSpec& m = out.spec;
+  m.id = "bert";
+  m.name = file.path.string();
+  m.layers = r.integer("num_hidden_layers");
+  m.hidden = r.integer("hidden_size");
+  m.heads = r.integer("num_attention_heads");
+  m.kvHeads = m.heads;
+  m.headDim = m.heads > 0 ? m.hidden / m.heads : 0;
+  m.intermediate = r.integer("intermediate_size");
+  m.vocab = r.integer("vocab_size");
+  m.tiedEmbeddings = true;  // the MLM head reuses the word embeddings
+  const int positions = r.integer("max_position_embeddings");
+  const int typeVocab = r.integer("type_vocab_size", 2);
+  if (!r.error().empty()) return Result<HfModel>::failure(r.error());
+  out.params =
+      bertParamCount(m.layers, m.hidden, m.intermediate, m.vocab, positions, typeVocab);
+  out.activeParams = out.params;
+  return out;
+}
+
+}  // namespace
+
+double bertParamCount(int layers, int hidden, int intermediate, int vocab, int maxPositions,
+                      int typeVocab) {
+  const double h = hidden, i = intermediate;
+  const double embeddings = (static_cast<double>(vocab) + maxPositions + typeVocab) * h + 2.0 * h;
+  const double layer = 4.0 * (h * h + h) + 2.0 * h * i + i + h + 4.0 * h;
+  const double pooler = h * h + h;
+  return embeddings + layers * layer + pooler;
+}
+
+Result<HfModel> importHfConfig(const JsonFile& file) {
+  if (!file.root.is_object()) {
+    return Result<HfModel>::failure(file.path.string() + ":1: config.json must be a JSON object");
+  }
+  std::string modelType;
+  if (file.root.contains("model_type")) {
+    if (!file.root["model_type"].is_string()) {
+      return Result<HfModel>::failure(file.where(json::json_pointer("/model_type")) +
+                                      ": \"model_type\" must be a string");
+    }
+    modelType = file.root["model_type"].get<std::string>();
+  }
+  if (modelType == "bert") return importBert(file);
+  for (std::string_view type : DECODER_TYPES) {
+    if (modelType == type) return importDecoder(file, modelType);
+  }
+  return Result<HfModel>::failure(
+      file.where(json::json_pointer("/model_type")) + ": model_type \"" + modelType +
+      "\" is not supported (llama, mistral, mixtral, bert)");
+}
+
+Result<HfModel> importHfConfigFile(const std::filesystem::path& path) {
+  auto file = readJsonFile(path);
+  if (!file) return Result<HfModel>::failure(file.error());
+  return importHfConfig(*file);
+}
+
+}  // namespace sim

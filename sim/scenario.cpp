@@ -1,0 +1,274 @@
+#include "sim/scenario.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <variant>
+
+#include "sim/catalog.h"
+
+namespace sim {
+namespace {
+
+using nlohmann::json;
+
+using FieldRef = std::variant<int*, double*, std::string*>;
+
+struct FieldDef {
+  const char* path;
+  std::function<FieldRef(ScenarioDesc&)> ref;
+  double minimum = 0;                       // numbers and integers
+  std::vector<std::string_view> choices{};  // strings; empty = any
+};
+
+const std::vector<FieldDef>& fields() {
+  static const std::vector<FieldDef> table = {
+      {"name", [](ScenarioDesc& s) -> FieldRef { return &s.name; }},
+      {"description", [](ScenarioDesc& s) -> FieldRef { return &s.description; }},
+      {"cluster.system", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.system; }},
+      {"cluster.gpu", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.gpu; }},
+      {"cluster.gpus", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.gpus; }, 1},
+      {"cluster.systems_per_rack",
+       [](ScenarioDesc& s) -> FieldRef { return &s.cluster.systemsPerRack; }, 1},
+      {"cluster.scale_out_nic", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.scaleOutNic; }},
+      {"cluster.switch", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.switchId; }},
+      {"workload.kind", [](ScenarioDesc& s) -> FieldRef { return &s.workload.kind; }, 0,
+       {"inference", "training"}},
+      {"workload.model", [](ScenarioDesc& s) -> FieldRef { return &s.workload.model; }},
+      {"workload.weights_dtype", [](ScenarioDesc& s) -> FieldRef { return &s.workload.weightsDtype; },
+       0, {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}},
+      {"workload.kv_dtype", [](ScenarioDesc& s) -> FieldRef { return &s.workload.kvDtype; }, 0,
+       {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}},
+      {"workload.compute_dtype", [](ScenarioDesc& s) -> FieldRef { return &s.workload.computeDtype; },
+       0, {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}},
+      {"workload.batch", [](ScenarioDesc& s) -> FieldRef { return &s.workload.batch; }, 1},
+      {"workload.prompt_tokens", [](ScenarioDesc& s) -> FieldRef { return &s.workload.promptTokens; },
+       1},
+      {"workload.output_tokens", [](ScenarioDesc& s) -> FieldRef { return &s.workload.outputTokens; },
+       1},
+      {"workload.max_output_tokens",
+       [](ScenarioDesc& s) -> FieldRef { return &s.workload.maxOutputTokens; }},
+      {"workload.tp", [](ScenarioDesc& s) -> FieldRef { return &s.workload.tp; }, 1},
+      {"workload.pp", [](ScenarioDesc& s) -> FieldRef { return &s.workload.pp; }, 1},
+      {"workload.dp", [](ScenarioDesc& s) -> FieldRef { return &s.workload.dp; }, 1},
+      {"workload.ep", [](ScenarioDesc& s) -> FieldRef { return &s.workload.ep; }, 1},
+      {"workload.zero_stage", [](ScenarioDesc& s) -> FieldRef { return &s.workload.zeroStage; }},
+      {"workload.micro_batch", [](ScenarioDesc& s) -> FieldRef { return &s.workload.microBatch; }, 1},
+      {"workload.micro_batches", [](ScenarioDesc& s) -> FieldRef { return &s.workload.microBatches; },
+       1},
+      {"workload.virtual_stages",
+       [](ScenarioDesc& s) -> FieldRef { return &s.workload.virtualStages; }, 1},
+      {"workload.seq_len", [](ScenarioDesc& s) -> FieldRef { return &s.workload.seqLen; }, 1},
+      {"workload.activations", [](ScenarioDesc& s) -> FieldRef { return &s.workload.activations; },
+       0, {"none", "tp", "tp_sp", "selective", "full"}},
+      {"workload.training_tokens",
+       [](ScenarioDesc& s) -> FieldRef { return &s.workload.trainingTokens; }},
+      {"workload.mfu", [](ScenarioDesc& s) -> FieldRef { return &s.workload.mfu; }},
+      {"collective.op", [](ScenarioDesc& s) -> FieldRef { return &s.collective.op; }, 0,
+       {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce"}},
+      {"collective.bytes", [](ScenarioDesc& s) -> FieldRef { return &s.collective.bytes; }, 1},
+      {"collective.ranks", [](ScenarioDesc& s) -> FieldRef { return &s.collective.ranks; }},
+      {"collective.alpha_s", [](ScenarioDesc& s) -> FieldRef { return &s.collective.alpha_s; }},
+      {"collective.bandwidth_Bps",
+       [](ScenarioDesc& s) -> FieldRef { return &s.collective.bandwidth_Bps; }},
+      {"collective.alg_bandwidth_Bps",
+       [](ScenarioDesc& s) -> FieldRef { return &s.collective.algBandwidth_Bps; }},
+      {"facility.profile", [](ScenarioDesc& s) -> FieldRef { return &s.facility.profile; }},
+      {"facility.pue", [](ScenarioDesc& s) -> FieldRef { return &s.facility.pue; }},
+      {"facility.power_budget_W",
+       [](ScenarioDesc& s) -> FieldRef { return &s.facility.powerBudget_W; }},
+      {"facility.coolant_delta_T_K",
+       [](ScenarioDesc& s) -> FieldRef { return &s.facility.coolantDeltaT_K; }},
+      {"facility.coolant_density_kg_per_m3",
+       [](ScenarioDesc& s) -> FieldRef { return &s.facility.coolantDensity_kg_per_m3; }},
+      {"facility.electricity_usd_per_kWh",
+       [](ScenarioDesc& s) -> FieldRef { return &s.facility.electricity_usd_per_kWh; }},
+      {"cost.profile", [](ScenarioDesc& s) -> FieldRef { return &s.cost.profile; }},
+      {"cost.gpu_price_usd", [](ScenarioDesc& s) -> FieldRef { return &s.cost.gpuPrice_usd; }},
+      {"cost.cloud_instance_per_hour_usd",
+       [](ScenarioDesc& s) -> FieldRef { return &s.cost.cloudInstancePerHour_usd; }},
+      {"cost.gpus_per_instance", [](ScenarioDesc& s) -> FieldRef { return &s.cost.gpusPerInstance; },
+       1},
+      {"cost.compare", [](ScenarioDesc& s) -> FieldRef { return &s.cost.compare; }},
+  };
+  return table;
+}
+
+const FieldDef* findField(std::string_view path) {
+  for (const FieldDef& f : fields()) {
+    if (path == f.path) return &f;
+  }
+  return nullptr;
+}
+
+std::string joinChoices(const std::vector<std::string_view>& choices) {
+  std::string out;
+  for (std::string_view c : choices) out += (out.empty() ? "" : ", ") + std::string(c);
+  return out;
+}
+
+// Range and choice checks shared by files and --set; "" when the value is acceptable.
+std::string checkNumber(const FieldDef& f, double value) {
+  if (!std::isfinite(value)) return std::string(f.path) + " must be a finite number";
+  if (value < f.minimum) {
+    std::string minimum = f.minimum == std::floor(f.minimum) ? std::to_string(int(f.minimum))
+                                                             : std::to_string(f.minimum);
+    return std::string(f.path) + " must be >= " + minimum;
+  }
+  return "";
+}
+
+std::string checkText(const FieldDef& f, const std::string& value) {
+  if (f.choices.empty()) return "";
+  if (std::find(f.choices.begin(), f.choices.end(), value) != f.choices.end()) return "";
+  return std::string(f.path) + " must be one of " + joinChoices(f.choices) + " (got \"" + value +
+         "\")";
+}
+
+// Assigns a JSON value to a field; "" on success, else a message without location.
+std::string assignJson(ScenarioDesc& scenario, const FieldDef& f, const json& value) {
+  FieldRef ref = f.ref(scenario);
+  if (int** target = std::get_if<int*>(&ref)) {
+    if (!value.is_number_integer() || value.get<long long>() < -(1ll << 31) ||
+        value.get<long long>() > (1ll << 31) - 1) {
+      return std::string(f.path) + " must be an integer";
+    }
+    std::string error = checkNumber(f, static_cast<double>(value.get<long long>()));
+    if (error.empty()) **target = static_cast<int>(value.get<long long>());
+    return error;
+  }
+  if (double** target = std::get_if<double*>(&ref)) {
+    if (!value.is_number()) return std::string(f.path) + " must be a number";
+    std::string error = checkNumber(f, value.get<double>());
+    if (error.empty()) **target = value.get<double>();
+    return error;
+  }
+  std::string** target = std::get_if<std::string*>(&ref);
+  if (!value.is_string()) return std::string(f.path) + " must be a string";
+  std::string error = checkText(f, value.get<std::string>());
+  if (error.empty()) **target = value.get<std::string>();
+  return error;
+}
+
+}  // namespace
+
+Result<ScenarioDesc> parseScenario(const JsonFile& file) {
+  if (!file.root.is_object()) {
+    return Result<ScenarioDesc>::failure(file.path.string() +
+                                         ":1: a scenario must be a JSON object");
+  }
+  ScenarioDesc scenario;
+  for (const auto& [key, node] : file.root.items()) {
+    const json::json_pointer pointer = json::json_pointer() / key;
+    if (node.is_object()) {
+      for (const auto& [field, value] : node.items()) {
+        const std::string path = key + "." + field;
+        const FieldDef* def = findField(path);
+        if (!def) {
+          return Result<ScenarioDesc>::failure(file.where(pointer / field) +
+                                               ": unknown scenario field \"" + path + "\"");
+        }
+        std::string error = assignJson(scenario, *def, value);
+        if (!error.empty()) {
+          return Result<ScenarioDesc>::failure(file.where(pointer / field) + ": " + error);
+        }
+      }
+      continue;
+    }
+    const FieldDef* def = findField(key);
+    if (!def) {
+      return Result<ScenarioDesc>::failure(file.where(pointer) + ": unknown scenario field \"" +
+                                           key + "\"");
+    }
+    std::string error = assignJson(scenario, *def, node);
+    if (!error.empty()) return Result<ScenarioDesc>::failure(file.where(pointer) + ": " + error);
+  }
+  return scenario;
+}
+
+Result<ScenarioDesc> loadScenarioFile(const std::filesystem::path& path) {
+  auto file = readJsonFile(path);
+  if (!file) return Result<ScenarioDesc>::failure(file.error());
+  return parseScenario(*file);
+}
+
+Result<ScenarioDesc> loadScenario(const std::string& fileOrName) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(fileOrName, ec)) return loadScenarioFile(fileOrName);
+  const bool plainName =
+      !fileOrName.empty() && fileOrName.find_first_of("/\\.") == std::string::npos;
+  if (plainName) {
+    std::filesystem::path builtin = assetsDir() / "scenarios" / (fileOrName + ".json");
+    if (std::filesystem::is_regular_file(builtin, ec)) return loadScenarioFile(builtin);
+  }
+  std::string known;
+  for (const std::string& name : builtinScenarioNames()) {
+    known += (known.empty() ? "" : ", ") + name;
+  }
+  return Result<ScenarioDesc>::failure(fileOrName +
+                                       ": no such scenario file or built-in scenario (built-in: " +
+                                       known + ")");
+}
+
+std::vector<std::string> builtinScenarioNames() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(assetsDir() / "scenarios", ec)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".json") {
+      names.push_back(entry.path().stem().string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Result<bool> applyOverride(ScenarioDesc& scenario, std::string_view assignment) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0) {
+    return Result<bool>::failure("--set " + std::string(assignment) +
+                                 ": expected path=value (e.g. workload.batch=32)");
+  }
+  const std::string path(assignment.substr(0, eq));
+  const std::string text(assignment.substr(eq + 1));
+  const std::string prefix = "--set " + path + ": ";
+  const FieldDef* def = findField(path);
+  if (!def) {
+    return Result<bool>::failure(prefix + "unknown scenario field \"" + path +
+                                 "\" (see docs/sim.md for the settable paths)");
+  }
+  json value;
+  FieldRef ref = def->ref(scenario);
+  if (std::holds_alternative<std::string*>(ref)) {
+    value = text;
+  } else if (std::holds_alternative<int*>(ref)) {
+    long long parsed = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+      return Result<bool>::failure(prefix + path + " must be an integer (got \"" + text + "\")");
+    }
+    value = parsed;
+  } else {
+    char* end = nullptr;
+    const double parsed = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) {
+      return Result<bool>::failure(prefix + path + " must be a number (got \"" + text + "\")");
+    }
+    value = parsed;
+  }
+  ScenarioDesc candidate = scenario;
+  std::string error = assignJson(candidate, *def, value);
+  if (!error.empty()) return Result<bool>::failure(prefix + error);
+  scenario = std::move(candidate);
+  return true;
+}
+
+std::vector<std::string> scenarioFieldPaths() {
+  std::vector<std::string> paths;
+  for (const FieldDef& f : fields()) paths.emplace_back(f.path);
+  return paths;
+}
+
+}  // namespace sim

@@ -1,0 +1,101 @@
+// Scenarios: one workload on one cluster, as JSON (assets/scenarios/*.json). Every field has a
+// default here; a file sets any subset, `--set path=value` overrides any field by its dotted path
+// with type checking. Unknown fields and wrong types fail with file:line (JSON pointer) or with
+// the --set path. A number field of 0 means "take it from the catalog" where the comment says so.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/json_file.h"
+#include "sim/result.h"
+
+namespace sim {
+
+struct ClusterDesc {
+  std::string system = "dgx_h100";  // catalog systems.<id>
+  std::string gpu;                  // catalog gpus.<id>; "" = the system's GPU
+  int gpus = 8;                     // GPUs in the cluster
+  int systemsPerRack = 1;
+  std::string scaleOutNic;          // catalog interconnects.<id>; "" = the system's NIC
+  std::string switchId = "quantum2_qm9700";  // catalog switches.<id> ("cluster.switch")
+};
+
+struct WorkloadDesc {
+  std::string kind = "inference";  // "inference" or "training"
+  std::string model = "llama3_1_70b";  // catalog models.<id>
+  std::string weightsDtype = "bf16";
+  std::string kvDtype = "bf16";
+  std::string computeDtype = "bf16";
+  int batch = 1;                // concurrent sequences (inference)
+  double promptTokens = 2048;   // prefill length per sequence
+  double outputTokens = 256;    // mean generated tokens per sequence
+  double maxOutputTokens = 0;   // longest request in a static batch; 0 = 2 x outputTokens
+  int tp = 1;
+  int pp = 1;
+  int dp = 1;
+  int ep = 1;
+  int zeroStage = 0;            // 0..3
+  int microBatch = 1;           // sequences per micro-batch (training)
+  int microBatches = 1;         // micro-batches per pipeline flush
+  int virtualStages = 1;        // interleaved 1F1B chunks per device
+  double seqLen = 4096;         // training sequence length
+  std::string activations = "selective";  // none, tp, tp_sp, selective, full
+  double trainingTokens = 0;    // 0 = the model's catalogued training tokens
+  double mfu = 0;               // 0 = rules.default_mfu
+};
+
+struct CollectiveDesc {
+  std::string op = "all_reduce";  // all_reduce, all_gather, reduce_scatter, all_to_all, ...
+  double bytes = 1073741824;      // per-rank buffer (AllReduce) or whole array (AG/RS), 1 GiB
+  int ranks = 0;                  // 0 = GPUs in one scale-up domain (capped by cluster.gpus)
+  double alpha_s = 0;             // 0 = the scale-up interconnect's latency
+  double bandwidth_Bps = 0;       // per rank, one direction; 0 = the GPU's scale-up egress
+  double algBandwidth_Bps = 0;    // a measured algbw to convert to busbw; 0 = the modelled one
+};
+
+struct FacilityDesc {
+  std::string profile = "default";     // catalog facility.<id>
+  double pue = 0;                      // 0 = profile
+  double powerBudget_W = 0;            // 0 = profile
+  double coolantDeltaT_K = 0;          // 0 = profile
+  double coolantDensity_kg_per_m3 = 0; // 0 = profile
+  double electricity_usd_per_kWh = 0;  // 0 = profile
+};
+
+struct CostDesc {
+  std::string profile = "default";   // catalog costs.<id>
+  double gpuPrice_usd = 0;           // 0 = the GPU's catalogued price
+  double cloudInstancePerHour_usd = 0;  // 0 = none given
+  int gpusPerInstance = 8;
+  std::string compare = "h100_sxm,h200,b200,mi300x";  // GPUs for the side-by-side comparison
+};
+
+struct ScenarioDesc {
+  std::string name;
+  std::string description;
+  ClusterDesc cluster;
+  WorkloadDesc workload;
+  CollectiveDesc collective;
+  FacilityDesc facility;
+  CostDesc cost;
+};
+
+/// Parses a scenario document; unknown fields and wrong types fail naming file:line (pointer).
+Result<ScenarioDesc> parseScenario(const JsonFile& file);
+/// Reads and parses a scenario file.
+Result<ScenarioDesc> loadScenarioFile(const std::filesystem::path& path);
+/// A scenario by file path or by built-in name (assets/scenarios/<name>.json).
+Result<ScenarioDesc> loadScenario(const std::string& fileOrName);
+/// Names of the built-in scenarios, sorted.
+std::vector<std::string> builtinScenarioNames();
+
+/// Applies one "path=value" override (e.g. "workload.batch=32"). Fails, naming the path, when the
+/// path is unknown or the value has the wrong type; the scenario is unchanged on failure.
+Result<bool> applyOverride(ScenarioDesc& scenario, std::string_view assignment);
+/// Every settable dotted path, in documentation order.
+std::vector<std::string> scenarioFieldPaths();
+
+}  // namespace sim

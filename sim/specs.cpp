@@ -1,0 +1,294 @@
+#include "sim/specs.h"
+
+#include <cmath>
+
+namespace sim {
+namespace {
+
+// Reads the figures of one catalog entry ("section.id"), collecting the first error.
+class EntryReader {
+ public:
+  EntryReader(const Catalog& catalog, std::string entry)
+      : m_catalog(catalog), m_entry(std::move(entry)) {}
+
+  bool exists() const {
+    const nlohmann::json* node = m_catalog.json(m_entry);
+    return node && node->is_object();
+  }
+
+  // A figure that must be present and > 0 (or >= 0 when `allowZero`).
+  double number(const std::string& key, bool allowZero = false) {
+    const Quantity* q = m_catalog.find(m_entry + "." + key);
+    if (!q) {
+      fail(m_entry + "." + key + " is missing" + entryWhere());
+      return 0;
+    }
+    if (q->value < 0 || (!allowZero && q->value == 0)) {
+      fail(q->where + ": " + key + " must be " + (allowZero ? ">= 0" : "> 0"));
+      return 0;
+    }
+    return q->value;
+  }
+
+  // A figure that may be absent (0 then); when present it must be >= 0.
+  double optionalNumber(const std::string& key) {
+    if (!m_catalog.find(m_entry + "." + key)) return 0;
+    return number(key, true);
+  }
+
+  // A count: a figure with an integral value >= minimum.
+  int count(const std::string& key, int minimum = 1, bool optional = false) {
+    const Quantity* q = m_catalog.find(m_entry + "." + key);
+    if (!q && optional) return 0;
+    double v = number(key, true);
+    if (!q) return 0;
+    if (v != std::floor(v) || v < minimum || v > 1e9) {
+      fail(q->where + ": " + key + " must be a whole number >= " + std::to_string(minimum));
+      return 0;
+    }
+    return static_cast<int>(v);
+  }
+
+  std::string text(const std::string& key, bool optional = false) {
+    const nlohmann::json* node = m_catalog.json(m_entry + "." + key);
+    if (!node) {
+      if (!optional) fail(m_entry + "." + key + " (a string) is missing" + entryWhere());
+      return "";
+    }
+    if (!node->is_string()) {
+      fail(m_entry + "." + key + " must be a string" + entryWhere());
+      return "";
+    }
+    return node->get<std::string>();
+  }
+
+  bool flag(const std::string& key) {
+    const nlohmann::json* node = m_catalog.json(m_entry + "." + key);
+    if (!node) return false;
+    if (!node->is_boolean()) {
+      fail(m_entry + "." + key + " must be true or false" + entryWhere());
+      return false;
+    }
+    return node->get<bool>();
+  }
+
+  void fail(const std::string& message) {
+    if (m_error.empty()) m_error = "catalog: " + message;
+  }
+  const std::string& error() const { return m_error; }
+
+ private:
+  // " (entry at file:line)" from any figure of the entry, so a missing field still names a file.
+  std::string entryWhere() const {
+    const std::string prefix = m_entry + ".";
+    auto it = m_catalog.quantities().lower_bound(prefix);
+    if (it != m_catalog.quantities().end() && it->first.rfind(prefix, 0) == 0) {
+      std::string where = it->second.where;
+      if (size_t paren = where.find(" ("); paren != std::string::npos) where.resize(paren);
+      return " (entry in " + where + ")";
+    }
+    return "";
+  }
+
+  const Catalog& m_catalog;
+  std::string m_entry;
+  std::string m_error;
+};
+
+template <class T>
+Result<T> finish(const EntryReader& reader, T spec) {
+  if (!reader.error().empty()) return Result<T>::failure(reader.error());
+  return spec;
+}
+
+template <class T>
+Result<T> unknownEntry(const Catalog& catalog, const std::string& section, const std::string& id) {
+  std::string known;
+  for (const std::string& name : catalog.children(section)) {
+    known += (known.empty() ? "" : ", ") + name;
+  }
+  return Result<T>::failure("catalog: no " + section + " entry \"" + id + "\" (known: " + known +
+                            ")");
+}
+
+}  // namespace
+
+Result<GpuSpec> loadGpu(const Catalog& catalog, const std::string& id) {
+  EntryReader r(catalog, "gpus." + id);
+  if (!r.exists()) return unknownEntry<GpuSpec>(catalog, "gpus", id);
+  GpuSpec g;
+  g.id = id;
+  g.name = r.text("name");
+  g.hbmCapacity_bytes = r.number("hbm_capacity_bytes");
+  g.hbmBandwidth_Bps = r.number("hbm_bandwidth_Bps");
+  g.denseBf16_flops = r.number("dense_bf16_flops");
+  g.denseFp8_flops = r.optionalNumber("dense_fp8_flops");
+  g.denseFp4_flops = r.optionalNumber("dense_fp4_flops");
+  g.denseInt8_ops = r.optionalNumber("dense_int8_ops");
+  g.tdp_W = r.optionalNumber("tdp_W");
+  g.scaleUpLinks = r.count("scale_up_links");
+  g.scaleUpInterconnect = r.text("scale_up_interconnect");
+  g.priceUsd = r.optionalNumber("price_usd");
+  g.cloudPricePerHourUsd = r.optionalNumber("cloud_price_per_hour_usd");
+  if (!r.error().empty()) return Result<GpuSpec>::failure(r.error());
+  auto link = loadInterconnect(catalog, g.scaleUpInterconnect);
+  if (!link) return Result<GpuSpec>::failure(link.error() + " (gpus." + id + ")");
+  g.scaleUpLinkPerDirection_Bps = link->linkPerDirection_Bps;
+  return g;
+}
+
+Result<SystemSpec> loadSystem(const Catalog& catalog, const std::string& id) {
+  EntryReader r(catalog, "systems." + id);
+  if (!r.exists()) return unknownEntry<SystemSpec>(catalog, "systems", id);
+  SystemSpec s;
+  s.id = id;
+  s.name = r.text("name");
+  s.gpuId = r.text("gpu");
+  s.gpus = r.count("gpus");
+  s.cpus = r.count("cpus", 0, true);
+  s.computeTrays = r.count("compute_trays", 0, true);
+  s.switchTrays = r.count("switch_trays", 0, true);
+  s.scaleUpSwitchChips = r.count("scale_up_switch_chips", 0, true);
+  s.scaleUpDomainGpus = r.count("scale_up_domain_gpus");
+  s.scaleOutNics = r.count("scale_out_nics", 0);
+  s.scaleOutNicId = r.text("scale_out_nic");
+  s.maxPower_W = r.number("max_power_W");
+  s.priceUsd = r.optionalNumber("price_usd");
+  return finish(r, s);
+}
+
+Result<InterconnectSpec> loadInterconnect(const Catalog& catalog, const std::string& id) {
+  EntryReader r(catalog, "interconnects." + id);
+  if (!r.exists()) return unknownEntry<InterconnectSpec>(catalog, "interconnects", id);
+  InterconnectSpec i;
+  i.id = id;
+  i.name = r.text("name");
+  i.kind = r.text("kind");
+  const bool hasBytes = catalog.find("interconnects." + id + ".link_per_direction_Bps");
+  const bool hasBits = catalog.find("interconnects." + id + ".link_rate_per_direction_bps");
+  if (hasBytes == hasBits) {
+    r.fail("interconnects." + id +
+           " needs exactly one of link_per_direction_Bps or link_rate_per_direction_bps");
+  } else {
+    i.linkPerDirection_Bps = hasBytes ? r.number("link_per_direction_Bps")
+                                      : r.number("link_rate_per_direction_bps") / 8.0;
+  }
+  i.latency_s = r.number("latency_s");
+  if (i.kind != "scale_up" && i.kind != "scale_out" && i.kind != "nic" && i.kind != "host") {
+    r.fail("interconnects." + id + ".kind must be scale_up, scale_out, nic or host");
+  }
+  return finish(r, i);
+}
+
+Result<SwitchSpec> loadSwitch(const Catalog& catalog, const std::string& id) {
+  EntryReader r(catalog, "switches." + id);
+  if (!r.exists()) return unknownEntry<SwitchSpec>(catalog, "switches", id);
+  SwitchSpec s;
+  s.id = id;
+  s.name = r.text("name");
+  s.radix = r.count("radix", 2);
+  s.portRate_bps = r.number("port_rate_bps");
+  s.maxPower_W = r.optionalNumber("max_power_W");
+  s.inNetworkReduction = r.flag("in_network_reduction");
+  return finish(r, s);
+}
+
+Result<ModelSpec> loadModel(const Catalog& catalog, const std::string& id) {
+  EntryReader r(catalog, "models." + id);
+  if (!r.exists()) return unknownEntry<ModelSpec>(catalog, "models", id);
+  ModelSpec m;
+  m.id = id;
+  m.name = r.text("name");
+  m.layers = r.count("layers");
+  m.hidden = r.count("hidden");
+  m.heads = r.count("heads");
+  m.kvHeads = r.count("kv_heads");
+  m.headDim = r.count("head_dim");
+  m.intermediate = r.count("intermediate");
+  m.vocab = r.count("vocab");
+  m.tiedEmbeddings = r.flag("tied_embeddings");
+  m.experts = r.count("experts", 0, true);
+  m.expertsPerToken = r.count("experts_per_token", 0, true);
+  m.sharedExperts = r.count("shared_experts", 0, true);
+  m.trainingTokens = r.optionalNumber("training_tokens");
+  if (r.error().empty() && m.heads % m.kvHeads != 0) {
+    r.fail("models." + id + ": heads must be a multiple of kv_heads");
+  }
+  if (r.error().empty() && m.experts > 0 &&
+      (m.expertsPerToken < 1 || m.expertsPerToken > m.experts)) {
+    r.fail("models." + id + ": experts_per_token must be between 1 and experts");
+  }
+  return finish(r, m);
+}
+
+Result<FacilitySpec> loadFacility(const Catalog& catalog, const std::string& id) {
+  EntryReader r(catalog, "facility." + id);
+  if (!r.exists()) return unknownEntry<FacilitySpec>(catalog, "facility", id);
+  FacilitySpec f;
+  f.pue = r.number("pue");
+  f.coolantSpecificHeat_J_per_kg_K = r.number("coolant_specific_heat_J_per_kg_K");
+  f.coolantDensity_kg_per_m3 = r.number("coolant_density_kg_per_m3");
+  f.coolantDeltaT_K = r.number("coolant_delta_T_K");
+  f.coolantSupply_C = r.number("coolant_supply_C");
+  f.junctionToCoolant_K_per_W = r.number("junction_to_coolant_K_per_W");
+  f.powerBudget_W = r.number("power_budget_W");
+  f.electricityPrice_usd_per_kWh = r.number("electricity_usd_per_kWh");
+  if (r.error().empty() && f.pue < 1.0) r.fail("facility." + id + ".pue must be >= 1");
+  return finish(r, f);
+}
+
+Result<CostSpec> loadCost(const Catalog& catalog, const std::string& id) {
+  EntryReader r(catalog, "costs." + id);
+  if (!r.exists()) return unknownEntry<CostSpec>(catalog, "costs", id);
+  CostSpec c;
+  c.networkFractionOfCapex = r.number("network_fraction_of_capex");
+  c.facilityCapex_usd_per_W = r.number("facility_capex_usd_per_W");
+  c.serverAmortization_years = r.number("server_amortization_years");
+  c.facilityAmortization_years = r.number("facility_amortization_years");
+  c.utilization = r.number("utilization");
+  if (r.error().empty() && (c.networkFractionOfCapex >= 1.0 || c.utilization > 1.0)) {
+    r.fail("costs." + id + ": network_fraction_of_capex must be < 1 and utilization <= 1");
+  }
+  return finish(r, c);
+}
+
+Result<RulesSpec> loadRules(const Catalog& catalog) {
+  EntryReader r(catalog, "rules");
+  RulesSpec rules;
+  rules.adamBytesPerParam = r.number("adam_bytes_per_param");
+  rules.adamOptimizerBytesPerParam = r.number("adam_optimizer_bytes_per_param");
+  rules.inferenceOverheadFraction = r.number("inference_overhead_fraction", true);
+  rules.sparseToDenseRatio = r.number("sparse_to_dense_ratio");
+  rules.mfu = r.number("default_mfu");
+  return finish(r, rules);
+}
+
+double denseFlops(const GpuSpec& gpu, Precision precision) {
+  switch (precision) {
+    case Precision::FP4:
+    case Precision::INT4:
+      if (gpu.denseFp4_flops > 0) return gpu.denseFp4_flops;
+      [[fallthrough]];
+    case Precision::FP8:
+      if (gpu.denseFp8_flops > 0) return gpu.denseFp8_flops;
+      return gpu.denseBf16_flops;
+    case Precision::INT8:
+      if (gpu.denseInt8_ops > 0) return gpu.denseInt8_ops;
+      if (gpu.denseFp8_flops > 0) return gpu.denseFp8_flops;
+      return gpu.denseBf16_flops;
+    case Precision::BF16:
+    case Precision::FP16: return gpu.denseBf16_flops;
+    case Precision::FP32: return gpu.denseBf16_flops / 2.0;
+  }
+  return gpu.denseBf16_flops;
+}
+
+double scaleUpPerDirection_Bps(const GpuSpec& gpu) {
+  return gpu.scaleUpLinks * gpu.scaleUpLinkPerDirection_Bps;
+}
+
+double scaleUpBidirectional_Bps(const GpuSpec& gpu) {
+  return 2.0 * scaleUpPerDirection_Bps(gpu);
+}
+
+}  // namespace sim

@@ -1,0 +1,146 @@
+// Typed, validated views of catalog entries. A spec is built once from sim::Catalog (every field
+// must be present, finite and in range, or the load fails naming the catalog file:line); the
+// calculators then take plain numbers from it. Units follow the field names: bytes, _Bps (bytes/s),
+// _bps (bits/s), _flops (FLOP/s), _W, _s, _usd. Capacities and bandwidths are decimal (GB = 1e9 B).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/catalog.h"
+#include "sim/precision.h"
+#include "sim/result.h"
+
+namespace sim {
+
+/// An accelerator (catalog section "gpus": GPUs and TPUs).
+struct GpuSpec {
+  std::string id;    // catalog key, e.g. "h100_sxm"
+  std::string name;  // display name
+  double hbmCapacity_bytes = 0;
+  double hbmBandwidth_Bps = 0;
+  double denseBf16_flops = 0;  // dense tensor peak (sparse figures are 2x and not used)
+  double denseFp8_flops = 0;   // 0 when the device has no FP8 path
+  double denseFp4_flops = 0;   // 0 when the device has no FP4 path
+  double denseInt8_ops = 0;    // 0 when not listed
+  double tdp_W = 0;  // 0 when the vendor publishes none (TPUs)
+  int scaleUpLinks = 0;                       // NVLink / ICI / Infinity Fabric links per device
+  double scaleUpLinkPerDirection_Bps = 0;     // one link, one direction
+  std::string scaleUpInterconnect;            // interconnect id ("nvlink4", "nvlink5", ...)
+  double priceUsd = 0;                        // 0 when no price is catalogued
+  double cloudPricePerHourUsd = 0;            // 0 when no cloud price is catalogued
+};
+
+/// A server or rack-scale system (catalog section "systems").
+struct SystemSpec {
+  std::string id;
+  std::string name;
+  std::string gpuId;
+  int gpus = 0;
+  int cpus = 0;
+  int computeTrays = 0;      // 0 for a single chassis
+  int switchTrays = 0;       // NVLink switch trays (rack systems)
+  int scaleUpSwitchChips = 0;  // NVSwitch chips in the system
+  int scaleUpDomainGpus = 0;   // GPUs sharing one NVLink domain
+  int scaleOutNics = 0;
+  std::string scaleOutNicId;  // interconnect id of the NIC
+  double maxPower_W = 0;
+  double priceUsd = 0;  // 0 when not catalogued
+};
+
+/// A link technology or NIC (catalog section "interconnects").
+struct InterconnectSpec {
+  std::string id;
+  std::string name;
+  std::string kind;                   // "scale_up", "scale_out", "nic", "host"
+  double linkPerDirection_Bps = 0;    // one link/port, one direction
+  double latency_s = 0;               // per-message latency (alpha) used by the alpha-beta models
+};
+
+/// A network switch (catalog section "switches").
+struct SwitchSpec {
+  std::string id;
+  std::string name;
+  int radix = 0;              // ports at portRate_bps
+  double portRate_bps = 0;    // per port, one direction
+  double maxPower_W = 0;
+  bool inNetworkReduction = false;  // SHARP / NVLS capable
+};
+
+/// A transformer's architecture (catalog section "models", or a Hugging Face config.json).
+struct ModelSpec {
+  std::string id;
+  std::string name;
+  int layers = 0;
+  int hidden = 0;
+  int heads = 0;
+  int kvHeads = 0;
+  int headDim = 0;       // hidden / heads unless the config says otherwise
+  int intermediate = 0;  // dense FFN width (or per-expert width for MoE)
+  int vocab = 0;
+  bool tiedEmbeddings = false;
+  int experts = 0;          // routed experts per MoE layer; 0 = dense model
+  int expertsPerToken = 0;  // routed experts active per token
+  int sharedExperts = 0;    // always-active experts per MoE layer
+  double trainingTokens = 0;  // 0 when not catalogued
+};
+
+/// Facility, cooling and energy-price inputs (catalog section "facility").
+struct FacilitySpec {
+  double pue = 0;
+  double coolantSpecificHeat_J_per_kg_K = 0;
+  double coolantDensity_kg_per_m3 = 0;
+  double coolantDeltaT_K = 0;
+  double coolantSupply_C = 0;
+  double junctionToCoolant_K_per_W = 0;
+  double powerBudget_W = 0;
+  double electricityPrice_usd_per_kWh = 0;
+};
+
+/// Capital-cost and amortisation inputs (catalog section "costs").
+struct CostSpec {
+  double networkFractionOfCapex = 0;  // network share of cluster capex
+  double facilityCapex_usd_per_W = 0;  // facility build cost per watt of IT load
+  double serverAmortization_years = 0;
+  double facilityAmortization_years = 0;
+  double utilization = 0;  // fraction of hours the hardware does paid work
+};
+
+/// Constants of the calculators that come from papers and tools (catalog section "rules").
+struct RulesSpec {
+  double adamBytesPerParam = 0;          // 16 (ZeRO paper, K = 12)
+  double adamOptimizerBytesPerParam = 0;  // K = 12
+  double inferenceOverheadFraction = 0;  // <= 20% on top of weights (Transformer Math 101)
+  double sparseToDenseRatio = 0;         // vendor "with sparsity" figures are 2x dense
+  double mfu = 0;                        // default model-FLOPs utilisation for time estimates
+};
+
+/// The accelerator with catalog key `id` (section "gpus").
+Result<GpuSpec> loadGpu(const Catalog& catalog, const std::string& id);
+/// The system with catalog key `id`.
+Result<SystemSpec> loadSystem(const Catalog& catalog, const std::string& id);
+/// The interconnect or NIC with catalog key `id`.
+Result<InterconnectSpec> loadInterconnect(const Catalog& catalog, const std::string& id);
+/// The switch with catalog key `id`.
+Result<SwitchSpec> loadSwitch(const Catalog& catalog, const std::string& id);
+/// The model with catalog key `id`.
+Result<ModelSpec> loadModel(const Catalog& catalog, const std::string& id);
+/// The facility profile `id` (e.g. "default").
+Result<FacilitySpec> loadFacility(const Catalog& catalog, const std::string& id = "default");
+/// The cost profile `id` (e.g. "default").
+Result<CostSpec> loadCost(const Catalog& catalog, const std::string& id = "default");
+/// The calculator constants.
+Result<RulesSpec> loadRules(const Catalog& catalog);
+
+/// Dense tensor peak for math in `precision`, FLOP/s; formats the device lacks fall back to the
+/// next wider one it has (FP4 -> FP8 -> BF16; INT8 -> FP8 -> BF16; FP32 uses BF16/2 as TF32).
+double denseFlops(const GpuSpec& gpu, Precision precision);
+/// Per-device scale-up bandwidth, one direction: links x per-link rate (bytes/s).
+double scaleUpPerDirection_Bps(const GpuSpec& gpu);
+/// Per-device scale-up bandwidth as vendors quote it, both directions summed (bytes/s).
+double scaleUpBidirectional_Bps(const GpuSpec& gpu);
+
+/// Whether `model` is a mixture of experts.
+inline bool isMoe(const ModelSpec& model) { return model.experts > 0; }
+
+}  // namespace sim

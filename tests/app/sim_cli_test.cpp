@@ -1,0 +1,156 @@
+// `dcwalk sim` end to end: known answers reached through --set alone, JSON and table output,
+// and bad input (unknown field, wrong type, bad file, unknown scenario) -> exit status 2.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct CliRun {
+  int status = -1;
+  std::string out;
+};
+
+// Runs `dcwalk <args>`; stderr joins stdout when `withStderr`.
+CliRun dcwalk(const std::string& args, bool withStderr = false) {
+  const std::string command =
+      std::string("\"") + DCWALK_EXE + "\" " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
+  CliRun run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return run;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
+  const int raw = pclose(pipe);
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return run;
+}
+
+nlohmann::json simJson(const std::string& args) {
+  const CliRun run = dcwalk("sim --json " + args);
+  EXPECT_EQ(run.status, 0) << run.out;
+  auto parsed = nlohmann::json::parse(run.out, nullptr, false);
+  EXPECT_FALSE(parsed.is_discarded()) << run.out;
+  return parsed.is_discarded() ? nlohmann::json::object() : parsed;
+}
+
+std::filesystem::path tempFile(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("dcwalk_sim_cli_" + name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+const std::string BASE = "--scenario llama70b-inference-h100 ";
+
+}  // namespace
+
+TEST(SimCli, SeedFiguresOfTheDefaultScenario) {
+  const auto j = simJson(BASE);
+  EXPECT_EQ(j["scenario"]["name"], "llama70b-inference-h100");
+  EXPECT_DOUBLE_EQ(j["hardware"]["gpu_hbm_bandwidth_Bps"].get<double>(), 3.35e12);
+  EXPECT_DOUBLE_EQ(j["hardware"]["gpu_scale_up_bidirectional_Bps"].get<double>(), 900e9);
+  EXPECT_DOUBLE_EQ(j["hardware"]["system_hbm_capacity_bytes"].get<double>(), 640e9);
+}
+
+TEST(SimCli, KnownAnswerRingAllReduceThroughSet) {
+  // Row 7: S = 1 MiB, n = 8, alpha = 5 us, B = 370 GB/s -> 74.96 us.
+  const auto j = simJson(BASE +
+                         "--set collective.op=all_reduce --set collective.ranks=8 "
+                         "--set collective.bytes=1048576 --set collective.alpha_s=5e-6 "
+                         "--set collective.bandwidth_Bps=370e9");
+  EXPECT_NEAR(j["collective"]["time_s"].get<double>(), 74.96e-6, 74.96e-6 * 0.001);
+  EXPECT_DOUBLE_EQ(j["collective"]["bus_bw_factor"].get<double>(), 1.75);  // row 1
+  EXPECT_NEAR(j["collective"]["nvls_bus_bw_factor"].get<double>(), 7.0 / 9.0, 1e-6);  // row 4
+}
+
+TEST(SimCli, KnownAnswerBusBwFromAlgBwThroughSet) {
+  const auto j = simJson(BASE + "--set collective.ranks=8 --set collective.alg_bandwidth_Bps=275e9");
+  EXPECT_NEAR(j["collective"]["bus_bandwidth_Bps"].get<double>(), 481.25e9, 481.25e9 * 0.005);
+}
+
+TEST(SimCli, KnownAnswer70BBf16FitThroughSet) {
+  const auto j = simJson(BASE + "--set cluster.gpu=h200 --set cluster.gpus=1 --set workload.tp=1 "
+                                "--set workload.batch=1");
+  EXPECT_NEAR(j["memory"]["weights_bytes"].get<double>(), 141.107e9, 141.107e9 * 1e-4);
+  EXPECT_FALSE(j["memory"]["fits"].get<bool>());
+  EXPECT_FALSE(j["comparison"]["h200_weights_fit"].get<bool>());
+  EXPECT_TRUE(j["comparison"]["mi300x_weights_fit"].get<bool>());
+}
+
+TEST(SimCli, KnownAnswersMemoryThroughSet) {
+  const auto kv = simJson(BASE + "--set workload.model=llama3_8b --set workload.tp=1");
+  EXPECT_DOUBLE_EQ(kv["memory"]["kv_cache_bytes_per_token"].get<double>(), 131072);  // row 27
+  const auto zero = simJson(BASE + "--set workload.kind=training --set workload.zero_stage=3 "
+                                   "--set workload.tp=1 --set workload.dp=64 --set cluster.gpus=64");
+  EXPECT_NEAR(zero["memory"]["model_state_per_gpu_bytes"].get<double>(), 17.64e9,
+              17.64e9 * 1e-3);  // row 38
+  EXPECT_NEAR(zero["memory"]["training_state_bytes"].get<double>(), 1128.86e9,
+              1128.86e9 * 1e-4);  // row 36
+}
+
+TEST(SimCli, KnownAnswersPipelineCoolingCostThroughSet) {
+  const auto j = simJson(BASE + "--set workload.tp=1 --set workload.pp=8 "
+                                "--set workload.micro_batches=32 --set workload.virtual_stages=2 "
+                                "--set facility.coolant_density_kg_per_m3=1000 "
+                                "--set cost.cloud_instance_per_hour_usd=98.32");
+  EXPECT_DOUBLE_EQ(j["parallelism"]["bubble_fraction"].get<double>(), 0.21875);  // row 43
+  EXPECT_NEAR(j["parallelism"]["bubble_share_of_iteration"].get<double>(), 0.17949, 1e-5);
+  EXPECT_DOUBLE_EQ(j["parallelism"]["interleaved_bubble_fraction"].get<double>(), 0.109375);
+  EXPECT_NEAR(j["power"]["coolant_flow_per_kW_L_per_min"].get<double>(), 1.433,
+              1.433 * 0.005);                                                   // row 47
+  EXPECT_NEAR(j["cost"]["cloud_per_gpu_hour_usd"].get<double>(), 12.29, 0.005);  // row 52
+}
+
+TEST(SimCli, TableOutputAndList) {
+  const CliRun table = dcwalk("sim " + BASE);
+  EXPECT_EQ(table.status, 0);
+  EXPECT_NE(table.out.find("[memory]"), std::string::npos);
+  EXPECT_NE(table.out.find("kv_cache_bytes_per_token"), std::string::npos);
+  const CliRun list = dcwalk("sim --list");
+  EXPECT_EQ(list.status, 0);
+  EXPECT_NE(list.out.find("llama405b-training-16k-gb200"), std::string::npos);
+}
+
+TEST(SimCli, HfConfigImport) {
+  const auto config = tempFile("llama8b.json", R"({"model_type": "llama", "num_hidden_layers": 32,
+    "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+    "intermediate_size": 14336, "vocab_size": 128256, "tie_word_embeddings": false})");
+  const auto j = simJson("--hf-config " + config.string());
+  EXPECT_DOUBLE_EQ(j["params"].get<double>(), 8030261248.0);  // row 32
+  EXPECT_DOUBLE_EQ(j["kv_cache_bytes_per_token_bf16"].get<double>(), 131072.0);
+  std::filesystem::remove(config);
+}
+
+TEST(SimCli, BadInputExitsWith2AndNamesThePlace) {
+  const CliRun unknown = dcwalk("sim " + BASE + "--set workload.batchz=3", true);
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.out.find("workload.batchz"), std::string::npos) << unknown.out;
+
+  const CliRun type = dcwalk("sim " + BASE + "--set workload.batch=lots", true);
+  EXPECT_EQ(type.status, 2);
+  EXPECT_NE(type.out.find("workload.batch must be an integer"), std::string::npos) << type.out;
+
+  const CliRun noScenario = dcwalk("sim --scenario no-such-scenario", true);
+  EXPECT_EQ(noScenario.status, 2);
+  EXPECT_NE(noScenario.out.find("no-such-scenario"), std::string::npos) << noScenario.out;
+
+  const auto bad = tempFile("bad.json", "{\n  \"workload\": {\n    \"tp\": \"eight\"\n  }\n}\n");
+  const CliRun badFile = dcwalk("sim --scenario " + bad.string(), true);
+  EXPECT_EQ(badFile.status, 2);
+  EXPECT_NE(badFile.out.find(bad.string() + ":3"), std::string::npos) << badFile.out;
+  EXPECT_NE(badFile.out.find("/workload/tp"), std::string::npos) << badFile.out;
+  std::filesystem::remove(bad);
+
+  const CliRun model = dcwalk("sim " + BASE + "--set workload.model=gpt5", true);
+  EXPECT_EQ(model.status, 2);
+  EXPECT_NE(model.out.find("workload.model"), std::string::npos) << model.out;
+
+  const CliRun flag = dcwalk("sim --bogus", true);
+  EXPECT_EQ(flag.status, 2);
+}

@@ -1,0 +1,183 @@
+// Scenarios: parsing with file:line errors, --set overrides with type checks, the built-in
+// scenarios, and known answers reached through overrides alone.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sim/catalog.h"
+#include "sim/evaluate.h"
+#include "sim/scenario.h"
+
+using namespace sim;
+
+namespace {
+
+const Catalog& shipped() {
+  static const Catalog catalog = [] {
+    auto c = Catalog::loadDirectory(assetsDir() / "catalog");
+    EXPECT_TRUE(c.ok()) << c.error();
+    return c.ok() ? *c : Catalog{};
+  }();
+  return catalog;
+}
+
+Result<ScenarioDesc> parse(const std::string& text, const std::string& name = "s.json") {
+  auto file = parseJsonText(text, name);
+  if (!file) return Result<ScenarioDesc>::failure(file.error());
+  return parseScenario(*file);
+}
+
+Evaluation evaluateWith(const std::vector<std::string>& sets) {
+  ScenarioDesc scenario;
+  for (const std::string& s : sets) {
+    auto applied = applyOverride(scenario, s);
+    EXPECT_TRUE(applied.ok()) << applied.error();
+  }
+  auto result = evaluateScenario(scenario, shipped());
+  EXPECT_TRUE(result.ok()) << result.error();
+  return result.ok() ? *result : Evaluation{};
+}
+
+}  // namespace
+
+TEST(Scenario, EveryBuiltInParsesAndEvaluates) {
+  const auto names = builtinScenarioNames();
+  ASSERT_GE(names.size(), 4u);
+  for (const std::string& name : names) {
+    auto scenario = loadScenario(name);
+    ASSERT_TRUE(scenario.ok()) << scenario.error();
+    EXPECT_EQ(scenario->name, name) << "a built-in's name matches its file";
+    auto result = evaluateScenario(*scenario, shipped());
+    ASSERT_TRUE(result.ok()) << name << ": " << result.error();
+    for (const Output& o : result->outputs) {
+      if (const double* d = std::get_if<double>(&o.value)) {
+        EXPECT_TRUE(std::isfinite(*d)) << name << " " << o.section << "." << o.key;
+      }
+    }
+  }
+}
+
+TEST(Scenario, FileErrorsNameLineAndPointer) {
+  auto unknown = parse("{\n  \"workload\": {\n    \"batchx\": 3\n  }\n}", "bad.json");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().find("bad.json:3"), std::string::npos) << unknown.error();
+  EXPECT_NE(unknown.error().find("workload.batchx"), std::string::npos) << unknown.error();
+
+  auto type = parse("{\"workload\": {\n\"batch\": \"many\"}}", "t.json");
+  ASSERT_FALSE(type.ok());
+  EXPECT_NE(type.error().find("t.json:2"), std::string::npos) << type.error();
+  EXPECT_NE(type.error().find("integer"), std::string::npos) << type.error();
+
+  auto range = parse("{\"workload\": {\"tp\": 0}}");
+  ASSERT_FALSE(range.ok());
+  EXPECT_NE(range.error().find("workload.tp must be >= 1"), std::string::npos) << range.error();
+
+  auto choice = parse("{\"workload\": {\"kind\": \"serving\"}}");
+  ASSERT_FALSE(choice.ok());
+  EXPECT_NE(choice.error().find("inference, training"), std::string::npos) << choice.error();
+
+  auto topLevel = parse("{\"clusterz\": 1}");
+  ASSERT_FALSE(topLevel.ok());
+  EXPECT_NE(topLevel.error().find("clusterz"), std::string::npos);
+}
+
+TEST(Scenario, OverridesAreTypeCheckedAndAtomic) {
+  ScenarioDesc s;
+  ASSERT_TRUE(applyOverride(s, "workload.batch=32").ok());
+  EXPECT_EQ(s.workload.batch, 32);
+  ASSERT_TRUE(applyOverride(s, "collective.bytes=1.5e9").ok());
+  EXPECT_EQ(s.collective.bytes, 1.5e9);
+  ASSERT_TRUE(applyOverride(s, "cluster.gpu=h200").ok());
+  EXPECT_EQ(s.cluster.gpu, "h200");
+
+  auto unknown = applyOverride(s, "workload.batchsize=4");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().find("workload.batchsize"), std::string::npos);
+  auto notInt = applyOverride(s, "workload.batch=3.5");
+  ASSERT_FALSE(notInt.ok());
+  EXPECT_NE(notInt.error().find("integer"), std::string::npos);
+  auto notNumber = applyOverride(s, "facility.pue=high");
+  ASSERT_FALSE(notNumber.ok());
+  auto noEquals = applyOverride(s, "workload.batch");
+  ASSERT_FALSE(noEquals.ok());
+  auto negative = applyOverride(s, "workload.batch=-2");
+  ASSERT_FALSE(negative.ok());
+  EXPECT_EQ(s.workload.batch, 32) << "a failed override leaves the scenario unchanged";
+  EXPECT_EQ(scenarioFieldPaths().size(), 46u);
+}
+
+TEST(Scenario, EvaluationErrorsNameTheField) {
+  ScenarioDesc s;
+  ASSERT_TRUE(applyOverride(s, "workload.model=llama9").ok());
+  auto r = evaluateScenario(s, shipped());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("workload.model"), std::string::npos) << r.error();
+
+  ScenarioDesc t;
+  ASSERT_TRUE(applyOverride(t, "workload.tp=16").ok());
+  auto tooMany = evaluateScenario(t, shipped());
+  ASSERT_FALSE(tooMany.ok());
+  EXPECT_NE(tooMany.error().find("cluster.gpus"), std::string::npos) << tooMany.error();
+
+  ScenarioDesc u;
+  ASSERT_TRUE(applyOverride(u, "cost.compare=h100_sxm,nonesuch").ok());
+  auto compare = evaluateScenario(u, shipped());
+  ASSERT_FALSE(compare.ok());
+  EXPECT_NE(compare.error().find("cost.compare"), std::string::npos) << compare.error();
+}
+
+TEST(Scenario, KnownAnswersThroughOverridesAlone) {
+  // Row 7: ring all-reduce alpha-beta.
+  const Evaluation ring = evaluateWith({"collective.op=all_reduce", "collective.ranks=8",
+                                        "collective.bytes=1048576", "collective.alpha_s=5e-6",
+                                        "collective.bandwidth_Bps=370e9"});
+  EXPECT_NEAR(ring.number("collective.time_s"), 74.96e-6, 74.96e-6 * 0.001);
+  EXPECT_DOUBLE_EQ(ring.number("collective.bus_bw_factor"), 1.75);
+  // Row 5: a measured algbw converted to busbw.
+  const Evaluation bus = evaluateWith({"collective.ranks=8", "collective.alg_bandwidth_Bps=275e9"});
+  EXPECT_NEAR(bus.number("collective.bus_bandwidth_Bps"), 481.25e9, 481.25e9 * 0.005);
+  // Row 34: 70B BF16 on one H200 does not fit; on one MI300X it does.
+  const Evaluation h200 = evaluateWith({"cluster.gpu=h200", "cluster.gpus=1", "workload.batch=1",
+                                        "workload.prompt_tokens=1", "workload.output_tokens=1"});
+  EXPECT_NEAR(h200.number("memory.weights_bytes"), 141.107e9, 141.107e9 * 1e-4);
+  EXPECT_EQ(std::get<bool>(h200.find("comparison.h200_weights_fit")->value), false);
+  EXPECT_EQ(std::get<bool>(h200.find("comparison.mi300x_weights_fit")->value), true);
+  // Row 38: ZeRO-3 on 64 ranks.
+  const Evaluation zero = evaluateWith({"workload.kind=training", "workload.zero_stage=3",
+                                        "workload.dp=64", "cluster.gpus=64"});
+  EXPECT_NEAR(zero.number("memory.model_state_per_gpu_bytes"), 17.64e9, 17.64e9 * 1e-3);
+  // Row 43: pipeline bubbles.
+  const Evaluation pipe = evaluateWith({"workload.pp=8", "workload.micro_batches=32",
+                                        "workload.virtual_stages=2"});
+  EXPECT_DOUBLE_EQ(pipe.number("parallelism.bubble_fraction"), 0.21875);
+  EXPECT_DOUBLE_EQ(pipe.number("parallelism.interleaved_bubble_fraction"), 0.109375);
+  // Row 47: coolant flow per kW at rho = 1000 kg/m^3.
+  const Evaluation cool = evaluateWith({"facility.coolant_density_kg_per_m3=1000"});
+  EXPECT_NEAR(cool.number("power.coolant_flow_per_kW_L_per_min"), 1.433, 1.433 * 0.005);
+  // Row 52: cloud price per GPU-hour.
+  const Evaluation cloud = evaluateWith({"cost.cloud_instance_per_hour_usd=98.32"});
+  EXPECT_NEAR(cloud.number("cost.cloud_per_gpu_hour_usd"), 12.29, 0.005);
+  // Row 27: Llama 3 8B KV per token.
+  const Evaluation kv = evaluateWith({"workload.model=llama3_8b"});
+  EXPECT_DOUBLE_EQ(kv.number("memory.kv_cache_bytes_per_token"), 131072);
+}
+
+TEST(Scenario, TrainingScenarioIsPlausible) {
+  auto s = loadScenario("llama405b-training-16k-h100");
+  ASSERT_TRUE(s.ok()) << s.error();
+  auto r = evaluateScenario(*s, shipped());
+  ASSERT_TRUE(r.ok()) << r.error();
+  // 6 N D / (16,384 x 989.4 TF x 0.40 MFU) = 3.80e25 / 6.48e18 = ~68 days (paper: ~54 days on
+  // 16K GPUs at 38-43% MFU over a mix of 8K/16K GPU phases; order of magnitude check).
+  const double days = r->number("compute.training_time_s") / 86400.0;
+  EXPECT_GT(days, 40.0);
+  EXPECT_LT(days, 90.0);
+  // Per-GPU memory: ZeRO-1 state over DP 128 and TP x PP = 128 shards, plus selective-recompute
+  // activations 34 sbh / t for 126 / 16 layers with 16 micro-batches in flight on stage 1.
+  const double params = 405853388800.0;
+  const double state = params * (4.0 + 12.0 / 128.0) / 128.0;
+  const double activations = 34.0 * 8192 * 16384 / 8 * (126.0 / 16.0) * 16;
+  EXPECT_NEAR(r->number("memory.training_per_gpu_bytes"), state + activations, 1e3);
+  // Llama 3.1 405B on 16K H100: the model card's 30.84M GPU-hours -> 21.59 GWh at 700 W.
+  EXPECT_NEAR(r->number("power.reported_training_gpu_energy_kWh"), 21.59e6, 21.59e6 * 0.001);
+}

@@ -1,0 +1,56 @@
+// The primitive meshes: closed, unit-sized, normals unit length, triangles wound outward.
+#include <gtest/gtest.h>
+
+#include <glm/glm.hpp>
+
+#include "world/mesh_primitives.h"
+
+namespace {
+
+void expectOutwardUnitMesh(const world::MeshData& mesh) {
+  ASSERT_EQ(mesh.indices.size() % 3, 0u);
+  for (const auto& v : mesh.vertices) {
+    for (float c : v.position) {
+      EXPECT_GE(c, -0.5f - 1e-6f);
+      EXPECT_LE(c, 0.5f + 1e-6f);
+    }
+    EXPECT_NEAR(glm::length(glm::vec3(v.normal[0], v.normal[1], v.normal[2])), 1.0f, 1e-5f);
+  }
+  for (size_t i = 0; i < mesh.indices.size(); i += 3) {
+    const auto& a = mesh.vertices[mesh.indices[i]];
+    const auto& b = mesh.vertices[mesh.indices[i + 1]];
+    const auto& c = mesh.vertices[mesh.indices[i + 2]];
+    const glm::vec3 pa(a.position[0], a.position[1], a.position[2]);
+    const glm::vec3 pb(b.position[0], b.position[1], b.position[2]);
+    const glm::vec3 pc(c.position[0], c.position[1], c.position[2]);
+    const glm::vec3 n = glm::cross(pb - pa, pc - pa);
+    // Counter-clockwise seen from outside: the face normal points away from the centre.
+    EXPECT_GT(glm::dot(n, (pa + pb + pc) / 3.0f), 0.0f) << mesh.name << " triangle " << i / 3;
+    EXPECT_GT(glm::dot(n, glm::vec3(a.normal[0], a.normal[1], a.normal[2])), 0.0f);
+  }
+}
+
+TEST(MeshPrimitives, BoxIsTwelveOutwardTriangles) {
+  const world::MeshData box = world::makeUnitBox();
+  EXPECT_EQ(box.triangleCount(), 12u);
+  EXPECT_EQ(box.vertices.size(), 24u);
+  expectOutwardUnitMesh(box);
+}
+
+TEST(MeshPrimitives, CylinderHasFourTrianglesPerSide) {
+  for (int segments : {6, 16}) {
+    const world::MeshData cylinder = world::makeUnitCylinder(segments);
+    EXPECT_EQ(cylinder.triangleCount(), uint32_t(4 * segments));
+    expectOutwardUnitMesh(cylinder);
+  }
+}
+
+TEST(MeshPrimitives, RegisterAddsDistinctMeshes) {
+  world::MeshLibrary library;
+  const world::PrimitiveMeshes ids = world::registerPrimitives(library);
+  EXPECT_EQ(library.meshes().size(), 3u);
+  EXPECT_FALSE(ids.box == ids.cylinder);
+  EXPECT_FALSE(ids.cylinder == ids.cylinderLow);
+}
+
+}  // namespace

@@ -1,0 +1,229 @@
+// The one world: stations, render lists, triangle budgets, precision far from the origin,
+// picking and the near plane.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "tests/world/world_test_fixture.h"
+
+namespace {
+
+using worldtest::cameraAt;
+using worldtest::defaultWorld;
+
+constexpr uint64_t TRIANGLE_BUDGET = 150000;  // architecture.md: any frame, software Vulkan
+
+const char* const LADDER[] = {"sm",   "die",    "hbm",  "package", "tray",  "rack",
+                              "row",  "fabric", "hall", "cooling", "campus"};
+
+TEST(World, HasEveryStationOfTheBrief) {
+  for (const char* name : {"sm", "die", "hbm", "package", "tray", "rack", "row", "fabric", "hall",
+                           "cooling", "campus", "tpu", "xeon_amx", "gh100"}) {
+    const world::Station* s = defaultWorld().station(name);
+    ASSERT_NE(s, nullptr) << name;
+    EXPECT_FALSE(s->description.empty()) << name;
+    EXPECT_GT(s->scale_m, 0.0) << name;
+  }
+}
+
+TEST(World, StationsAreNestedInOneWorld) {
+  // The hero SM lies inside its die, inside the package, the tray, the rack, the row, the hall.
+  const char* chain[] = {"sm", "die", "package", "tray", "rack", "row", "hall", "campus"};
+  for (size_t i = 0; i + 1 < std::size(chain); ++i) {
+    const world::Aabb inner = defaultWorld().station(chain[i])->bounds;
+    const world::Aabb outer = defaultWorld().station(chain[i + 1])->bounds;
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_GE(inner.min[k], outer.min[k] - 1e-9) << chain[i] << " in " << chain[i + 1];
+      EXPECT_LE(inner.max[k], outer.max[k] + 1e-9) << chain[i] << " in " << chain[i + 1];
+    }
+  }
+  // True scale: an SM is millimetres, the campus hundreds of metres.
+  EXPECT_LT(defaultWorld().station("sm")->scale_m, 0.005);
+  EXPECT_GT(defaultWorld().station("campus")->scale_m, 100.0);
+}
+
+TEST(World, EveryStationViewpointSeesSomethingWithinBudget) {
+  world::RenderList list;
+  for (const world::Station& s : defaultWorld().stations()) {
+    const world::FrameStats stats = defaultWorld().buildRenderList(cameraAt(s), {}, list);
+    EXPECT_GT(list.instances.size(), 0u) << s.name;
+    EXPECT_GT(stats.triangles, 0u) << s.name;
+    EXPECT_LE(stats.triangles, TRIANGLE_BUDGET) << s.name;
+    // The station itself is in front of the camera: its centre projects inside the view.
+    const world::Camera camera = cameraAt(s);
+    const glm::dvec3 rel = s.bounds.center() - camera.position();
+    EXPECT_GT(glm::dot(rel, camera.forward()), 0.0) << s.name;
+    // The near plane is closer than the station, so it is not clipped away.
+    EXPECT_LT(list.view.nearMeters, s.viewpoint.distance_m) << s.name;
+    EXPECT_GT(list.view.nearMeters, 0.0f) << s.name;
+  }
+}
+
+TEST(World, BatchesCoverInstancesOncePerMesh) {
+  world::RenderList list;
+  defaultWorld().buildRenderList(cameraAt(*defaultWorld().station("rack")), {}, list);
+  uint32_t next = 0;
+  for (const world::DrawBatch& batch : list.batches) {
+    EXPECT_EQ(batch.firstInstance, next);
+    EXPECT_GT(batch.instanceCount, 0u);
+    EXPECT_LT(batch.mesh.index, defaultWorld().meshes().meshes().size());
+    next += batch.instanceCount;
+  }
+  EXPECT_EQ(next, list.instances.size());
+}
+
+TEST(World, FlightFromSmToCampusStaysWithinTriangleBudget) {
+  // Fly-to between consecutive ladder stations, sampled 30 times per leg.
+  world::RenderList list;
+  uint64_t worst = 0;
+  std::string worstAt;
+  for (size_t leg = 0; leg + 1 < std::size(LADDER); ++leg) {
+    const world::Station* a = defaultWorld().station(LADDER[leg]);
+    const world::Station* b = defaultWorld().station(LADDER[leg + 1]);
+    ASSERT_TRUE(a && b);
+    const world::FlyTo flight(a->viewpoint, b->viewpoint);
+    for (int i = 0; i <= 30; ++i) {
+      world::Camera camera;
+      camera.setPose(flight.sample(flight.duration_s() * i / 30.0));
+      const world::FrameStats stats = defaultWorld().buildRenderList(camera, {}, list);
+      EXPECT_GT(stats.instances, 0u) << LADDER[leg] << " -> " << LADDER[leg + 1] << " step " << i;
+      if (stats.triangles > worst) {
+        worst = stats.triangles;
+        worstAt = std::string(LADDER[leg]) + " -> " + LADDER[leg + 1] + " step " + std::to_string(i);
+      }
+    }
+  }
+  EXPECT_LE(worst, TRIANGLE_BUDGET) << "worst frame: " << worstAt;
+  RecordProperty("worst_triangles", std::to_string(worst) + " at " + worstAt);
+  std::printf("flight SM -> campus: worst frame %llu triangles (%s)\n", (unsigned long long)worst, worstAt.c_str());
+}
+
+TEST(World, FullCampusInViewStaysWithinBudget) {
+  const world::Station* campus = defaultWorld().station("campus");
+  world::RenderList list;
+  // The campus station, a view from straight above, and a low view along the halls.
+  std::vector<world::Pose> poses;
+  poses.push_back(world::toPose(campus->viewpoint));
+  poses.push_back(world::poseLookingAlong(campus->bounds.center() + glm::dvec3(0, 600, 1), glm::dvec3(0, -1, -0.001)));
+  poses.push_back(world::poseLookingAlong(glm::dvec3(campus->bounds.min.x - 50, 20, 0), glm::dvec3(1, -0.05, 0)));
+  for (const world::Pose& pose : poses) {
+    world::Camera camera;
+    camera.setPose(pose);
+    const world::FrameStats stats = defaultWorld().buildRenderList(camera, {}, list);
+    EXPECT_GT(stats.instances, 0u);
+    EXPECT_LE(stats.triangles, TRIANGLE_BUDGET);
+  }
+  // Every hall is in the campus view (some of its geometry is drawn).
+  world::Camera camera;
+  camera.setPose(poses[0]);
+  defaultWorld().buildRenderList(camera, {}, list);
+  const world::Station* hall = defaultWorld().station("hall");
+  bool sawHallGeometry = false;
+  for (const gpu::Instance& inst : list.instances) {
+    const glm::dvec3 at = camera.position() + glm::dvec3(inst.row0.w, inst.row1.w, inst.row2.w);
+    sawHallGeometry |= at.x > hall->bounds.min.x && at.x < hall->bounds.max.x &&
+                       at.z > hall->bounds.min.z && at.z < hall->bounds.max.z;
+  }
+  EXPECT_TRUE(sawHallGeometry);
+}
+
+// The same station, built at the origin and 100 km away, gives the same camera-relative list.
+TEST(World, CameraRelativeTransformsHoldPrecision100kmFromOrigin) {
+  world::WorldDesc farDesc;
+  farDesc.origin_m = glm::dvec3(100000.0, 0.0, 100000.0);
+  auto far = world::World::create(worldtest::dims(), farDesc);
+  ASSERT_TRUE(far.ok()) << far.error();
+  for (const char* name : {"sm", "die", "hbm", "rack"}) {
+    world::RenderList nearList, farList;
+    defaultWorld().buildRenderList(cameraAt(*defaultWorld().station(name)), {}, nearList);
+    (*far)->buildRenderList(cameraAt(*(*far)->station(name)), {}, farList);
+    ASSERT_EQ(nearList.instances.size(), farList.instances.size()) << name;
+    double worst_m = 0;
+    for (size_t i = 0; i < nearList.instances.size(); ++i) {
+      const gpu::Instance& a = nearList.instances[i];
+      const gpu::Instance& b = farList.instances[i];
+      const float ta[3] = {a.row0.w, a.row1.w, a.row2.w};
+      const float tb[3] = {b.row0.w, b.row1.w, b.row2.w};
+      for (int k = 0; k < 3; ++k) {
+        const double diff = std::abs(double(ta[k]) - double(tb[k]));
+        worst_m = std::max(worst_m, diff);
+        // One float ulp of the value, or a nanometre: tiny next to a 10 um SM lane.
+        EXPECT_LE(diff, std::max(1e-9, 2e-7 * std::abs(double(ta[k])))) << name << " instance " << i;
+      }
+      EXPECT_EQ(a.row0.x, b.row0.x);
+      EXPECT_EQ(a.row1.y, b.row1.y);
+      EXPECT_EQ(a.row2.z, b.row2.z);
+    }
+    // A float world position at 141 km would be off by up to 8 mm; the SM is 2.5 mm wide.
+    EXPECT_LT(worst_m, 1e-6) << name;
+    EXPECT_FLOAT_EQ(nearList.view.nearMeters, farList.view.nearMeters) << name;
+  }
+}
+
+TEST(World, PickHitsTheObjectUnderThePixel) {
+  const world::FrameDesc frame;
+  // Centre pixel of the rack station: the hero rack (or a tray in it).
+  const world::Station* rack = defaultWorld().station("rack");
+  auto hit = defaultWorld().pick(cameraAt(*rack), frame.width_px / 2.0, frame.height_px / 2.0, frame);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->path.rfind(rack->path, 0), 0u) << hit->path << " / " << hit->part;
+  // Centre of the die station: something on the hero die.
+  const world::Station* die = defaultWorld().station("die");
+  hit = defaultWorld().pick(cameraAt(*die), frame.width_px / 2.0, frame.height_px / 2.0, frame);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->path.rfind(die->path, 0), 0u) << hit->path << " / " << hit->part;
+  // Straight down from above the hero die: its topmost part, at the right distance.
+  const glm::dvec3 top(die->bounds.center().x, die->bounds.max.y + 0.01, die->bounds.center().z);
+  hit = defaultWorld().scene().pick(top, glm::dvec3(0, -1, 0));
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->path.rfind(die->path, 0), 0u) << hit->path;
+  EXPECT_NEAR(hit->distance_m, top.y - hit->worldBounds.max.y, 1e-12);
+  EXPECT_LE(hit->worldBounds.max.y, die->bounds.max.y);
+  EXPECT_GE(hit->worldBounds.max.y, die->bounds.min.y);
+  // Into the sky: nothing.
+  EXPECT_FALSE(defaultWorld().scene().pick(glm::dvec3(0, 100, 0), glm::dvec3(0, 1, 0)).has_value());
+}
+
+TEST(World, NearestSurfaceIsTheGroundInOpenField) {
+  const world::Station* campus = defaultWorld().station("campus");
+  // About 1 m above the ground, 100 m beyond the last building: the nearest surface is the
+  // ground straight below (found independently by a ray).
+  const glm::dvec3 p(campus->bounds.max.x + 100.0, 1.0, 0.0);
+  auto below = defaultWorld().scene().pick(p, glm::dvec3(0, -1, 0));
+  ASSERT_TRUE(below.has_value());
+  EXPECT_EQ(below->part, "ground");
+  EXPECT_NEAR(below->distance_m, 1.0, 0.05);
+  EXPECT_NEAR(defaultWorld().nearestSurface(p), below->distance_m, 1e-9);
+}
+
+TEST(World, NearPlaneFollowsTheNearestSurface) {
+  world::RenderList list;
+  const world::FrameStats sm = defaultWorld().buildRenderList(cameraAt(*defaultWorld().station("sm")), {}, list);
+  const float smNear = list.view.nearMeters;
+  EXPECT_NEAR(smNear, 0.5 * sm.nearestSurface_m, 1e-9);
+  defaultWorld().buildRenderList(cameraAt(*defaultWorld().station("campus")), {}, list);
+  // Six orders of magnitude apart, each within its own scale.
+  EXPECT_LT(smNear, 0.005f);
+  EXPECT_GT(list.view.nearMeters, 0.1f);
+}
+
+TEST(World, LabelsNameStationsInView) {
+  world::RenderList list;
+  defaultWorld().buildRenderList(cameraAt(*defaultWorld().station("campus")), {}, list);
+  ASSERT_FALSE(list.labels.empty());
+  EXPECT_LE(list.labels.size(), world::FrameDesc{}.maxLabels);
+  bool campusLabel = false;
+  for (const world::Label& label : list.labels) campusLabel |= label.text == "Campus";
+  EXPECT_TRUE(campusLabel);
+}
+
+TEST(World, BadDescIsRefused) {
+  world::WorldDesc desc;
+  desc.campus.hallCount = 0;
+  auto w = world::World::create(worldtest::dims(), desc);
+  ASSERT_FALSE(w.ok());
+  EXPECT_NE(w.error().find("hall"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,104 @@
+// glTF 2.0 import (tinygltf underneath) into plain structs: meshes, materials, decoded images and
+// flattened node instances. No Vulkan. Every file is untrusted: it is refused, or sanitized with
+// a warning, with a message naming the file and the place ("file:line (/json/pointer): why").
+// Units: glTF positions are metres, Y up (glTF 2.0 spec, section 3.4); kept as they are.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/result.h"
+#include "world/render_list.h"
+
+namespace world {
+
+/// Caps applied before any allocation an untrusted file could size.
+struct GltfLimits {
+  uint64_t maxFileBytes = 512ull << 20;       // the .gltf/.glb and each .bin or image (MiB)
+  uint64_t maxBufferBytes = 512ull << 20;     // one buffer's byteLength (MiB)
+  uint64_t maxTotalBufferBytes = 1ull << 30;  // all buffers together (GiB)
+  uint64_t maxAccessorCount = 1ull << 24;     // elements in one accessor
+  uint32_t maxImageDimension = 8192;          // width and height, pixels
+  uint64_t maxTotalImageBytes = 1ull << 30;   // decoded RGBA8 of all images (GiB)
+  uint32_t maxNodeDepth = 64;                 // levels from a scene root
+  uint32_t maxNodes = 1u << 16;
+  uint64_t maxInstances = 1u << 20;           // node x primitive pairs after flattening
+  uint64_t maxTotalTriangles = 16u << 20;     // over all imported meshes
+};
+
+/// PBR metallic-roughness factors and the base colour image (glTF 2.0 spec, section 3.9.2).
+struct ImportedMaterial {
+  std::string name;
+  float baseColorFactor[4] = {1, 1, 1, 1};  // linear RGBA
+  float metallicFactor = 1;
+  float roughnessFactor = 1;
+  int32_t baseColorImage = -1;  // index into ImportedModel::images; -1 when untextured
+};
+
+/// A decoded image: RGBA8, rows top to bottom, width*height*4 bytes.
+struct ImportedImage {
+  std::string name;
+  uint32_t width = 0;
+  uint32_t height = 0;
+  std::vector<uint8_t> rgba8;
+};
+
+/// One triangle primitive of a glTF mesh (strips and fans already turned into lists).
+struct ImportedMesh {
+  MeshData data;
+  int32_t material = -1;  // index into ImportedModel::materials; -1: glTF default material
+  uint32_t sourceMesh = 0;       // glTF meshes[sourceMesh].primitives[sourcePrimitive]
+  uint32_t sourcePrimitive = 0;
+};
+
+/// A mesh placed by the flattened node hierarchy: model space from mesh space.
+struct ImportedInstance {
+  uint32_t mesh = 0;  // index into ImportedModel::meshes
+  double transform[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};  // column-major
+};
+
+/// Axis-aligned box in model space (metres); empty when min > max.
+struct Bounds {
+  double min_m[3] = {1e300, 1e300, 1e300};
+  double max_m[3] = {-1e300, -1e300, -1e300};
+  bool empty() const { return min_m[0] > max_m[0]; }
+};
+
+struct ImportedModel {
+  std::filesystem::path source;
+  uint32_t gltfMeshCount = 0;  // meshes in the file (each may hold several primitives)
+  std::vector<ImportedMesh> meshes;
+  std::vector<ImportedMaterial> materials;
+  std::vector<ImportedImage> images;
+  std::vector<ImportedInstance> instances;
+  Bounds bounds;
+  std::vector<std::string> warnings;  // what was dropped or clamped, each naming its place
+
+  /// Triangles over all meshes (each mesh counted once, not per instance).
+  uint64_t triangleCount() const;
+};
+
+/// Loads a .gltf (with its .bin/images) or .glb. Never throws; refuses what it cannot use safely.
+sim::Result<ImportedModel> importGltf(const std::filesystem::path& file,
+                                      const GltfLimits& limits = {});
+
+/// Model-space bounds of every instance (each mesh's box transformed by its instance).
+Bounds computeBounds(const ImportedModel& model);
+
+/// How fitToSize places the scaled model.
+enum class FitAnchor { Center, MinCorner };
+
+struct FitDesc {
+  double size_m[3] = {1, 1, 1};  // the real dimensions to fit (e.g. a tray's width, height, depth)
+  bool uniform = true;           // keep proportions: the largest scale that fits every axis
+  FitAnchor anchor = FitAnchor::Center;  // bounds centred on the origin, or min corner at origin
+};
+
+/// Scales (and moves) the instances so the model's bounds fit `desc.size_m`; returns the scale
+/// applied along x, y, z. Fails on an empty or flat-in-every-axis model or a non-positive size.
+sim::Result<std::array<double, 3>> fitToSize(ImportedModel& model, const FitDesc& desc);
+
+}  // namespace world

@@ -1,0 +1,297 @@
+#include "world/scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace world {
+namespace {
+
+constexpr double INF = std::numeric_limits<double>::infinity();
+
+const Aabb& unitBounds() {
+  static const Aabb unit{glm::dvec3(-0.5), glm::dvec3(0.5)};
+  return unit;
+}
+
+double pointBoxDistance(const glm::dvec3& p, const Aabb& box) {
+  const glm::dvec3 d = glm::max(glm::max(box.min - p, p - box.max), glm::dvec3(0.0));
+  return glm::length(d);
+}
+
+// Slab test; returns the entry distance (0 when inside) or +inf on a miss.
+double rayBox(const glm::dvec3& origin, const glm::dvec3& invDir, const Aabb& box) {
+  double t0 = 0.0, t1 = INF;
+  for (int i = 0; i < 3; ++i) {
+    double a = (box.min[i] - origin[i]) * invDir[i];
+    double b = (box.max[i] - origin[i]) * invDir[i];
+    if (std::isnan(a) || std::isnan(b)) {  // ray parallel to the slab, origin on its plane
+      if (origin[i] < box.min[i] || origin[i] > box.max[i]) return INF;
+      continue;
+    }
+    if (a > b) std::swap(a, b);
+    t0 = std::max(t0, a);
+    t1 = std::min(t1, b);
+    if (t0 > t1) return INF;
+  }
+  return t0;
+}
+
+struct Frustum {
+  glm::dvec3 normals[5];  // inward; all planes pass through the eye (camera-relative origin)
+};
+
+Frustum makeFrustum(const CullView& v) {
+  const double b = 0.5 * v.verticalFov_rad;
+  const double a = std::atan(std::tan(b) * v.aspect);
+  Frustum f;
+  f.normals[0] = v.right * std::cos(a) + v.forward * std::sin(a);
+  f.normals[1] = -v.right * std::cos(a) + v.forward * std::sin(a);
+  f.normals[2] = -v.up * std::cos(b) + v.forward * std::sin(b);
+  f.normals[3] = v.up * std::cos(b) + v.forward * std::sin(b);
+  f.normals[4] = v.forward;
+  return f;
+}
+
+bool sphereVisible(const Frustum& f, const glm::dvec3& center, double radius) {
+  for (const glm::dvec3& n : f.normals) {
+    if (glm::dot(n, center) < -radius) return false;
+  }
+  return true;
+}
+
+gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Look& look) {
+  gpu::Instance inst;
+  // glm is column-major: m[column][row]. Translation is made camera-relative in double first.
+  const glm::dvec3 t = glm::dvec3(m[3]) - eye;
+  inst.row0 = {float(m[0][0]), float(m[1][0]), float(m[2][0]), float(t.x)};
+  inst.row1 = {float(m[0][1]), float(m[1][1]), float(m[2][1]), float(t.y)};
+  inst.row2 = {float(m[0][2]), float(m[1][2]), float(m[2][2]), float(t.z)};
+  inst.color = {look.r, look.g, look.b, 1.0f};
+  inst.params = {look.emissive, look.specular, 0.0f, 0.0f};
+  return inst;
+}
+
+struct CollectWalk {
+  const Scene& scene;
+  const CullView& view;
+  Frustum frustum;
+  double focal_px;  // pixels per (radius / distance)
+  MeshId proxyMesh;
+  std::vector<std::vector<gpu::Instance>>& out;
+  CollectStats stats;
+
+  void emit(MeshId mesh, const glm::dmat4& m, const Look& look, const glm::dvec3& relCenter,
+            const Aabb& worldBox) {
+    if (out.size() <= mesh.index) out.resize(mesh.index + 1);
+    out[mesh.index].push_back(makeInstance(m, view.eye, look));
+    (void)relCenter;
+    stats.nearestVisible_m = std::min(stats.nearestVisible_m, pointBoxDistance(view.eye, worldBox));
+  }
+
+  // Projected radius in pixels, or +inf when the eye is inside the sphere.
+  double projected(const glm::dvec3& relCenter, double radius) const {
+    const double dist = glm::length(relCenter);
+    if (dist <= radius) return INF;
+    return radius / dist * focal_px;
+  }
+
+  void visit(PrototypeId id, const glm::dmat4& world) {
+    const Prototype& proto = scene.prototype(id);
+    ++stats.prototypesVisited;
+    const Aabb box = transformAabb(world, proto.bounds);
+    const glm::dvec3 rel = box.center() - view.eye;
+    const double radius = 0.5 * glm::length(box.size());
+    if (!sphereVisible(frustum, rel, radius)) return;
+    const double px = projected(rel, radius);
+    if (px < view.minPixels) return;
+    if (proto.lod.hasProxy && px < proto.lod.openPixels * view.lodScale) {
+      const glm::dmat4 m = world * boxTransform(proto.bounds.center(), proto.bounds.size());
+      emit(proxyMesh, m, proto.lod.proxyLook, rel, box);
+      ++stats.proxies;
+      return;
+    }
+    for (const Part& part : proto.parts) {
+      const Aabb partBox = transformAabb(world, part.bounds);
+      const glm::dvec3 partRel = partBox.center() - view.eye;
+      const double partRadius = 0.5 * glm::length(partBox.size());
+      if (!sphereVisible(frustum, partRel, partRadius)) continue;
+      if (projected(partRel, partRadius) < view.minPixels) continue;
+      emit(part.mesh, world * part.local, part.look, partRel, partBox);
+    }
+    for (const ChildInstance& child : proto.children) visit(child.prototype, world * child.local);
+  }
+};
+
+struct PickWalk {
+  const Scene& scene;
+  glm::dvec3 origin;
+  glm::dvec3 invDir;
+  double best = INF;
+  std::vector<const std::string*> stack;
+  std::optional<PickHit> hit;
+
+  void visit(PrototypeId id, const glm::dmat4& world) {
+    const Prototype& proto = scene.prototype(id);
+    const Aabb box = transformAabb(world, proto.bounds);
+    if (rayBox(origin, invDir, box) >= best) return;
+    for (const Part& part : proto.parts) {
+      const Aabb partBox = transformAabb(world, part.bounds);
+      const double t = rayBox(origin, invDir, partBox);
+      if (t < best) {
+        best = t;
+        PickHit h;
+        for (size_t i = 0; i < stack.size(); ++i) h.path += (i ? "/" : "") + *stack[i];
+        h.part = part.name;
+        h.distance_m = t;
+        h.worldBounds = partBox;
+        hit = std::move(h);
+      }
+    }
+    for (const ChildInstance& child : proto.children) {
+      stack.push_back(&child.name);
+      visit(child.prototype, world * child.local);
+      stack.pop_back();
+    }
+  }
+};
+
+struct NearestWalk {
+  const Scene& scene;
+  glm::dvec3 point;
+  double best = INF;
+
+  void visit(PrototypeId id, const glm::dmat4& world) {
+    const Prototype& proto = scene.prototype(id);
+    if (pointBoxDistance(point, transformAabb(world, proto.bounds)) >= best) return;
+    for (const Part& part : proto.parts) {
+      best = std::min(best, pointBoxDistance(point, transformAabb(world, part.bounds)));
+    }
+    for (const ChildInstance& child : proto.children) visit(child.prototype, world * child.local);
+  }
+};
+
+}  // namespace
+
+Aabb transformAabb(const glm::dmat4& m, const Aabb& box) {
+  if (box.empty()) return box;
+  // Arvo's method: centre moves by the full matrix, half-extents by |rotation-scale|.
+  const glm::dvec3 c = box.center();
+  const glm::dvec3 h = 0.5 * box.size();
+  glm::dvec3 newCenter = glm::dvec3(m * glm::dvec4(c, 1.0));
+  glm::dvec3 newHalf(0.0);
+  for (int row = 0; row < 3; ++row) {
+    for (int col = 0; col < 3; ++col) newHalf[row] += std::abs(m[col][row]) * h[col];
+  }
+  return Aabb{newCenter - newHalf, newCenter + newHalf};
+}
+
+glm::dmat4 boxTransform(const glm::dvec3& center, const glm::dvec3& size) {
+  glm::dmat4 m(1.0);
+  m[0][0] = size.x;
+  m[1][1] = size.y;
+  m[2][2] = size.z;
+  m[3] = glm::dvec4(center, 1.0);
+  return m;
+}
+
+Part boxPart(MeshId mesh, const glm::dvec3& center, const glm::dvec3& size, Look look,
+             std::string name) {
+  Part part;
+  part.mesh = mesh;
+  part.local = boxTransform(center, size);
+  part.look = look;
+  part.name = std::move(name);
+  return part;
+}
+
+ChildInstance placeChild(PrototypeId prototype, const glm::dvec3& offset, std::string name,
+                         double yaw_rad) {
+  ChildInstance child;
+  child.prototype = prototype;
+  child.local = glm::rotate(glm::translate(glm::dmat4(1.0), offset), yaw_rad, glm::dvec3(0, 1, 0));
+  child.name = std::move(name);
+  return child;
+}
+
+void Scene::setMeshBounds(MeshId mesh, const Aabb& bounds) {
+  if (m_meshBounds.size() <= mesh.index) m_meshBounds.resize(mesh.index + 1, unitBounds());
+  m_meshBounds[mesh.index] = bounds;
+}
+
+const Aabb& Scene::meshBounds(MeshId mesh) const {
+  return mesh.index < m_meshBounds.size() ? m_meshBounds[mesh.index] : unitBounds();
+}
+
+PrototypeId Scene::add(Prototype prototype) {
+  Aabb bounds;
+  for (Part& part : prototype.parts) {
+    part.bounds = transformAabb(part.local, meshBounds(part.mesh));
+    bounds.extend(part.bounds);
+  }
+  for (const ChildInstance& child : prototype.children) {
+    bounds.extend(transformAabb(child.local, m_prototypes[child.prototype.index].bounds));
+  }
+  prototype.bounds = bounds;
+  m_prototypes.push_back(std::move(prototype));
+  return PrototypeId{static_cast<uint32_t>(m_prototypes.size() - 1)};
+}
+
+void Scene::setRoot(PrototypeId root, const glm::dmat4& rootTransform) {
+  m_root = root;
+  m_rootTransform = rootTransform;
+}
+
+std::optional<std::pair<glm::dmat4, PrototypeId>> Scene::resolve(const std::string& path) const {
+  if (m_prototypes.empty()) return std::nullopt;
+  glm::dmat4 world = m_rootTransform;
+  PrototypeId id = m_root;
+  size_t start = 0;
+  while (start < path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    const std::string name = path.substr(start, end - start);
+    const Prototype& proto = prototype(id);
+    auto it = std::find_if(proto.children.begin(), proto.children.end(),
+                           [&](const ChildInstance& c) { return c.name == name; });
+    if (it == proto.children.end()) return std::nullopt;
+    world = world * it->local;
+    id = it->prototype;
+    start = end + 1;
+  }
+  return std::make_pair(world, id);
+}
+
+std::optional<Aabb> Scene::worldBounds(const std::string& path) const {
+  auto found = resolve(path);
+  if (!found) return std::nullopt;
+  return transformAabb(found->first, prototype(found->second).bounds);
+}
+
+CollectStats Scene::collect(const CullView& view, MeshId proxyMesh,
+                            std::vector<std::vector<gpu::Instance>>& perMesh) const {
+  if (m_prototypes.empty()) return {};
+  const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);
+  CollectWalk walk{*this, view, makeFrustum(view), focal, proxyMesh, perMesh, {}};
+  walk.visit(m_root, m_rootTransform);
+  return walk.stats;
+}
+
+std::optional<PickHit> Scene::pick(const glm::dvec3& origin, const glm::dvec3& direction) const {
+  if (m_prototypes.empty() || glm::length(direction) == 0.0) return std::nullopt;
+  const glm::dvec3 dir = glm::normalize(direction);
+  PickWalk walk{*this, origin, 1.0 / dir, INF, {}, std::nullopt};
+  walk.visit(m_root, m_rootTransform);
+  return walk.hit;
+}
+
+double Scene::nearestSurfaceDistance(const glm::dvec3& point) const {
+  if (m_prototypes.empty()) return INF;
+  NearestWalk walk{*this, point, INF};
+  walk.visit(m_root, m_rootTransform);
+  return walk.best;
+}
+
+}  // namespace world

@@ -1,0 +1,152 @@
+// The world as nested prototypes: a prototype is a group of parts (a mesh with a transform and a
+// look) plus child instances of other prototypes. A hall of racks is one rack prototype
+// instanced many times; only what the camera is close to is expanded. Positions are double
+// metres; the render list gets camera-relative floats.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "world/render_list.h"
+
+namespace world {
+
+struct PrototypeId {
+  uint32_t index = 0;
+  friend bool operator==(PrototypeId, PrototypeId) = default;
+};
+
+/// Axis-aligned box in double metres.
+struct Aabb {
+  glm::dvec3 min{1e300};
+  glm::dvec3 max{-1e300};
+  bool empty() const { return min.x > max.x; }
+  glm::dvec3 center() const { return 0.5 * (min + max); }
+  glm::dvec3 size() const { return max - min; }
+  void extend(const glm::dvec3& p) {
+    min = glm::min(min, p);
+    max = glm::max(max, p);
+  }
+  void extend(const Aabb& b) {
+    if (!b.empty()) {
+      extend(b.min);
+      extend(b.max);
+    }
+  }
+};
+
+/// The box that holds `box` after the affine transform `m`.
+Aabb transformAabb(const glm::dmat4& m, const Aabb& box);
+
+/// How a part looks: linear RGB colour, emissive 0..1, specular 0..1.
+struct Look {
+  float r = 0.6f, g = 0.6f, b = 0.6f;
+  float emissive = 0.0f;
+  float specular = 0.2f;
+};
+
+struct Part {
+  MeshId mesh;
+  glm::dmat4 local{1.0};  // unit mesh -> prototype frame (includes the size scale)
+  Look look;
+  std::string name;
+  Aabb bounds;  // in the prototype frame
+};
+
+struct ChildInstance {
+  PrototypeId prototype;
+  glm::dmat4 local{1.0};  // child frame -> parent frame (rigid: rotation + translation)
+  std::string name;
+};
+
+/// How a prototype is drawn when it is too small on screen to expand.
+struct LodDesc {
+  bool hasProxy = true;      // draw its bounds as one box when small
+  float openPixels = 40.0f;  // projected bounding radius (px) above which it expands
+  Look proxyLook;
+};
+
+struct Prototype {
+  std::string name;
+  std::vector<Part> parts;
+  std::vector<ChildInstance> children;
+  LodDesc lod;
+  Aabb bounds;  // parts and children, prototype frame
+};
+
+/// A hit of a ray pick: the path of instance names from the root ("hall0/row3/rack2/..."), the
+/// part's name and the distance along the ray (metres).
+struct PickHit {
+  std::string path;
+  std::string part;
+  double distance_m = 0;
+  Aabb worldBounds;  // of the part hit
+};
+
+/// Per-frame inputs of the LOD/culling walk.
+struct CullView {
+  glm::dvec3 eye{0.0};
+  glm::dvec3 forward{0, 0, -1}, right{1, 0, 0}, up{0, 1, 0};  // orthonormal
+  double verticalFov_rad = 1.0;
+  double aspect = 16.0 / 9.0;
+  double viewportHeight_px = 720;
+  double minPixels = 0.75;  // anything smaller is dropped
+  double lodScale = 1.0;    // > 1 expands later (coarser)
+};
+
+struct CollectStats {
+  uint32_t prototypesVisited = 0;
+  uint32_t proxies = 0;
+  double nearestVisible_m = 1e300;  // closest emitted geometry (box distance from the eye)
+};
+
+class Scene {
+ public:
+  /// Adds a prototype (its children must already exist); computes its bounds.
+  PrototypeId add(Prototype prototype);
+  /// Marks the root that collect/pick/nearest walk from.
+  void setRoot(PrototypeId root, const glm::dmat4& rootTransform = glm::dmat4(1.0));
+  const Prototype& prototype(PrototypeId id) const { return m_prototypes[id.index]; }
+  size_t prototypeCount() const { return m_prototypes.size(); }
+  PrototypeId root() const { return m_root; }
+  const glm::dmat4& rootTransform() const { return m_rootTransform; }
+  /// Registers a mesh's local bounds (defaults to the unit cube for unknown ids).
+  void setMeshBounds(MeshId mesh, const Aabb& bounds);
+  const Aabb& meshBounds(MeshId mesh) const;
+
+  /// Finds an instance by its slash-separated path of child names from the root (empty path =
+  /// root); returns its world transform and prototype.
+  std::optional<std::pair<glm::dmat4, PrototypeId>> resolve(const std::string& path) const;
+  /// World-space bounds of the instance at `path`, if it exists.
+  std::optional<Aabb> worldBounds(const std::string& path) const;
+
+  /// Culls and picks LOD for `view`, appending camera-relative instances per mesh into
+  /// `perMesh` (indexed by MeshId). Proxies use `proxyMesh`.
+  CollectStats collect(const CullView& view, MeshId proxyMesh,
+                       std::vector<std::vector<gpu::Instance>>& perMesh) const;
+  /// Nearest part (full detail) hit by the ray, if any. `direction` need not be unit length.
+  std::optional<PickHit> pick(const glm::dvec3& origin, const glm::dvec3& direction) const;
+  /// Distance from `point` to the nearest part's box (full detail), or +inf when empty.
+  double nearestSurfaceDistance(const glm::dvec3& point) const;
+
+ private:
+  std::vector<Prototype> m_prototypes;
+  std::vector<Aabb> m_meshBounds;
+  PrototypeId m_root;
+  glm::dmat4 m_rootTransform{1.0};
+};
+
+/// translate(center) * scale(size): a unit mesh made into an axis-aligned box.
+glm::dmat4 boxTransform(const glm::dvec3& center, const glm::dvec3& size);
+/// Part helper: a box of `size` (metres) centred at `center` in the prototype frame.
+Part boxPart(MeshId mesh, const glm::dvec3& center, const glm::dvec3& size, Look look,
+             std::string name);
+/// A child placed at `offset`, rotated by `yaw_rad` about +Y.
+ChildInstance placeChild(PrototypeId prototype, const glm::dvec3& offset, std::string name,
+                         double yaw_rad = 0.0);
+
+}  // namespace world

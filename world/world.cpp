@@ -1,0 +1,122 @@
+#include "world/world.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace world {
+namespace {
+
+// The near plane sits at this fraction of the distance to the nearest surface.
+constexpr double NEAR_FRACTION = 0.5;
+constexpr double MIN_NEAR_M = 1e-7;
+constexpr double MAX_NEAR_M = 1.0;
+
+// Whether instance path `path` is `ancestor` or lies inside it ("" is the root).
+bool isWithin(const std::string& path, const std::string& ancestor) {
+  if (ancestor.empty() || path == ancestor) return true;
+  return path.size() > ancestor.size() && path.compare(0, ancestor.size(), ancestor) == 0 &&
+         path[ancestor.size()] == '/';
+}
+
+}  // namespace
+
+sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const WorldDesc& desc) {
+  if (desc.campus.hallCount < 1 || desc.campus.hall.rackCount < 1) {
+    return sim::Result<std::unique_ptr<World>>::failure(
+        "world: a campus needs at least one hall with at least one rack");
+  }
+  std::unique_ptr<World> world(new World());
+  world->m_primitives = registerPrimitives(world->m_meshes);
+  BuildContext ctx{world->m_scene, world->m_primitives, dims};
+  const PrototypeId campus = buildCampus(ctx, desc.campus);
+  world->m_scene.setRoot(campus, glm::translate(glm::dmat4(1.0), desc.origin_m));
+  world->m_stations = makeStations(world->m_scene, desc.verticalFov_rad);
+  return world;
+}
+
+const Station* World::station(const std::string& name) const {
+  for (const Station& s : m_stations) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, RenderList& out) {
+  out.clear();
+  for (auto& bucket : m_scratch) bucket.clear();
+  CullView view;
+  view.eye = camera.position();
+  view.forward = camera.forward();
+  view.right = camera.right();
+  view.up = camera.up();
+  view.verticalFov_rad = camera.verticalFov_rad();
+  view.aspect = double(std::max(1u, frame.width_px)) / double(std::max(1u, frame.height_px));
+  view.viewportHeight_px = std::max(1u, frame.height_px);
+  view.lodScale = frame.lodScale;
+  const CollectStats stats = m_scene.collect(view, m_primitives.box, m_scratch);
+
+  FrameStats result;
+  result.prototypesVisited = stats.prototypesVisited;
+  for (size_t mesh = 0; mesh < m_scratch.size(); ++mesh) {
+    const auto& bucket = m_scratch[mesh];
+    if (bucket.empty()) continue;
+    DrawBatch batch;
+    batch.mesh = MeshId{static_cast<uint32_t>(mesh)};
+    batch.firstInstance = static_cast<uint32_t>(out.instances.size());
+    batch.instanceCount = static_cast<uint32_t>(bucket.size());
+    out.instances.insert(out.instances.end(), bucket.begin(), bucket.end());
+    out.batches.push_back(batch);
+  }
+  result.instances = static_cast<uint32_t>(out.instances.size());
+  result.triangles = out.triangleCount(m_meshes);
+
+  const double nearest = std::min(m_scene.nearestSurfaceDistance(view.eye), stats.nearestVisible_m);
+  result.nearestSurface_m = nearest;
+  camera.fillView(out.view);
+  out.view.nearMeters =
+      static_cast<float>(std::clamp(NEAR_FRACTION * nearest, MIN_NEAR_M, MAX_NEAR_M));
+  const double height = std::max(0.0, view.eye.y - m_scene.rootTransform()[3].y);
+  out.view.fogDistanceMeters = static_cast<float>(3000.0 + 4.0 * height);
+
+  // Labels: stations in front of the camera whose size on screen is readable, largest first.
+  const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);
+  std::vector<std::pair<double, const Station*>> candidates;
+  for (const Station& s : m_stations) {
+    const glm::dvec3 rel = s.bounds.center() - view.eye;
+    const double depth = glm::dot(rel, view.forward);
+    if (depth <= 0) continue;
+    const double px = s.scale_m / depth * focal;
+    if (px < 24.0 || px > 1.5 * view.viewportHeight_px) continue;
+    candidates.emplace_back(px, &s);
+  }
+  std::sort(candidates.begin(), candidates.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t i = 0; i < candidates.size() && out.labels.size() < frame.maxLabels; ++i) {
+    const Station& s = *candidates[i].second;
+    const glm::dvec3 anchor = glm::dvec3(s.bounds.center().x, s.bounds.max.y, s.bounds.center().z) - view.eye;
+    // Hidden behind something else (a wall, a rack): no label through it.
+    const double anchorDistance = glm::length(anchor);
+    const auto blocker = m_scene.pick(view.eye, anchor);
+    if (blocker && blocker->distance_m < 0.97 * anchorDistance && !isWithin(blocker->path, s.path)) {
+      continue;
+    }
+    Label label;
+    label.anchor[0] = static_cast<float>(anchor.x);
+    label.anchor[1] = static_cast<float>(anchor.y);
+    label.anchor[2] = static_cast<float>(anchor.z);
+    label.text = s.title;
+    label.priority = static_cast<float>(candidates[i].first);
+    out.labels.push_back(std::move(label));
+  }
+  return result;
+}
+
+std::optional<PickHit> World::pick(const Camera& camera, double x_px, double y_px,
+                                   const FrameDesc& frame) const {
+  const glm::dvec3 dir = camera.rayThroughPixel(x_px, y_px, frame.width_px, frame.height_px);
+  return m_scene.pick(camera.position(), dir);
+}
+
+}  // namespace world

@@ -1,0 +1,68 @@
+// The one continuous world: the campus with its halls, rows, racks and the hero GPU down to its
+// SMs, all at true scale in one scene; and the per-frame step that turns a camera into a
+// render list (culled, LOD chosen, camera-relative).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/result.h"
+#include "world/builders.h"
+#include "world/camera.h"
+#include "world/stations.h"
+
+namespace world {
+
+struct WorldDesc {
+  CampusDesc campus;
+  glm::dvec3 origin_m{0.0};  // where the campus centre sits (precision tests move it far away)
+  double verticalFov_rad = 1.0471975511965976;  // for station framing; the camera's own FOV rules
+};
+
+/// Per-frame inputs besides the camera.
+struct FrameDesc {
+  uint32_t width_px = 1280;
+  uint32_t height_px = 720;
+  double lodScale = 1.0;   // > 1: coarser (expand prototypes later)
+  uint32_t maxLabels = 6;  // station labels in view, largest first
+};
+
+struct FrameStats {
+  uint64_t triangles = 0;
+  uint32_t instances = 0;
+  uint32_t prototypesVisited = 0;
+  double nearestSurface_m = 0;  // what the near plane and fly speed follow
+};
+
+class World {
+ public:
+  /// Builds the world from catalog dimensions.
+  static sim::Result<std::unique_ptr<World>> create(const Dimensions& dims, const WorldDesc& desc = {});
+
+  const MeshLibrary& meshes() const { return m_meshes; }
+  const Scene& scene() const { return m_scene; }
+  const std::vector<Station>& stations() const { return m_stations; }
+  /// The station called `name`, or nullptr.
+  const Station* station(const std::string& name) const;
+
+  /// Fills `out` for `camera` (cleared first): instances in batches per mesh, view parameters
+  /// with the near plane at half the distance to the nearest surface, a few station labels.
+  FrameStats buildRenderList(const Camera& camera, const FrameDesc& frame, RenderList& out);
+  /// The part under pixel (x, y), if any.
+  std::optional<PickHit> pick(const Camera& camera, double x_px, double y_px,
+                              const FrameDesc& frame) const;
+  /// Distance from `point` to the nearest surface (metres).
+  double nearestSurface(const glm::dvec3& point) const { return m_scene.nearestSurfaceDistance(point); }
+
+ private:
+  World() = default;
+  MeshLibrary m_meshes;
+  PrimitiveMeshes m_primitives;
+  Scene m_scene;
+  std::vector<Station> m_stations;
+  std::vector<std::vector<gpu::Instance>> m_scratch;  // per-mesh instances, reused every frame
+};
+
+}  // namespace world
