@@ -29,6 +29,8 @@ Command addAssetCommand(CLI::App& cli);
 Command addShotCommand(CLI::App& cli);
 /// `dcwalk stations`: every station with its scale and description (app/cmd_stations.cpp).
 Command addStationsCommand(CLI::App& cli);
+/// `dcwalk bench`: fixed paths, frame-time percentiles and budgets (app/cmd_bench.cpp).
+Command addBenchCommand(CLI::App& cli);
 /// `dcwalk tour` (the default): the window, or the tour rendered headless (app/cmd_tour.cpp).
 Command addTourCommand(CLI::App& cli);
 

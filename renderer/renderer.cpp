@@ -1,6 +1,7 @@
 #include "renderer/renderer.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include <imgui.h>
@@ -123,7 +124,10 @@ void Renderer::setMeshes(const world::MeshLibrary& meshes) {
 
 Renderer::Frame& Renderer::beginFrame() {
   Frame& frame = *m_frames[m_frameIndex % FRAMES_IN_FLIGHT];
+  const auto start = std::chrono::steady_clock::now();
   VK_CHECK(vkWaitForFences(m_ctx.device, 1, &frame.done, VK_TRUE, UINT64_MAX));
+  m_stats.fenceWaitMilliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   readTimestamps(frame);
   return frame;
 }
@@ -314,33 +318,42 @@ FrameResult Renderer::drawFrame(const world::RenderList& list, ImDrawData* ui,
   return FrameResult::Presented;
 }
 
-Pixels Renderer::renderToPixels(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent) {
+Renderer::Frame& Renderer::submitOffscreen(const world::RenderList& list, ImDrawData* ui,
+                                           VkExtent2D extent, bool readback) {
   Frame& frame = beginFrame();
   ensureOffscreen(extent);
   ensureDepth(extent);
   VK_CHECK(vkResetFences(m_ctx.device, 1, &frame.done));
   uploadInstances(frame, list);
-  recordFrame(frame, list, ui, m_offscreen.image, m_offscreen.view, extent,
-              VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT,
-              VK_ACCESS_2_TRANSFER_READ_BIT);
-  VkBufferImageCopy region{};
-  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-  region.imageExtent = {extent.width, extent.height, 1};
-  vkCmdCopyImageToBuffer(frame.cmd, m_offscreen.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                         m_readback.buffer, 1, &region);
-  VkBufferMemoryBarrier2 toHost{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
-  toHost.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-  toHost.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-  toHost.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-  toHost.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-  toHost.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  toHost.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  toHost.buffer = m_readback.buffer;
-  toHost.size = VK_WHOLE_SIZE;
-  VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-  dep.bufferMemoryBarrierCount = 1;
-  dep.pBufferMemoryBarriers = &toHost;
-  vkCmdPipelineBarrier2(frame.cmd, &dep);
+  if (readback) {
+    recordFrame(frame, list, ui, m_offscreen.image, m_offscreen.view, extent,
+                VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT,
+                VK_ACCESS_2_TRANSFER_READ_BIT);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {extent.width, extent.height, 1};
+    vkCmdCopyImageToBuffer(frame.cmd, m_offscreen.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                           m_readback.buffer, 1, &region);
+    VkBufferMemoryBarrier2 toHost{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
+    toHost.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+    toHost.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+    toHost.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
+    toHost.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+    toHost.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    toHost.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    toHost.buffer = m_readback.buffer;
+    toHost.size = VK_WHOLE_SIZE;
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.bufferMemoryBarrierCount = 1;
+    dep.pBufferMemoryBarriers = &toHost;
+    vkCmdPipelineBarrier2(frame.cmd, &dep);
+  } else {
+    // The next frame's UNDEFINED -> COLOR_ATTACHMENT barrier orders it after this one.
+    recordFrame(frame, list, ui, m_offscreen.image, m_offscreen.view, extent,
+                VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+  }
   VK_CHECK(vkEndCommandBuffer(frame.cmd));
 
   VkCommandBufferSubmitInfo cmdInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
@@ -351,6 +364,19 @@ Pixels Renderer::renderToPixels(const world::RenderList& list, ImDrawData* ui, V
   VK_CHECK(vkQueueSubmit2(m_ctx.queue, 1, &submit, frame.done));
   frame.timestampsWritten = frame.timestamps != VK_NULL_HANDLE;
   ++m_frameIndex;
+  return frame;
+}
+
+void Renderer::drawOffscreen(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent) {
+  const auto start = std::chrono::steady_clock::now();
+  submitOffscreen(list, ui, extent, /*readback=*/false);
+  const double total =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  m_stats.recordSubmitMilliseconds = total - m_stats.fenceWaitMilliseconds;
+}
+
+Pixels Renderer::renderToPixels(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent) {
+  Frame& frame = submitOffscreen(list, ui, extent, /*readback=*/true);
   VK_CHECK(vkWaitForFences(m_ctx.device, 1, &frame.done, VK_TRUE, UINT64_MAX));
   readTimestamps(frame);
 

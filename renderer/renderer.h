@@ -31,7 +31,9 @@ struct RendererDesc {
 
 struct FrameStats {
   SceneStats scene;
-  double gpuMilliseconds = -1;  // from timestamp queries; -1 until known
+  double gpuMilliseconds = -1;          // from timestamp queries; -1 until known
+  double fenceWaitMilliseconds = 0;     // CPU time spent waiting for the frame slot to be free
+  double recordSubmitMilliseconds = 0;  // CPU time recording and submitting, waits excluded
 };
 
 enum class FrameResult {
@@ -61,6 +63,9 @@ class Renderer {
   FrameResult drawFrame(const world::RenderList& list, ImDrawData* ui, VkExtent2D windowExtent);
   /// Headless mode (also usable with a window): renders one frame offscreen and reads it back.
   Pixels renderToPixels(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent);
+  /// Headless without readback (the benchmark): submits one frame offscreen and returns at once;
+  /// up to two frames are in flight, as in a window.
+  void drawOffscreen(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent);
   const FrameStats& lastFrameStats() const { return m_stats; }
   /// Waits until the GPU is idle (before tearing down things the frames use).
   void waitIdle() const;
@@ -78,6 +83,9 @@ class Renderer {
   void ensureOffscreen(VkExtent2D extent);
   bool recreateSwapchain(VkExtent2D extent);
   void readTimestamps(Frame& frame);
+  /// Records and submits one offscreen frame; with `readback`, also copies it to m_readback.
+  Frame& submitOffscreen(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent,
+                         bool readback);
 
   vkutil::Context m_ctx;
   std::string m_deviceName;

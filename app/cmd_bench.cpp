@@ -1,0 +1,215 @@
+// `dcwalk bench`: flies fixed paths headless and reports frame-time percentiles, the CPU split,
+// GPU time, triangles and draw calls, time to first frame, peak memory and validation errors.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/bench_paths.h"
+#include "app/commands.h"
+#include "app/process_stats.h"
+#include "app/session.h"
+#include "renderer/vk/validation.h"
+#include "sim/catalog.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/scenarios.h"
+
+namespace app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct BenchOptions {
+  RenderOptions render;
+  std::vector<std::string> paths = {"stations", "campus"};
+  uint32_t frames = 300;
+  uint32_t warmup = 20;
+  bool noLod = false;
+  std::string scenario = "training_405b";
+  std::string jsonOut;
+};
+
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Nearest-rank percentile of unsorted samples.
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t rank = size_t(std::ceil(p / 100.0 * double(v.size())));
+  return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
+}
+
+nlohmann::json summary(const std::vector<double>& v) {
+  return {{"median", percentile(v, 50)},
+          {"p95", percentile(v, 95)},
+          {"p99", percentile(v, 99)},
+          {"max", v.empty() ? 0.0 : *std::max_element(v.begin(), v.end())}};
+}
+
+struct PathSamples {
+  std::vector<double> frame_ms, sim_ms, world_ms, ui_ms, record_ms, gpu_ms, triangles, draws;
+};
+
+PathSamples flyPath(Session& session, sim::engine::Engine* engine, const BenchPath& path,
+                    const BenchOptions& options) {
+  PathSamples s;
+  const uint32_t width = options.render.width, height = options.render.height;
+  world::FrameDesc frame{width, height};
+  if (options.noLod) frame.lodScale = 0.0;  // expand every prototype: full detail everywhere
+  world::Camera camera;
+  const uint32_t total = options.warmup + options.frames;
+  Clock::time_point previous = Clock::now();
+  for (uint32_t i = 0; i < total; ++i) {
+    const double t = i < options.warmup ? 0.0
+                                        : path.duration_s * double(i - options.warmup) /
+                                              double(std::max(1u, options.frames - 1));
+    camera.setPose(path.poseAt(t));
+    auto start = Clock::now();
+    if (engine) engine->step();
+    const double simMs = msSince(start);
+    start = Clock::now();
+    world::FrameStats ws = session.world->buildRenderList(camera, frame, session.list);
+    const double worldMs = msSince(start);
+    start = Clock::now();
+    session.ui->beginFrame(float(width), float(height), 1.0f / 30.0f);
+    session.ui->drawLabels(session.list, float(width), float(height));
+    ImDrawData* draw = session.ui->endFrame();
+    const double uiMs = msSince(start);
+    session.renderer->drawOffscreen(session.list, draw, {width, height});
+    const Clock::time_point now = Clock::now();
+    const double frameMs = std::chrono::duration<double, std::milli>(now - previous).count();
+    previous = now;
+    if (i < options.warmup) continue;
+    const renderer::FrameStats& rs = session.renderer->lastFrameStats();
+    s.frame_ms.push_back(frameMs);
+    s.sim_ms.push_back(simMs);
+    s.world_ms.push_back(worldMs);
+    s.ui_ms.push_back(uiMs);
+    s.record_ms.push_back(rs.recordSubmitMilliseconds);
+    if (rs.gpuMilliseconds >= 0) s.gpu_ms.push_back(rs.gpuMilliseconds);
+    s.triangles.push_back(double(ws.triangles));
+    s.draws.push_back(double(rs.scene.drawCalls));
+  }
+  session.renderer->waitIdle();
+  return s;
+}
+
+int runBench(const BenchOptions& options) {
+  Session session;
+  if (int status =
+          openSession(options.render, nullptr, fontPixelsFor(options.render.height), session)) {
+    return status;
+  }
+  // First frame: what a user waits for after launch (the world built, one frame drawn).
+  {
+    world::Camera camera;
+    if (const world::Station* s = session.world->station("rack")) frameStation(*s, camera);
+    renderView(session, camera, {}, options.render.width, options.render.height);
+  }
+  const double firstFrame_s = secondsSinceProcessStart();
+
+  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  if (!catalog) {
+    std::fprintf(stderr, "dcwalk: %s\n", catalog.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
+  auto desc = sim::engine::builtinScenario(options.scenario);
+  if (!desc) {
+    std::fprintf(stderr, "dcwalk: bench: %s\n", desc.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
+  auto engine = sim::engine::Engine::create(*catalog, *desc);
+  if (!engine) {
+    std::fprintf(stderr, "dcwalk: bench: %s\n", engine.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
+
+  nlohmann::json report;
+  report["device"] = session.renderer->deviceName();
+  report["size"] =
+      std::to_string(options.render.width) + "x" + std::to_string(options.render.height);
+  report["frames"] = options.frames;
+  report["warmup_frames"] = options.warmup;
+  report["lod"] = !options.noLod;
+  report["scenario"] = options.scenario;
+  report["first_frame_s"] = firstFrame_s;
+  for (const std::string& name : options.paths) {
+    BenchPath path;
+    if (!makeBenchPath(*session.world, name, path)) {
+      std::fprintf(stderr, "dcwalk: bench: unknown path '%s'\n", name.c_str());
+      return EXIT_BAD_INPUT;
+    }
+    PathSamples s = flyPath(session, engine->get(), path, options);
+    report["paths"][name] = {
+        {"description", path.description},
+        {"path_duration_s", path.duration_s},
+        {"frame_ms", summary(s.frame_ms)},
+        {"cpu_ms",
+         {{"sim", summary(s.sim_ms)},
+          {"world", summary(s.world_ms)},
+          {"ui", summary(s.ui_ms)},
+          {"record_submit", summary(s.record_ms)}}},
+        {"gpu_ms", summary(s.gpu_ms)},
+        {"triangles",
+         {{"median", percentile(s.triangles, 50)}, {"max", percentile(s.triangles, 100)}}},
+        {"draw_calls", {{"median", percentile(s.draws, 50)}, {"max", percentile(s.draws, 100)}}},
+    };
+  }
+  report["peak_resident_MB"] = peakResidentBytes() / 1e6;
+  report["validation_errors"] = vkutil::validationErrorCount();
+
+  std::printf("dcwalk bench  %s  %s  lod %s\n", report["device"].get<std::string>().c_str(),
+              report["size"].get<std::string>().c_str(), options.noLod ? "off" : "on");
+  std::printf("%-9s %9s %9s %9s %9s | %7s %7s %7s %7s %7s | %9s %6s\n", "path", "median", "p95",
+              "p99", "max", "sim", "world", "ui", "record", "gpu", "tri max", "draws");
+  for (const auto& [name, p] : report["paths"].items()) {
+    std::printf(
+        "%-9s %9.2f %9.2f %9.2f %9.2f | %7.3f %7.3f %7.3f %7.3f %7.2f | %9.0f %6.0f\n",
+        name.c_str(), p["frame_ms"]["median"].get<double>(), p["frame_ms"]["p95"].get<double>(),
+        p["frame_ms"]["p99"].get<double>(), p["frame_ms"]["max"].get<double>(),
+        p["cpu_ms"]["sim"]["median"].get<double>(), p["cpu_ms"]["world"]["median"].get<double>(),
+        p["cpu_ms"]["ui"]["median"].get<double>(),
+        p["cpu_ms"]["record_submit"]["median"].get<double>(), p["gpu_ms"]["median"].get<double>(),
+        p["triangles"]["max"].get<double>(), p["draw_calls"]["max"].get<double>());
+  }
+  std::printf("first frame %.2f s   peak resident %.0f MB   validation errors %u\n", firstFrame_s,
+              report["peak_resident_MB"].get<double>(), vkutil::validationErrorCount());
+  if (!options.jsonOut.empty()) {
+    std::ofstream out(options.jsonOut);
+    out << report.dump(2) << "\n";
+    if (!out) {
+      std::fprintf(stderr, "dcwalk: bench: cannot write %s\n", options.jsonOut.c_str());
+      return EXIT_FAILURE_RUNTIME;
+    }
+  }
+  return reportValidation() ? EXIT_OK : EXIT_FAILURE_RUNTIME;
+}
+
+}  // namespace
+
+Command addBenchCommand(CLI::App& cli) {
+  auto options = std::make_shared<BenchOptions>();
+  CLI::App* sub = cli.add_subcommand("bench", "fly fixed paths headless and report frame times");
+  sub->add_option("--path", options->paths, "paths to fly: stations, campus")
+      ->check(CLI::IsMember(benchPathNames()))
+      ->capture_default_str();
+  sub->add_option("--frames", options->frames, "measured frames per path")
+      ->check(CLI::Range(2u, 100000u))
+      ->capture_default_str();
+  sub->add_option("--warmup", options->warmup, "frames drawn before measuring")
+      ->check(CLI::Range(0u, 10000u))
+      ->capture_default_str();
+  sub->add_flag("--no-lod", options->noLod, "naive baseline: every prototype at full detail");
+  sub->add_option("--scenario", options->scenario, "engine scenario stepped every frame")
+      ->capture_default_str();
+  sub->add_option("--json", options->jsonOut, "also write the report as JSON to this file");
+  addRenderOptions(*sub, options->render);
+  return {sub, [options] { return runBench(*options); }};
+}
+
+}  // namespace app

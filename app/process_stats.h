@@ -1,0 +1,12 @@
+// Facts about this process that the benchmark reports: peak resident memory and the time since
+// the process started (Linux /proc).
+#pragma once
+
+namespace app {
+
+/// Peak resident set size in bytes (VmHWM), or 0 when unknown.
+double peakResidentBytes();
+/// Seconds since this process was started by the kernel, or -1 when unknown.
+double secondsSinceProcessStart();
+
+}  // namespace app
