@@ -13,9 +13,6 @@
 #include "app/process_stats.h"
 #include "app/session.h"
 #include "renderer/vk/validation.h"
-#include "sim/catalog.h"
-#include "sim/engine/engine.h"
-#include "sim/engine/scenarios.h"
 
 namespace app {
 namespace {
@@ -28,6 +25,8 @@ struct BenchOptions {
   uint32_t frames = 300;
   uint32_t warmup = 20;
   bool noLod = false;
+  bool noCull = false;
+  int campusScale = 1;
   std::string scenario = "training_405b";
   std::string jsonOut;
 };
@@ -61,6 +60,7 @@ PathSamples flyPath(Session& session, sim::engine::Engine* engine, const BenchPa
   const uint32_t width = options.render.width, height = options.render.height;
   world::FrameDesc frame{width, height};
   if (options.noLod) frame.lodScale = 0.0;  // expand every prototype: full detail everywhere
+  frame.cull = !options.noCull;
   world::Camera camera;
   const uint32_t total = options.warmup + options.frames;
   Clock::time_point previous = Clock::now();
@@ -113,22 +113,6 @@ int runBench(const BenchOptions& options) {
   }
   const double firstFrame_s = secondsSinceProcessStart();
 
-  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  if (!catalog) {
-    std::fprintf(stderr, "dcwalk: %s\n", catalog.error().c_str());
-    return EXIT_BAD_INPUT;
-  }
-  auto desc = sim::engine::builtinScenario(options.scenario);
-  if (!desc) {
-    std::fprintf(stderr, "dcwalk: bench: %s\n", desc.error().c_str());
-    return EXIT_BAD_INPUT;
-  }
-  auto engine = sim::engine::Engine::create(*catalog, *desc);
-  if (!engine) {
-    std::fprintf(stderr, "dcwalk: bench: %s\n", engine.error().c_str());
-    return EXIT_BAD_INPUT;
-  }
-
   nlohmann::json report;
   report["device"] = session.renderer->deviceName();
   report["size"] =
@@ -136,6 +120,10 @@ int runBench(const BenchOptions& options) {
   report["frames"] = options.frames;
   report["warmup_frames"] = options.warmup;
   report["lod"] = !options.noLod;
+  report["cull"] = !options.noCull;
+  report["campus_scale"] = options.campusScale;
+  report["campus_racks"] = session.engine->cluster().campusRacks * uint32_t(options.campusScale);
+  report["sim_gpus"] = session.engine->cluster().gpuCount();
   report["scenario"] = options.scenario;
   report["first_frame_s"] = firstFrame_s;
   for (const std::string& name : options.paths) {
@@ -144,7 +132,7 @@ int runBench(const BenchOptions& options) {
       std::fprintf(stderr, "dcwalk: bench: unknown path '%s'\n", name.c_str());
       return EXIT_BAD_INPUT;
     }
-    PathSamples s = flyPath(session, engine->get(), path, options);
+    PathSamples s = flyPath(session, session.engine.get(), path, options);
     report["paths"][name] = {
         {"description", path.description},
         {"path_duration_s", path.duration_s},
@@ -163,8 +151,10 @@ int runBench(const BenchOptions& options) {
   report["peak_resident_MB"] = peakResidentBytes() / 1e6;
   report["validation_errors"] = vkutil::validationErrorCount();
 
-  std::printf("dcwalk bench  %s  %s  lod %s\n", report["device"].get<std::string>().c_str(),
-              report["size"].get<std::string>().c_str(), options.noLod ? "off" : "on");
+  std::printf("dcwalk bench  %s  %s  lod %s  cull %s  campus racks %u\n",
+              report["device"].get<std::string>().c_str(),
+              report["size"].get<std::string>().c_str(), options.noLod ? "off" : "on",
+              options.noCull ? "off" : "on", report["campus_racks"].get<uint32_t>());
   std::printf("%-9s %9s %9s %9s %9s | %7s %7s %7s %7s %7s | %9s %6s\n", "path", "median", "p95",
               "p99", "max", "sim", "world", "ui", "record", "gpu", "tri max", "draws");
   for (const auto& [name, p] : report["paths"].items()) {
@@ -205,6 +195,10 @@ Command addBenchCommand(CLI::App& cli) {
       ->check(CLI::Range(0u, 10000u))
       ->capture_default_str();
   sub->add_flag("--no-lod", options->noLod, "naive baseline: every prototype at full detail");
+  sub->add_flag("--no-cull", options->noCull, "naive baseline: draw what is out of view too");
+  sub->add_option("--campus-scale", options->campusScale, "N x the campus's racks (scaling)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   sub->add_option("--scenario", options->scenario, "engine scenario stepped every frame")
       ->capture_default_str();
   sub->add_option("--json", options->jsonOut, "also write the report as JSON to this file");

@@ -8,6 +8,10 @@
 #include "app/commands.h"
 #include "sim/calc/memory.h"
 #include "sim/catalog.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/fault_spec.h"
+#include "sim/engine/scenarios.h"
+#include "sim/engine/series.h"
 #include "sim/evaluate.h"
 #include "sim/hf_config.h"
 #include "sim/scenario.h"
@@ -21,6 +25,10 @@ struct SimOptions {
   std::string hfConfig;
   bool json = false;
   bool list = false;
+  std::string engine;  // time simulation: a built-in engine scenario
+  double until_s = 0;
+  std::string seriesFormat = "csv";
+  std::vector<std::string> faults;
 };
 
 int fail(const std::string& message) {
@@ -58,11 +66,35 @@ int printHfConfig(const SimOptions& o) {
   return EXIT_OK;
 }
 
+// The time simulation: runs an engine scenario to --until and writes its series.
+int runEngine(const SimOptions& o) {
+  auto format = sim::engine::parseSeriesFormat(o.seriesFormat);
+  if (!format) return fail("--series must be csv or json, got \"" + o.seriesFormat + "\"");
+  auto desc = sim::engine::builtinScenario(o.engine);
+  if (!desc) return fail(desc.error());
+  for (const std::string& spec : o.faults) {
+    auto fault = sim::engine::parseFaultSpec(spec);
+    if (!fault) return fail(fault.error());
+    desc->faults.push_back(*fault);
+  }
+  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  if (!catalog) return fail(catalog.error());
+  auto engine = sim::engine::Engine::create(*catalog, *desc);
+  if (!engine) return fail(engine.error());
+  (*engine)->advanceTo(o.until_s);
+  sim::engine::writeSeries(std::cout, **engine, *format);
+  return EXIT_OK;
+}
+
 int runSim(const SimOptions& o) {
   if (o.list) {
     for (const std::string& name : sim::builtinScenarioNames()) std::cout << name << "\n";
+    for (const std::string& name : sim::engine::builtinScenarioNames()) {
+      std::cout << name << " (time simulation: --engine)\n";
+    }
     return EXIT_OK;
   }
+  if (!o.engine.empty()) return runEngine(o);
   if (!o.hfConfig.empty()) return printHfConfig(o);
   if (o.scenario.empty()) return fail("--scenario FILE|NAME is required (see --list)");
   auto scenario = sim::loadScenario(o.scenario);
@@ -102,6 +134,15 @@ Command addSimCommand(CLI::App& cli) {
   sub->add_flag("--list", options->list, "List the built-in scenarios");
   sub->add_option("--hf-config", options->hfConfig,
                   "Import a Hugging Face config.json and print its parameter and memory figures");
+  sub->add_option("--engine", options->engine,
+                  "Run a built-in time simulation (see --list) instead of the analytic scenario");
+  sub->add_option("--until", options->until_s, "With --engine: simulated seconds to run")
+      ->check(CLI::Range(0.0, 1e6));
+  sub->add_option("--series", options->seriesFormat, "With --engine: csv or json")
+      ->capture_default_str();
+  sub->add_option("--fault", options->faults,
+                  "With --engine: KIND[:TARGET]@START[-END][,severity=X][,deadlock] (repeatable)")
+      ->take_all();
   return Command{sub, [options] { return runSim(*options); }};
 }
 

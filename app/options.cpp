@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "renderer/vk/pipeline_cache.h"
 #include "renderer/vk/validation.h"
 
 namespace app {
@@ -46,6 +47,9 @@ renderer::RendererDesc rendererDesc(const RenderOptions& options) {
   const bool debugBuild = true;
 #endif
   desc.validation = options.validation || debugBuild || (env && std::string(env) == "1");
+  if (auto dir = vkutil::defaultCacheDir(); !dir.empty()) {
+    desc.pipelineCacheFile = dir / "pipeline-cache.bin";
+  }
   return desc;
 }
 

@@ -1,19 +1,44 @@
 #include "app/session.h"
 
+#include <algorithm>
 #include <cstdio>
+
+#include "sim/catalog.h"
+#include "sim/engine/scenarios.h"
 
 #include "app/commands.h"
 #include "app/window.h"
 
 namespace app {
 
-int openSession(const RenderOptions& options, Window* window, float fontPixels, Session& out) {
-  auto dims = world::Dimensions::loadDefault();
+int openSession(const RenderOptions& options, Window* window, float fontPixels, Session& out,
+                const SessionDesc& sessionDesc) {
+  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  if (!catalog) {
+    std::fprintf(stderr, "dcwalk: %s\n", catalog.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
+  auto engineDesc = sim::engine::builtinScenario(sessionDesc.engineScenario);
+  if (!engineDesc) {
+    std::fprintf(stderr, "dcwalk: %s\n", engineDesc.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
+  auto engine = sim::engine::Engine::create(*catalog, *engineDesc);
+  if (!engine) {
+    std::fprintf(stderr, "dcwalk: %s\n", engine.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
+  out.engine = std::move(*engine);
+  auto dims = world::Dimensions::fromCatalog(*catalog);
   if (!dims) {
     std::fprintf(stderr, "dcwalk: %s\n", dims.error().c_str());
     return EXIT_BAD_INPUT;
   }
-  auto built = world::World::create(*dims);
+  world::WorldDesc worldDesc;
+  // One source for the counts: the halls hold exactly the racks the simulation's campus has.
+  worldDesc.campus.totalRacks =
+      int(out.engine->cluster().campusRacks) * std::max(1, sessionDesc.campusScale);
+  auto built = world::World::create(*dims, worldDesc);
   if (!built) {
     std::fprintf(stderr, "dcwalk: %s\n", built.error().c_str());
     return EXIT_BAD_INPUT;

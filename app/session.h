@@ -8,13 +8,21 @@
 #include "app/options.h"
 #include "app/ui_layer.h"
 #include "renderer/renderer.h"
+#include "sim/engine/engine.h"
 #include "world/world.h"
 
 namespace app {
 
 class Window;
 
+/// What a session simulates and how big its campus is.
+struct SessionDesc {
+  std::string engineScenario = "training_405b";  // sim::engine built-in scenario
+  int campusScale = 1;                           // the benchmark's N x racks
+};
+
 struct Session {
+  std::unique_ptr<sim::engine::Engine> engine;  // drives every scale; its counts size the campus
   std::unique_ptr<world::World> world;
   std::unique_ptr<UiLayer> ui;
   std::unique_ptr<renderer::Renderer> renderer;
@@ -22,10 +30,12 @@ struct Session {
   world::FrameStats worldStats;
 };
 
-/// Builds the world from the shipped catalog and creates the renderer (with `window`'s surface
-/// when given). Returns an exit status: EXIT_OK, EXIT_BAD_INPUT (catalog), or
-/// EXIT_FAILURE_RUNTIME (no Vulkan device); the message is printed.
-int openSession(const RenderOptions& options, Window* window, float fontPixels, Session& out);
+/// Loads the shipped catalog, creates the simulation engine, builds the world with the engine's
+/// campus counts, and creates the renderer (with `window`'s surface when given). Returns an exit
+/// status: EXIT_OK, EXIT_BAD_INPUT (catalog, scenario), or EXIT_FAILURE_RUNTIME (no Vulkan
+/// device); the message is printed.
+int openSession(const RenderOptions& options, Window* window, float fontPixels, Session& out,
+                const SessionDesc& desc = {});
 
 /// Points `camera` at a station's viewpoint.
 void frameStation(const world::Station& station, world::Camera& camera);

@@ -8,6 +8,7 @@
 
 #include "renderer/passes/ui_pass.h"
 #include "renderer/vk/check.h"
+#include "renderer/vk/pipeline_cache.h"
 #include "renderer/vk/resources.h"
 
 namespace renderer {
@@ -80,7 +81,9 @@ bool Renderer::init(const RendererDesc& desc, std::string& error) {
     m_colorFormat = vkutil::chooseSurfaceFormat(m_ctx);
     recreateSwapchain(desc.extent);  // a 0x0 window gets its swapchain on the first real frame
   }
-  m_scene.create(m_ctx, m_colorFormat, DEPTH_FORMAT, VK_NULL_HANDLE);
+  m_pipelineCacheFile = desc.pipelineCacheFile;
+  m_pipelineCache = vkutil::loadPipelineCache(m_ctx, m_pipelineCacheFile);
+  m_scene.create(m_ctx, m_colorFormat, DEPTH_FORMAT, m_pipelineCache);
   if (desc.ui) {
     m_ui = std::make_unique<UiPass>();
     uint32_t images = std::max<uint32_t>(3, static_cast<uint32_t>(m_swapchain.images.size()));
@@ -97,6 +100,8 @@ Renderer::~Renderer() {
   vkDeviceWaitIdle(m_ctx.device);
   if (m_ui) m_ui->destroy(m_ctx);
   m_scene.destroy(m_ctx);
+  vkutil::savePipelineCache(m_ctx, m_pipelineCache, m_pipelineCacheFile);
+  vkDestroyPipelineCache(m_ctx.device, m_pipelineCache, nullptr);
   for (auto& frame : m_frames) {
     vkutil::destroyBuffer(m_ctx, frame->instances);
     if (frame->timestamps) vkDestroyQueryPool(m_ctx.device, frame->timestamps, nullptr);

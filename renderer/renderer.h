@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -27,6 +28,8 @@ struct RendererDesc {
   VkExtent2D extent{1280, 720};
   vkutil::PresentModePreference presentMode = vkutil::PresentModePreference::Fifo;
   bool ui = true;  // set up ImGui's Vulkan backend (an ImGui context must exist)
+  /// Pipeline cache file kept between runs; empty: no cache on disk.
+  std::filesystem::path pipelineCacheFile;
 };
 
 struct FrameStats {
@@ -102,6 +105,8 @@ class Renderer {
   vkutil::Image m_depth;
   vkutil::Image m_offscreen;
   vkutil::Buffer m_readback;
+  VkPipelineCache m_pipelineCache = VK_NULL_HANDLE;
+  std::filesystem::path m_pipelineCacheFile;
   FrameStats m_stats;
 };
 

@@ -72,10 +72,10 @@ Result<Context> resolve(const ScenarioDesc& s, const Catalog& catalog) {
                        "cluster.gpu");
   if (!gpu) return Result<Context>::failure(gpu.error());
   c.gpu = *gpu;
-  auto nic = withField(
-      loadInterconnect(catalog, s.cluster.scaleOutNic.empty() ? c.system.scaleOutNicId
-                                                              : s.cluster.scaleOutNic),
-      "cluster.scale_out_nic");
+  auto nic =
+      withField(loadInterconnect(catalog, s.cluster.scaleOutNic.empty() ? c.system.scaleOutNicId
+                                                                        : s.cluster.scaleOutNic),
+                "cluster.scale_out_nic");
   if (!nic) return Result<Context>::failure(nic.error());
   c.nic = *nic;
   auto fabricSwitch = withField(loadSwitch(catalog, s.cluster.switchId), "cluster.switch");
@@ -121,9 +121,9 @@ Result<Context> resolve(const ScenarioDesc& s, const Catalog& catalog) {
     return Result<Context>::failure("workload: " + error);
   }
   if (calc::layoutGpus(layout) > s.cluster.gpus) {
-    return Result<Context>::failure("workload: tp x pp x dp = " +
-                                    std::to_string(calc::layoutGpus(layout)) +
-                                    " exceeds cluster.gpus = " + std::to_string(s.cluster.gpus));
+    return Result<Context>::failure(
+        "workload: tp x pp x dp = " + std::to_string(calc::layoutGpus(layout)) +
+        " exceeds cluster.gpus = " + std::to_string(s.cluster.gpus));
   }
   c.params = paramCount(c.model);
   c.activeParams = activeParamCount(c.model);
@@ -211,8 +211,8 @@ void memory(const Context& c, Writer& w) {
                                                           c.model.hidden, c.model.heads, wl.tp);
     const double inFlight = std::min(wl.pp, wl.microBatches);  // 1F1B stashes <= p micro-batches
     const double activations = perLayer * c.model.layers / wl.pp * inFlight;
-    const double state = calc::zeroModelStateBytesPerGpu(
-                             c.params, wl.zeroStage, wl.dp, c.rules.adamOptimizerBytesPerParam) /
+    const double state = calc::zeroModelStateBytesPerGpu(c.params, wl.zeroStage, wl.dp,
+                                                         c.rules.adamOptimizerBytesPerParam) /
                          shards;
     required = state + activations;
     w.num("training_state_bytes", calc::trainingStateBytes(c.params, c.rules.adamBytesPerParam),
@@ -268,10 +268,10 @@ void compute(const Context& c, Writer& w) {
     const double maxOut = wl.maxOutputTokens > 0 ? wl.maxOutputTokens : 2.0 * wl.outputTokens;
     const double replicas = wl.dp;
     w.num("flops_per_token", calc::inferenceFlopsPerToken(c.activeParams), "FLOP");
-    w.num("prefill_intensity_flops_per_byte",
-          calc::gemmIntensity(wl.batch * wl.promptTokens, c.model.hidden, c.model.intermediate,
-                              elem),
-          "FLOP/B");
+    w.num(
+        "prefill_intensity_flops_per_byte",
+        calc::gemmIntensity(wl.batch * wl.promptTokens, c.model.hidden, c.model.intermediate, elem),
+        "FLOP/B");
     w.num("decode_intensity_flops_per_byte",
           calc::gemmIntensity(wl.batch, c.model.hidden, c.model.intermediate, elem), "FLOP/B");
     w.num("ttft_s", d.ttft_s, "s");
@@ -305,6 +305,9 @@ void parallelism(const Context& c, Writer& w) {
   const double micro = wl.kind == "training" ? wl.microBatch : wl.batch;
   const double tpBytes = calc::tpAllReduceBytes(micro, seq, c.model.hidden, elem);
   const double layersPerStage = static_cast<double>(c.model.layers) / wl.pp;
+  // Megatron's 2 forward + 2 backward all-reduces per layer; inference runs the forward half.
+  const double allReducesPerLayer =
+      calc::tpAllReducesPerLayer() / (wl.kind == "training" ? 1.0 : 2.0);
   w.section("parallelism");
   w.num("tp", wl.tp, "count");
   w.num("pp", wl.pp, "count");
@@ -312,13 +315,12 @@ void parallelism(const Context& c, Writer& w) {
   w.num("ep", wl.ep, "count");
   w.num("layout_gpus", calc::layoutGpus({wl.tp, wl.pp, wl.dp, wl.ep}), "count");
   w.num("bubble_fraction", calc::bubbleFraction1F1B(wl.pp, wl.microBatches), "ratio");
-  w.num("bubble_share_of_iteration", calc::bubbleShareOfIteration(wl.pp, wl.microBatches),
-        "ratio");
+  w.num("bubble_share_of_iteration", calc::bubbleShareOfIteration(wl.pp, wl.microBatches), "ratio");
   w.num("interleaved_bubble_fraction",
         calc::bubbleFractionInterleaved(wl.pp, wl.microBatches, wl.virtualStages), "ratio");
   w.num("tp_all_reduce_bytes", wl.tp > 1 ? tpBytes : 0.0, "B");
   w.num("tp_traffic_per_micro_batch_bytes",
-        wl.tp > 1 ? tpBytes * calc::tpAllReducesPerLayer() * layersPerStage : 0.0, "B");
+        wl.tp > 1 ? tpBytes * allReducesPerLayer * layersPerStage : 0.0, "B");
   w.num("pp_activation_bytes",
         wl.pp > 1 ? calc::ppActivationBytes(micro, seq, c.model.hidden, elem) : 0.0, "B");
   if (isMoe(c.model)) {
@@ -345,12 +347,16 @@ void collective(const Context& c, Writer& w) {
   }
   double time = 0;
   switch (op) {
-    case calc::Collective::AllReduce: time = calc::ringAllReduceTime_s(cd.bytes, ranks, link); break;
+    case calc::Collective::AllReduce:
+      time = calc::ringAllReduceTime_s(cd.bytes, ranks, link);
+      break;
     case calc::Collective::AllGather:
     case calc::Collective::ReduceScatter:
       time = calc::ringAllGatherTime_s(cd.bytes, ranks, link);
       break;
-    case calc::Collective::AllToAll: time = calc::allToAllTime_s(cd.bytes, ranks, link); break;
+    case calc::Collective::AllToAll:
+      time = calc::allToAllTime_s(cd.bytes, ranks, link);
+      break;
     case calc::Collective::Broadcast:
     case calc::Collective::Reduce:
       time = calc::pipelinedBroadcastTime_s(cd.bytes, ranks, link);
@@ -374,8 +380,8 @@ void collective(const Context& c, Writer& w) {
     w.num("ring_latency_term_s", calc::ringAllReduceTime_s(0.0, ranks, link), "s");
     w.num("tree_latency_term_s", calc::treeAllReduceTime_s(0.0, ranks, link), "s");
     w.num("in_network_all_reduce_time_s", calc::inNetworkAllReduceTime_s(cd.bytes, link), "s");
-    const int nodes = static_cast<int>(std::ceil(static_cast<double>(c.scenario.cluster.gpus) /
-                                                 std::max(domain, 1)));
+    const int nodes = static_cast<int>(
+        std::ceil(static_cast<double>(c.scenario.cluster.gpus) / std::max(domain, 1)));
     if (nodes > 1) {
       const calc::AlphaBeta inter{c.nic.latency_s, nodeEgress_Bps(c) / c.system.gpus};
       w.num("hierarchical_all_reduce_time_s",
@@ -388,10 +394,10 @@ void power(const Context& c, Writer& w) {
   const FacilitySpec& f = c.facility;
   const double rack = calc::rackPower_W(c.scenario.cluster.systemsPerRack, c.system.maxPower_W, 0);
   const double it = clusterItPower_W(c);
-  const double flow = calc::coolantMassFlow_kg_per_s(rack, f.coolantSpecificHeat_J_per_kg_K,
-                                                     f.coolantDeltaT_K);
-  const double flowPerKw = calc::coolantMassFlow_kg_per_s(1000.0, f.coolantSpecificHeat_J_per_kg_K,
-                                                          f.coolantDeltaT_K);
+  const double flow =
+      calc::coolantMassFlow_kg_per_s(rack, f.coolantSpecificHeat_J_per_kg_K, f.coolantDeltaT_K);
+  const double flowPerKw =
+      calc::coolantMassFlow_kg_per_s(1000.0, f.coolantSpecificHeat_J_per_kg_K, f.coolantDeltaT_K);
   const double racks = calc::racksWithinBudget(f.powerBudget_W, rack, f.pue);
   w.section("power");
   w.num("gpu_tdp_W", c.gpu.tdp_W, "W");
@@ -415,16 +421,22 @@ void power(const Context& c, Writer& w) {
   if (c.scenario.workload.kind == "training") {
     const double gpus = calc::layoutGpus({c.scenario.workload.tp, c.scenario.workload.pp,
                                           c.scenario.workload.dp, c.scenario.workload.ep});
-    const double time = calc::trainingTime_s(trainingTokens(c), c.activeParams, gpus,
-                                             denseFlops(c.gpu, c.compute), c.mfu,
-                                             c.scenario.workload.activations == "full");
-    w.num("training_gpu_energy_kWh",
-          calc::joulesToKWh(calc::energy_J(gpus * c.gpu.tdp_W, time)), "kWh");
+    const double time =
+        calc::trainingTime_s(trainingTokens(c), c.activeParams, gpus, denseFlops(c.gpu, c.compute),
+                             c.mfu, c.scenario.workload.activations == "full");
+    w.num("training_gpu_energy_kWh", calc::joulesToKWh(calc::energy_J(gpus * c.gpu.tdp_W, time)),
+          "kWh");
     w.num("training_facility_energy_kWh",
           calc::joulesToKWh(calc::energy_J(calc::facilityPower_W(it, f.pue), time)), "kWh");
-    if (const Quantity* hours = c.catalog.find("models." + c.model.id + ".training_gpu_hours")) {
-      w.num("reported_training_gpu_energy_kWh",
-            calc::joulesToKWh(calc::energy_J(c.gpu.tdp_W, hours->value * 3600.0)), "kWh");
+    // The model card's GPU-hours were spent on the GPU it names, not on the scenario's.
+    const std::string base = "models." + c.model.id + ".";
+    const Quantity* hours = c.catalog.find(base + "training_gpu_hours");
+    const nlohmann::json* onGpu = c.catalog.json(base + "training_gpu");
+    if (hours && onGpu && onGpu->is_string()) {
+      if (auto reported = loadGpu(c.catalog, onGpu->get<std::string>()); reported) {
+        w.num("reported_training_gpu_energy_kWh",
+              calc::joulesToKWh(calc::energy_J(reported->tdp_W, hours->value * 3600.0)), "kWh");
+      }
     }
   }
 }
@@ -483,15 +495,13 @@ void cost(const Context& c, Writer& w) {
   }
   if (cd.cloudInstancePerHour_usd > 0) {
     w.num("cloud_per_gpu_hour_usd",
-          calc::cloudPricePerGpuHour_usd(cd.cloudInstancePerHour_usd, cd.gpusPerInstance),
-          "usd/h");
+          calc::cloudPricePerGpuHour_usd(cd.cloudInstancePerHour_usd, cd.gpusPerInstance), "usd/h");
   }
   const double hourly = price > 0 ? perGpuHour(c, c.gpu, price) : c.gpu.cloudPricePerHourUsd;
   if (hourly > 0 && c.scenario.workload.kind == "inference") {
     const DecodeNumbers d = decode(c, c.gpu);
     w.num("per_million_tokens_usd",
-          calc::costPerMillionTokens_usd(hourly * replicaGpus(c), d.replicaTokensPerSecond),
-          "usd");
+          calc::costPerMillionTokens_usd(hourly * replicaGpus(c), d.replicaTokensPerSecond), "usd");
   }
 }
 

@@ -19,7 +19,7 @@ struct Output {
   std::string section;  // "hardware", "memory", "compute", "collective", ...
   std::string key;      // unit-suffixed name, e.g. "weights_bytes"
   std::variant<double, bool, std::string> value;
-  std::string unit;     // human unit for the table ("B", "s", "W", "usd", "" ...)
+  std::string unit;  // human unit for the table ("B", "s", "W", "usd", "" ...)
 };
 
 struct Evaluation {

@@ -37,8 +37,7 @@ class ConfigReader {
     }
     const json& v = m_file.root[key];
     if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > (1ll << 30)) {
-      fail(m_file.where(pointerTo(key)) + ": \"" + key +
-           "\" must be a non-negative integer");
+      fail(m_file.where(pointerTo(key)) + ": \"" + key + "\" must be a non-negative integer");
       return 0;
     }
     return static_cast<int>(v.get<long long>());
@@ -48,8 +47,7 @@ class ConfigReader {
     if (!has(key)) return fallback;
     const json& v = m_file.root[key];
     if (!v.is_boolean()) {
-      fail(m_file.where(pointerTo(key)) + ": \"" + key +
-           "\" must be true or false");
+      fail(m_file.where(pointerTo(key)) + ": \"" + key + "\" must be true or false");
       return fallback;
     }
     return v.get<bool>();
@@ -128,8 +126,7 @@ Result<HfModel> importBert(const JsonFile& file) {
   const int positions = r.integer("max_position_embeddings");
   const int typeVocab = r.integer("type_vocab_size", 2);
   if (!r.error().empty()) return Result<HfModel>::failure(r.error());
-  out.params =
-      bertParamCount(m.layers, m.hidden, m.intermediate, m.vocab, positions, typeVocab);
+  out.params = bertParamCount(m.layers, m.hidden, m.intermediate, m.vocab, positions, typeVocab);
   out.activeParams = out.params;
   return out;
 }
@@ -161,9 +158,9 @@ Result<HfModel> importHfConfig(const JsonFile& file) {
   for (std::string_view type : DECODER_TYPES) {
     if (modelType == type) return importDecoder(file, modelType);
   }
-  return Result<HfModel>::failure(
-      file.where(json::json_pointer("/model_type")) + ": model_type \"" + modelType +
-      "\" is not supported (llama, mistral, mixtral, bert)");
+  return Result<HfModel>::failure(file.where(json::json_pointer("/model_type")) +
+                                  ": model_type \"" + modelType +
+                                  "\" is not supported (llama, mistral, mixtral, bert)");
 }
 
 Result<HfModel> importHfConfigFile(const std::filesystem::path& path) {

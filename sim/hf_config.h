@@ -20,9 +20,9 @@ namespace sim {
 /// A model read from config.json with the quantities that follow from it.
 struct HfModel {
   ModelSpec spec;
-  std::string modelType;     // config "model_type"
-  double params = 0;         // total parameters
-  double activeParams = 0;   // parameters per token (MoE); = params for dense models
+  std::string modelType;           // config "model_type"
+  double params = 0;               // total parameters
+  double activeParams = 0;         // parameters per token (MoE); = params for dense models
   double kvBytesPerTokenBf16 = 0;  // 0 for encoders (no KV cache)
 };
 

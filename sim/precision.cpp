@@ -8,26 +8,37 @@ namespace sim {
 
 double bytesPerElement(Precision precision) {
   switch (precision) {
-    case Precision::FP32: return 4.0;
+    case Precision::FP32:
+      return 4.0;
     case Precision::BF16:
-    case Precision::FP16: return 2.0;
+    case Precision::FP16:
+      return 2.0;
     case Precision::FP8:
-    case Precision::INT8: return 1.0;
+    case Precision::INT8:
+      return 1.0;
     case Precision::FP4:
-    case Precision::INT4: return 0.5;
+    case Precision::INT4:
+      return 0.5;
   }
   return 0.0;
 }
 
 std::string_view precisionName(Precision precision) {
   switch (precision) {
-    case Precision::FP32: return "fp32";
-    case Precision::BF16: return "bf16";
-    case Precision::FP16: return "fp16";
-    case Precision::FP8: return "fp8";
-    case Precision::INT8: return "int8";
-    case Precision::FP4: return "fp4";
-    case Precision::INT4: return "int4";
+    case Precision::FP32:
+      return "fp32";
+    case Precision::BF16:
+      return "bf16";
+    case Precision::FP16:
+      return "fp16";
+    case Precision::FP8:
+      return "fp8";
+    case Precision::INT8:
+      return "int8";
+    case Precision::FP4:
+      return "fp4";
+    case Precision::INT4:
+      return "int4";
   }
   return "";
 }

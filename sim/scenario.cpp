@@ -34,20 +34,28 @@ const std::vector<FieldDef>& fields() {
        [](ScenarioDesc& s) -> FieldRef { return &s.cluster.systemsPerRack; }, 1},
       {"cluster.scale_out_nic", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.scaleOutNic; }},
       {"cluster.switch", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.switchId; }},
-      {"workload.kind", [](ScenarioDesc& s) -> FieldRef { return &s.workload.kind; }, 0,
+      {"workload.kind",
+       [](ScenarioDesc& s) -> FieldRef { return &s.workload.kind; },
+       0,
        {"inference", "training"}},
       {"workload.model", [](ScenarioDesc& s) -> FieldRef { return &s.workload.model; }},
-      {"workload.weights_dtype", [](ScenarioDesc& s) -> FieldRef { return &s.workload.weightsDtype; },
-       0, {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}},
-      {"workload.kv_dtype", [](ScenarioDesc& s) -> FieldRef { return &s.workload.kvDtype; }, 0,
+      {"workload.weights_dtype",
+       [](ScenarioDesc& s) -> FieldRef { return &s.workload.weightsDtype; },
+       0,
        {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}},
-      {"workload.compute_dtype", [](ScenarioDesc& s) -> FieldRef { return &s.workload.computeDtype; },
-       0, {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}},
+      {"workload.kv_dtype",
+       [](ScenarioDesc& s) -> FieldRef { return &s.workload.kvDtype; },
+       0,
+       {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}},
+      {"workload.compute_dtype",
+       [](ScenarioDesc& s) -> FieldRef { return &s.workload.computeDtype; },
+       0,
+       {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}},
       {"workload.batch", [](ScenarioDesc& s) -> FieldRef { return &s.workload.batch; }, 1},
-      {"workload.prompt_tokens", [](ScenarioDesc& s) -> FieldRef { return &s.workload.promptTokens; },
-       1},
-      {"workload.output_tokens", [](ScenarioDesc& s) -> FieldRef { return &s.workload.outputTokens; },
-       1},
+      {"workload.prompt_tokens",
+       [](ScenarioDesc& s) -> FieldRef { return &s.workload.promptTokens; }, 1},
+      {"workload.output_tokens",
+       [](ScenarioDesc& s) -> FieldRef { return &s.workload.outputTokens; }, 1},
       {"workload.max_output_tokens",
        [](ScenarioDesc& s) -> FieldRef { return &s.workload.maxOutputTokens; }},
       {"workload.tp", [](ScenarioDesc& s) -> FieldRef { return &s.workload.tp; }, 1},
@@ -55,18 +63,23 @@ const std::vector<FieldDef>& fields() {
       {"workload.dp", [](ScenarioDesc& s) -> FieldRef { return &s.workload.dp; }, 1},
       {"workload.ep", [](ScenarioDesc& s) -> FieldRef { return &s.workload.ep; }, 1},
       {"workload.zero_stage", [](ScenarioDesc& s) -> FieldRef { return &s.workload.zeroStage; }},
-      {"workload.micro_batch", [](ScenarioDesc& s) -> FieldRef { return &s.workload.microBatch; }, 1},
-      {"workload.micro_batches", [](ScenarioDesc& s) -> FieldRef { return &s.workload.microBatches; },
+      {"workload.micro_batch", [](ScenarioDesc& s) -> FieldRef { return &s.workload.microBatch; },
        1},
+      {"workload.micro_batches",
+       [](ScenarioDesc& s) -> FieldRef { return &s.workload.microBatches; }, 1},
       {"workload.virtual_stages",
        [](ScenarioDesc& s) -> FieldRef { return &s.workload.virtualStages; }, 1},
       {"workload.seq_len", [](ScenarioDesc& s) -> FieldRef { return &s.workload.seqLen; }, 1},
-      {"workload.activations", [](ScenarioDesc& s) -> FieldRef { return &s.workload.activations; },
-       0, {"none", "tp", "tp_sp", "selective", "full"}},
+      {"workload.activations",
+       [](ScenarioDesc& s) -> FieldRef { return &s.workload.activations; },
+       0,
+       {"none", "tp", "tp_sp", "selective", "full"}},
       {"workload.training_tokens",
        [](ScenarioDesc& s) -> FieldRef { return &s.workload.trainingTokens; }},
       {"workload.mfu", [](ScenarioDesc& s) -> FieldRef { return &s.workload.mfu; }},
-      {"collective.op", [](ScenarioDesc& s) -> FieldRef { return &s.collective.op; }, 0,
+      {"collective.op",
+       [](ScenarioDesc& s) -> FieldRef { return &s.collective.op; },
+       0,
        {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce"}},
       {"collective.bytes", [](ScenarioDesc& s) -> FieldRef { return &s.collective.bytes; }, 1},
       {"collective.ranks", [](ScenarioDesc& s) -> FieldRef { return &s.collective.ranks; }},
@@ -89,8 +102,8 @@ const std::vector<FieldDef>& fields() {
       {"cost.gpu_price_usd", [](ScenarioDesc& s) -> FieldRef { return &s.cost.gpuPrice_usd; }},
       {"cost.cloud_instance_per_hour_usd",
        [](ScenarioDesc& s) -> FieldRef { return &s.cost.cloudInstancePerHour_usd; }},
-      {"cost.gpus_per_instance", [](ScenarioDesc& s) -> FieldRef { return &s.cost.gpusPerInstance; },
-       1},
+      {"cost.gpus_per_instance",
+       [](ScenarioDesc& s) -> FieldRef { return &s.cost.gpusPerInstance; }, 1},
       {"cost.compare", [](ScenarioDesc& s) -> FieldRef { return &s.cost.compare; }},
   };
   return table;
@@ -179,8 +192,12 @@ Result<ScenarioDesc> parseScenario(const JsonFile& file) {
     }
     const FieldDef* def = findField(key);
     if (!def) {
-      return Result<ScenarioDesc>::failure(file.where(pointer) + ": unknown scenario field \"" +
-                                           key + "\"");
+      const bool isSection = std::any_of(fields().begin(), fields().end(), [&](const FieldDef& f) {
+        return std::string_view(f.path).starts_with(key + ".");
+      });
+      return Result<ScenarioDesc>::failure(
+          file.where(pointer) + (isSection ? ": \"" + key + "\" must be an object"
+                                           : ": unknown scenario field \"" + key + "\""));
     }
     std::string error = assignJson(scenario, *def, node);
     if (!error.empty()) return Result<ScenarioDesc>::failure(file.where(pointer) + ": " + error);
@@ -207,16 +224,14 @@ Result<ScenarioDesc> loadScenario(const std::string& fileOrName) {
   for (const std::string& name : builtinScenarioNames()) {
     known += (known.empty() ? "" : ", ") + name;
   }
-  return Result<ScenarioDesc>::failure(fileOrName +
-                                       ": no such scenario file or built-in scenario (built-in: " +
-                                       known + ")");
+  return Result<ScenarioDesc>::failure(
+      fileOrName + ": no such scenario file or built-in scenario (built-in: " + known + ")");
 }
 
 std::vector<std::string> builtinScenarioNames() {
   std::vector<std::string> names;
   std::error_code ec;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(assetsDir() / "scenarios", ec)) {
+  for (const auto& entry : std::filesystem::directory_iterator(assetsDir() / "scenarios", ec)) {
     if (entry.is_regular_file() && entry.path().extension() == ".json") {
       names.push_back(entry.path().stem().string());
     }

@@ -19,32 +19,32 @@ struct ClusterDesc {
   std::string gpu;                  // catalog gpus.<id>; "" = the system's GPU
   int gpus = 8;                     // GPUs in the cluster
   int systemsPerRack = 1;
-  std::string scaleOutNic;          // catalog interconnects.<id>; "" = the system's NIC
+  std::string scaleOutNic;                   // catalog interconnects.<id>; "" = the system's NIC
   std::string switchId = "quantum2_qm9700";  // catalog switches.<id> ("cluster.switch")
 };
 
 struct WorkloadDesc {
-  std::string kind = "inference";  // "inference" or "training"
+  std::string kind = "inference";      // "inference" or "training"
   std::string model = "llama3_1_70b";  // catalog models.<id>
   std::string weightsDtype = "bf16";
   std::string kvDtype = "bf16";
   std::string computeDtype = "bf16";
-  int batch = 1;                // concurrent sequences (inference)
-  double promptTokens = 2048;   // prefill length per sequence
-  double outputTokens = 256;    // mean generated tokens per sequence
-  double maxOutputTokens = 0;   // longest request in a static batch; 0 = 2 x outputTokens
+  int batch = 1;               // concurrent sequences (inference)
+  double promptTokens = 2048;  // prefill length per sequence
+  double outputTokens = 256;   // mean generated tokens per sequence
+  double maxOutputTokens = 0;  // longest request in a static batch; 0 = 2 x outputTokens
   int tp = 1;
   int pp = 1;
   int dp = 1;
   int ep = 1;
-  int zeroStage = 0;            // 0..3
-  int microBatch = 1;           // sequences per micro-batch (training)
-  int microBatches = 1;         // micro-batches per pipeline flush
-  int virtualStages = 1;        // interleaved 1F1B chunks per device
-  double seqLen = 4096;         // training sequence length
+  int zeroStage = 0;                      // 0..3
+  int microBatch = 1;                     // sequences per micro-batch (training)
+  int microBatches = 1;                   // micro-batches per pipeline flush
+  int virtualStages = 1;                  // interleaved 1F1B chunks per device
+  double seqLen = 4096;                   // training sequence length
   std::string activations = "selective";  // none, tp, tp_sp, selective, full
-  double trainingTokens = 0;    // 0 = the model's catalogued training tokens
-  double mfu = 0;               // 0 = rules.default_mfu
+  double trainingTokens = 0;              // 0 = the model's catalogued training tokens
+  double mfu = 0;                         // 0 = rules.default_mfu
 };
 
 struct CollectiveDesc {
@@ -57,17 +57,17 @@ struct CollectiveDesc {
 };
 
 struct FacilityDesc {
-  std::string profile = "default";     // catalog facility.<id>
-  double pue = 0;                      // 0 = profile
-  double powerBudget_W = 0;            // 0 = profile
-  double coolantDeltaT_K = 0;          // 0 = profile
-  double coolantDensity_kg_per_m3 = 0; // 0 = profile
-  double electricity_usd_per_kWh = 0;  // 0 = profile
+  std::string profile = "default";      // catalog facility.<id>
+  double pue = 0;                       // 0 = profile
+  double powerBudget_W = 0;             // 0 = profile
+  double coolantDeltaT_K = 0;           // 0 = profile
+  double coolantDensity_kg_per_m3 = 0;  // 0 = profile
+  double electricity_usd_per_kWh = 0;   // 0 = profile
 };
 
 struct CostDesc {
-  std::string profile = "default";   // catalog costs.<id>
-  double gpuPrice_usd = 0;           // 0 = the GPU's catalogued price
+  std::string profile = "default";      // catalog costs.<id>
+  double gpuPrice_usd = 0;              // 0 = the GPU's catalogued price
   double cloudInstancePerHour_usd = 0;  // 0 = none given
   int gpusPerInstance = 8;
   std::string compare = "h100_sxm,h200,b200,mi300x";  // GPUs for the side-by-side comparison

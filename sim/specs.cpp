@@ -277,8 +277,10 @@ double denseFlops(const GpuSpec& gpu, Precision precision) {
       if (gpu.denseFp8_flops > 0) return gpu.denseFp8_flops;
       return gpu.denseBf16_flops;
     case Precision::BF16:
-    case Precision::FP16: return gpu.denseBf16_flops;
-    case Precision::FP32: return gpu.denseBf16_flops / 2.0;
+    case Precision::FP16:
+      return gpu.denseBf16_flops;
+    case Precision::FP32:
+      return gpu.denseBf16_flops / 2.0;
   }
   return gpu.denseBf16_flops;
 }

@@ -19,16 +19,16 @@ struct GpuSpec {
   std::string name;  // display name
   double hbmCapacity_bytes = 0;
   double hbmBandwidth_Bps = 0;
-  double denseBf16_flops = 0;  // dense tensor peak (sparse figures are 2x and not used)
-  double denseFp8_flops = 0;   // 0 when the device has no FP8 path
-  double denseFp4_flops = 0;   // 0 when the device has no FP4 path
-  double denseInt8_ops = 0;    // 0 when not listed
-  double tdp_W = 0;  // 0 when the vendor publishes none (TPUs)
-  int scaleUpLinks = 0;                       // NVLink / ICI / Infinity Fabric links per device
-  double scaleUpLinkPerDirection_Bps = 0;     // one link, one direction
-  std::string scaleUpInterconnect;            // interconnect id ("nvlink4", "nvlink5", ...)
-  double priceUsd = 0;                        // 0 when no price is catalogued
-  double cloudPricePerHourUsd = 0;            // 0 when no cloud price is catalogued
+  double denseBf16_flops = 0;              // dense tensor peak (sparse figures are 2x and not used)
+  double denseFp8_flops = 0;               // 0 when the device has no FP8 path
+  double denseFp4_flops = 0;               // 0 when the device has no FP4 path
+  double denseInt8_ops = 0;                // 0 when not listed
+  double tdp_W = 0;                        // 0 when the vendor publishes none (TPUs)
+  int scaleUpLinks = 0;                    // NVLink / ICI / Infinity Fabric links per device
+  double scaleUpLinkPerDirection_Bps = 0;  // one link, one direction
+  std::string scaleUpInterconnect;         // interconnect id ("nvlink4", "nvlink5", ...)
+  double priceUsd = 0;                     // 0 when no price is catalogued
+  double cloudPricePerHourUsd = 0;         // 0 when no cloud price is catalogued
 };
 
 /// A server or rack-scale system (catalog section "systems").
@@ -38,8 +38,8 @@ struct SystemSpec {
   std::string gpuId;
   int gpus = 0;
   int cpus = 0;
-  int computeTrays = 0;      // 0 for a single chassis
-  int switchTrays = 0;       // NVLink switch trays (rack systems)
+  int computeTrays = 0;        // 0 for a single chassis
+  int switchTrays = 0;         // NVLink switch trays (rack systems)
   int scaleUpSwitchChips = 0;  // NVSwitch chips in the system
   int scaleUpDomainGpus = 0;   // GPUs sharing one NVLink domain
   int scaleOutNics = 0;
@@ -52,18 +52,18 @@ struct SystemSpec {
 struct InterconnectSpec {
   std::string id;
   std::string name;
-  std::string kind;                   // "scale_up", "scale_out", "nic", "host"
-  double linkPerDirection_Bps = 0;    // one link/port, one direction
-  double latency_s = 0;               // per-message latency (alpha) used by the alpha-beta models
+  std::string kind;                 // "scale_up", "scale_out", "nic", "host"
+  double linkPerDirection_Bps = 0;  // one link/port, one direction
+  double latency_s = 0;             // per-message latency (alpha) used by the alpha-beta models
 };
 
 /// A network switch (catalog section "switches").
 struct SwitchSpec {
   std::string id;
   std::string name;
-  int radix = 0;              // ports at portRate_bps
-  double portRate_bps = 0;    // per port, one direction
-  double maxPower_W = 0;
+  int radix = 0;                    // ports at portRate_bps
+  double portRate_bps = 0;          // per port, one direction
+  double maxPower_W = 0;            // 0 when not catalogued
   bool inNetworkReduction = false;  // SHARP / NVLS capable
 };
 
@@ -79,9 +79,9 @@ struct ModelSpec {
   int intermediate = 0;  // dense FFN width (or per-expert width for MoE)
   int vocab = 0;
   bool tiedEmbeddings = false;
-  int experts = 0;          // routed experts per MoE layer; 0 = dense model
-  int expertsPerToken = 0;  // routed experts active per token
-  int sharedExperts = 0;    // always-active experts per MoE layer
+  int experts = 0;            // routed experts per MoE layer; 0 = dense model
+  int expertsPerToken = 0;    // routed experts active per token
+  int sharedExperts = 0;      // always-active experts per MoE layer
   double trainingTokens = 0;  // 0 when not catalogued
 };
 
@@ -99,7 +99,7 @@ struct FacilitySpec {
 
 /// Capital-cost and amortisation inputs (catalog section "costs").
 struct CostSpec {
-  double networkFractionOfCapex = 0;  // network share of cluster capex
+  double networkFractionOfCapex = 0;   // network share of cluster capex
   double facilityCapex_usd_per_W = 0;  // facility build cost per watt of IT load
   double serverAmortization_years = 0;
   double facilityAmortization_years = 0;
@@ -108,11 +108,11 @@ struct CostSpec {
 
 /// Constants of the calculators that come from papers and tools (catalog section "rules").
 struct RulesSpec {
-  double adamBytesPerParam = 0;          // 16 (ZeRO paper, K = 12)
+  double adamBytesPerParam = 0;           // 16 (ZeRO paper, K = 12)
   double adamOptimizerBytesPerParam = 0;  // K = 12
-  double inferenceOverheadFraction = 0;  // <= 20% on top of weights (Transformer Math 101)
-  double sparseToDenseRatio = 0;         // vendor "with sparsity" figures are 2x dense
-  double mfu = 0;                        // default model-FLOPs utilisation for time estimates
+  double inferenceOverheadFraction = 0;   // <= 20% on top of weights (Transformer Math 101)
+  double sparseToDenseRatio = 0;          // vendor "with sparsity" figures are 2x dense
+  double mfu = 0;                         // default model-FLOPs utilisation for time estimates
 };
 
 /// The accelerator with catalog key `id` (section "gpus").
@@ -141,6 +141,8 @@ double scaleUpPerDirection_Bps(const GpuSpec& gpu);
 double scaleUpBidirectional_Bps(const GpuSpec& gpu);
 
 /// Whether `model` is a mixture of experts.
-inline bool isMoe(const ModelSpec& model) { return model.experts > 0; }
+inline bool isMoe(const ModelSpec& model) {
+  return model.experts > 0;
+}
 
 }  // namespace sim

@@ -1,8 +1,11 @@
 // Station builders: each turns catalog dimensions into prototypes of the scene. Every
 // prototype's frame: origin at the bottom centre of its footprint, +Y up, +X width, +Z front.
+// Every length inside the builders is in metres (Dimensions converts the catalog's mm and um);
+// short local names (w, d, h, pitch) are metres unless they say otherwise.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "world/dimensions.h"
 #include "world/mesh_primitives.h"
@@ -106,8 +109,8 @@ PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount);
 PrototypeId buildCdu(BuildContext& ctx);
 
 struct RowDesc {
-  int rackCount = 8;   // NVL72 racks in the row (a scalable unit by default)
-  bool hero = false;   // first rack is the hero rack
+  int rackCount = 8;  // NVL72 racks in the row (a scalable unit by default)
+  bool hero = false;  // first rack is the hero rack
   int heroRackIndex = 0;
 };
 /// A row: NVL72 racks, a network rack, a CDU, overhead cable tray and coolant pipes.
@@ -142,7 +145,13 @@ struct CampusDesc {
   int hallCount = 4;
   HallDesc hall;
   CoolingPlantDesc cooling;
+  /// Racks on the whole campus, e.g. the simulation's count. 0: hallCount x hall.rackCount.
+  /// Otherwise halls of hall.rackCount are filled in order (the last one holds the rest) and
+  /// hallCount follows from it.
+  int totalRacks = 0;
 };
+/// Racks in each hall of `desc`, in order (hero first).
+std::vector<int> hallRackCounts(const CampusDesc& desc);
 /// The campus: ground, roads, halls with their cooling yards, substation. Hall 0 is the hero.
 PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc);
 

@@ -309,8 +309,7 @@ PrototypeId buildHbmStack(BuildContext& ctx, bool cutaway) {
                             looks::COPPER, "TSV " + std::to_string(i));
       tsvs.parts.push_back(column);
       for (size_t b = 0; b < bondBottoms.size(); ++b) {
-        tsvs.parts.push_back(boxPart(ctx.meshes.cylinderLow,
-                                     dvec3(x, bondBottoms[b] + gap / 2, 0),
+        tsvs.parts.push_back(boxPart(ctx.meshes.cylinderLow, dvec3(x, bondBottoms[b] + gap / 2, 0),
                                      dvec3(0.45 * pitch, gap, 0.45 * pitch), looks::SOLDER,
                                      "microbump " + std::to_string(b)));
       }
@@ -401,8 +400,8 @@ PrototypeId buildH100Package(BuildContext& ctx) {
     const int side = i / perSide, k = i % perSide;
     const double cx = (side == 0 ? -1 : 1) * (die.x / 2 + 0.001 + hbmW / 2);
     const double cz = (k - (perSide - 1) / 2.0) * pitch;
-    p.children.push_back(placeChild(stack, dvec3(cx, top, cz), "hbm" + std::to_string(i),
-                                    glm::half_pi<double>()));
+    p.children.push_back(
+        placeChild(stack, dvec3(cx, top, cz), "hbm" + std::to_string(i), glm::half_pi<double>()));
   }
   return ctx.scene.add(std::move(p));
 }

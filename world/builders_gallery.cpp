@@ -23,22 +23,26 @@ PrototypeId buildMxu(BuildContext& ctx, double edge, double t) {
   tile.lod = proxyLod(looks::TENSOR, 40.0f);
   for (int r = 0; r < cellsPerTile; ++r) {
     for (int c = 0; c < cellsPerTile; ++c) {
-      tile.parts.push_back(boxPart(ctx.meshes.box,
-                                   dvec3(-tileEdge / 2 + cell * (c + 0.5), t / 2, -tileEdge / 2 + cell * (r + 0.5)),
-                                   dvec3(cell * 0.8, t, cell * 0.8), looks::TENSOR, "MAC cell (bf16 multiply, f32 accumulate)"));
+      tile.parts.push_back(
+          boxPart(ctx.meshes.box,
+                  dvec3(-tileEdge / 2 + cell * (c + 0.5), t / 2, -tileEdge / 2 + cell * (r + 0.5)),
+                  dvec3(cell * 0.8, t, cell * 0.8), looks::TENSOR,
+                  "MAC cell (bf16 multiply, f32 accumulate)"));
     }
   }
   const PrototypeId tileId = ctx.scene.add(std::move(tile));
   Prototype mxu;
   mxu.name = "MXU " + std::to_string(dim) + "x" + std::to_string(dim) + " systolic array";
-  mxu.lod = proxyLod(looks::TENSOR, 40.0f);
-  mxu.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, t * 0.25, 0), dvec3(edge * 1.04, t * 0.5, edge * 1.04),
-                              looks::SILICON_LIGHT, "MXU frame"));
+  mxu.lod = proxyLod(looks::TENSOR, 20.0f);
+  mxu.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, t * 0.25, 0),
+                              dvec3(edge * 1.04, t * 0.5, edge * 1.04), looks::SILICON_LIGHT,
+                              "MXU frame"));
   for (int r = 0; r < tiles; ++r) {
     for (int c = 0; c < tiles; ++c) {
-      mxu.children.push_back(placeChild(tileId, dvec3(-edge / 2 + tileEdge * (c + 0.5), t * 0.5,
-                                                      -edge / 2 + tileEdge * (r + 0.5)),
-                                        "tile" + std::to_string(r * tiles + c)));
+      mxu.children.push_back(placeChild(
+          tileId,
+          dvec3(-edge / 2 + tileEdge * (c + 0.5), t * 0.5, -edge / 2 + tileEdge * (r + 0.5)),
+          "tile" + std::to_string(r * tiles + c)));
     }
   }
   return ctx.scene.add(std::move(mxu));
@@ -61,22 +65,27 @@ PrototypeId buildTpuBoard(BuildContext& ctx) {
   Prototype heroDie;
   heroDie.name = "TPU v5e die";
   heroDie.lod = proxyLod(looks::SILICON, 30.0f);
-  heroDie.parts.push_back(boxPart(box, dvec3(0, dieT / 2, 0), dvec3(die, dieT, die), looks::SILICON, "TPU die"));
+  heroDie.parts.push_back(
+      boxPart(box, dvec3(0, dieT / 2, 0), dvec3(die, dieT, die), looks::SILICON, "TPU die"));
   const PrototypeId mxu = buildMxu(ctx, mxuEdge, relief);
   const auto cols = static_cast<int>(std::ceil(std::sqrt(double(mxus))));
   const double pitch = mxuEdge * 1.15;
   for (int i = 0; i < mxus; ++i) {
     const int c = i % cols, r = i / cols;
-    heroDie.children.push_back(placeChild(mxu, dvec3((c - (cols - 1) / 2.0) * pitch, dieT,
-                                                     (r - (cols - 1) / 2.0) * pitch - die * 0.1),
-                                          "mxu" + std::to_string(i)));
+    heroDie.children.push_back(placeChild(
+        mxu,
+        dvec3((c - (cols - 1) / 2.0) * pitch, dieT, (r - (cols - 1) / 2.0) * pitch - die * 0.1),
+        "mxu" + std::to_string(i)));
   }
-  heroDie.parts.push_back(boxPart(box, dvec3(0, dieT + relief / 2, die * 0.33), dvec3(die * 0.7, relief, die * 0.12),
-                                  looks::LANE, "vector unit"));
-  heroDie.parts.push_back(boxPart(box, dvec3(-die * 0.38, dieT + relief / 2, 0), dvec3(die * 0.12, relief, die * 0.6),
-                                  looks::SRAM, "vector memory (VMEM)"));
-  heroDie.parts.push_back(boxPart(box, dvec3(die * 0.38, dieT + relief / 2, 0), dvec3(die * 0.12, relief, die * 0.3),
-                                  looks::SCHEDULER, "scalar unit"));
+  heroDie.parts.push_back(boxPart(box, dvec3(0, dieT + relief / 2, die * 0.33),
+                                  dvec3(die * 0.7, relief, die * 0.12), looks::LANE,
+                                  "vector unit"));
+  heroDie.parts.push_back(boxPart(box, dvec3(-die * 0.38, dieT + relief / 2, 0),
+                                  dvec3(die * 0.12, relief, die * 0.6), looks::SRAM,
+                                  "vector memory (VMEM)"));
+  heroDie.parts.push_back(boxPart(box, dvec3(die * 0.38, dieT + relief / 2, 0),
+                                  dvec3(die * 0.12, relief, die * 0.3), looks::SCHEDULER,
+                                  "scalar unit"));
   const PrototypeId heroDieId = ctx.scene.add(std::move(heroDie));
 
   Prototype p;
@@ -86,13 +95,13 @@ PrototypeId buildTpuBoard(BuildContext& ctx) {
   const double pkgT = 0.002;
   for (int i = 0; i < chips; ++i) {
     const double x = -bw / 2 + bw * (i + 0.5) / chips;
-    p.parts.push_back(boxPart(box, dvec3(x, bt + pkgT / 2, 0), dvec3(pkg, pkgT, pkg), looks::SUBSTRATE,
-                              "TPU package " + std::to_string(i)));
+    p.parts.push_back(boxPart(box, dvec3(x, bt + pkgT / 2, 0), dvec3(pkg, pkgT, pkg),
+                              looks::SUBSTRATE, "TPU package " + std::to_string(i)));
     if (i == 0) {
       p.children.push_back(placeChild(heroDieId, dvec3(x, bt + pkgT, 0), "chip0_die"));
     } else {
-      p.parts.push_back(boxPart(box, dvec3(x, bt + pkgT + dieT / 2, 0), dvec3(die, dieT, die), looks::SILICON,
-                                "TPU die " + std::to_string(i)));
+      p.parts.push_back(boxPart(box, dvec3(x, bt + pkgT + dieT / 2, 0), dvec3(die, dieT, die),
+                                looks::SILICON, "TPU die " + std::to_string(i)));
     }
   }
   return ctx.scene.add(std::move(p));
@@ -101,7 +110,8 @@ PrototypeId buildTpuBoard(BuildContext& ctx) {
 PrototypeId buildXeonPackage(BuildContext& ctx) {
   const Dimensions& dims = ctx.dims;
   const MeshId box = ctx.meshes.box;
-  const double pw = dims.meters("xeon_spr.package_width"), pd = dims.meters("xeon_spr.package_depth");
+  const double pw = dims.meters("xeon_spr.package_width"),
+               pd = dims.meters("xeon_spr.package_depth");
   const double pt = dims.meters("xeon_spr.substrate_thickness");
   const double tileW = dims.meters("xeon_spr.tile_width");
   const int tiles = dims.count("xeon_spr.compute_tiles");
@@ -129,47 +139,52 @@ PrototypeId buildXeonPackage(BuildContext& ctx) {
     for (int r = 0; r < rows; ++r) {
       const double rowW = amxW / rows;
       amx.parts.push_back(boxPart(box, dvec3(-amxW / 2 + rowW * (r + 0.5), relief, z),
-                                  dvec3(rowW * 0.85, relief * (1.0 + 0.1 * t), regD * 0.8), looks::REGISTER,
-                                  "TMM" + std::to_string(t) + " row " + std::to_string(r) + " (" + std::to_string(rowBytes) + " B)"));
+                                  dvec3(rowW * 0.85, relief * (1.0 + 0.1 * t), regD * 0.8),
+                                  looks::REGISTER,
+                                  "TMM" + std::to_string(t) + " row " + std::to_string(r) + " (" +
+                                      std::to_string(rowBytes) + " B)"));
     }
   }
-  amx.parts.push_back(boxPart(box, dvec3(0, relief, amxD * 0.3), dvec3(amxW, relief * 2, amxD * 0.35),
-                              looks::TENSOR, "TMUL (tile matrix multiply unit)"));
+  amx.parts.push_back(boxPart(box, dvec3(0, relief, amxD * 0.3),
+                              dvec3(amxW, relief * 2, amxD * 0.35), looks::TENSOR,
+                              "TMUL (tile matrix multiply unit)"));
   const PrototypeId amxId = ctx.scene.add(std::move(amx));
 
   Prototype core;
   core.name = "Golden Cove core";
   core.lod = proxyLod(looks::LOGIC, 40.0f);
-  core.parts.push_back(boxPart(box, dvec3(0, relief / 4, 0), dvec3(cellW * 0.9, relief / 2, cellD * 0.9), looks::LOGIC,
-                               "core"));
-  core.parts.push_back(boxPart(box, dvec3(cellW * 0.25, relief / 2, -cellD * 0.2), dvec3(cellW * 0.35, relief, cellD * 0.4),
-                               looks::SRAM, "L2 cache"));
+  core.parts.push_back(boxPart(box, dvec3(0, relief / 4, 0),
+                               dvec3(cellW * 0.9, relief / 2, cellD * 0.9), looks::LOGIC, "core"));
+  core.parts.push_back(boxPart(box, dvec3(cellW * 0.25, relief / 2, -cellD * 0.2),
+                               dvec3(cellW * 0.35, relief, cellD * 0.4), looks::SRAM, "L2 cache"));
   core.children.push_back(placeChild(amxId, dvec3(-cellW * 0.2, 0, cellD * 0.1), "amx"));
   const PrototypeId coreId = ctx.scene.add(std::move(core));
 
   Prototype tile;
   tile.name = "compute tile";
   tile.lod = proxyLod(looks::SILICON, 30.0f);
-  tile.parts.push_back(boxPart(box, dvec3(0, dieT / 2, 0), dvec3(tileW, dieT, tileW), looks::SILICON, "compute tile die"));
+  tile.parts.push_back(boxPart(box, dvec3(0, dieT / 2, 0), dvec3(tileW, dieT, tileW),
+                               looks::SILICON, "compute tile die"));
   for (int i = 0; i < cores; ++i) {
     const int c = i % gridCols, r = i / gridCols;
-    tile.children.push_back(placeChild(coreId, dvec3(-tileW / 2 + cellW * (c + 0.5), dieT,
-                                                     -tileW / 2 + cellD * (r + 0.5)),
-                                       "core" + std::to_string(i)));
+    tile.children.push_back(placeChild(
+        coreId, dvec3(-tileW / 2 + cellW * (c + 0.5), dieT, -tileW / 2 + cellD * (r + 0.5)),
+        "core" + std::to_string(i)));
   }
   const PrototypeId tileId = ctx.scene.add(std::move(tile));
 
   Prototype p;
   p.name = "Xeon (Sapphire Rapids) package";
   p.lod = proxyLod(looks::SUBSTRATE, 30.0f);
-  p.parts.push_back(boxPart(box, dvec3(0, pt / 2, 0), dvec3(pw, pt, pd), looks::SUBSTRATE, "LGA4677 substrate"));
+  p.parts.push_back(
+      boxPart(box, dvec3(0, pt / 2, 0), dvec3(pw, pt, pd), looks::SUBSTRATE, "LGA4677 substrate"));
   const int tileCols = std::max(1, tiles / 2);
   const double gap = 0.0005;
   for (int i = 0; i < tiles; ++i) {
     const int c = i % tileCols, r = i / tileCols;
-    p.children.push_back(placeChild(tileId, dvec3((c - (tileCols - 1) / 2.0) * (tileW + gap), pt,
-                                                  (r - 0.5) * (tileW + gap)),
-                                    "tile" + std::to_string(i)));
+    p.children.push_back(placeChild(
+        tileId, dvec3((c - (tileCols - 1) / 2.0) * (tileW + gap), pt, (r - 0.5) * (tileW + gap)),
+        "tile" + std::to_string(i)));
   }
   return ctx.scene.add(std::move(p));
 }
@@ -183,10 +198,12 @@ PrototypeId buildGalleryTable(BuildContext& ctx) {
   Prototype p;
   p.name = "gallery table";
   p.lod = proxyLod(looks::WOOD, 20.0f);
-  p.parts.push_back(boxPart(box, dvec3(0, h - topT / 2, 0), dvec3(w, topT, d), looks::WOOD, "table top"));
+  p.parts.push_back(
+      boxPart(box, dvec3(0, h - topT / 2, 0), dvec3(w, topT, d), looks::WOOD, "table top"));
   for (int sx = -1; sx <= 1; sx += 2) {
     for (int sz = -1; sz <= 1; sz += 2) {
-      p.parts.push_back(boxPart(box, dvec3(sx * (w / 2 - 0.05), (h - topT) / 2, sz * (d / 2 - 0.05)),
+      p.parts.push_back(boxPart(box,
+                                dvec3(sx * (w / 2 - 0.05), (h - topT) / 2, sz * (d / 2 - 0.05)),
                                 dvec3(0.05, h - topT, 0.05), looks::DARK_STEEL, "table leg"));
     }
   }

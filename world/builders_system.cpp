@@ -19,14 +19,14 @@ void addChassis(Prototype& p, const BuildContext& ctx, double w, double h, doubl
   p.parts.push_back(
       boxPart(box, dvec3(0, sheet / 2, 0), dvec3(w, sheet, d), looks::STEEL, "chassis pan"));
   for (int side = -1; side <= 1; side += 2) {
-    p.parts.push_back(boxPart(box, dvec3(side * (w / 2 - sheet / 2), h / 2, 0),
-                              dvec3(sheet, h, d), looks::STEEL, "chassis side"));
+    p.parts.push_back(boxPart(box, dvec3(side * (w / 2 - sheet / 2), h / 2, 0), dvec3(sheet, h, d),
+                              looks::STEEL, "chassis side"));
   }
-  p.parts.push_back(boxPart(box, dvec3(0, h / 2, d / 2 - 0.0015), dvec3(w, h * 0.96, 0.003),
-                            front, "front panel"));
+  p.parts.push_back(boxPart(box, dvec3(0, h / 2, d / 2 - 0.0015), dvec3(w, h * 0.96, 0.003), front,
+                            "front panel"));
   if (lid) {
-    p.parts.push_back(boxPart(box, dvec3(0, h - sheet / 2, 0), dvec3(w, sheet, d - 0.003),
-                              looks::STEEL, "lid"));
+    p.parts.push_back(
+        boxPart(box, dvec3(0, h - sheet / 2, 0), dvec3(w, sheet, d - 0.003), looks::STEEL, "lid"));
   }
 }
 
@@ -112,8 +112,9 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
       const double plateY = top + pkgH + plateT / 2;
       // The hero GPU's cold plate is off, so its dies can be seen.
       if (!hero) {
-        p.parts.push_back(boxPart(box, dvec3(gx, plateY, gpuZ), dvec3(0.9 * subW, plateT, 0.7 * subD),
-                                  looks::COPPER, "B200 cold plate"));
+        p.parts.push_back(boxPart(box, dvec3(gx, plateY, gpuZ),
+                                  dvec3(0.9 * subW, plateT, 0.7 * subD), looks::COPPER,
+                                  "B200 cold plate"));
       }
       // Supply and return tubes from the cold plate to the rear quick-disconnects.
       for (int k = 0; k < 2 && !hero; ++k) {
@@ -144,7 +145,8 @@ PrototypeId buildSwitchTray(BuildContext& ctx) {
   p.lod = proxyLod(looks::NIC, 60.0f);
   addChassis(p, ctx, w, h, d, true, looks::NIC);
   for (int i = 0; i < 8; ++i) {
-    p.parts.push_back(boxPart(ctx.meshes.box, dvec3(-w / 2 + 0.02 + i * 0.006, h * 0.7, d / 2 + 0.001),
+    p.parts.push_back(boxPart(ctx.meshes.box,
+                              dvec3(-w / 2 + 0.02 + i * 0.006, h * 0.7, d / 2 + 0.001),
                               dvec3(0.003, 0.003, 0.002), looks::LED, "link LED"));
   }
   return ctx.scene.add(std::move(p));
@@ -161,9 +163,9 @@ PrototypeId buildPowerShelf(BuildContext& ctx) {
   addChassis(p, ctx, w, h, d, true, looks::DARK_STEEL);
   for (int i = 0; i < psus; ++i) {
     const double cell = w / psus;
-    p.parts.push_back(boxPart(ctx.meshes.box, dvec3(-w / 2 + cell * (i + 0.5), h / 2, d / 2 + 0.002),
-                              dvec3(cell * 0.9, h * 0.8, 0.004), looks::ALUMINIUM,
-                              "power supply " + std::to_string(i)));
+    p.parts.push_back(boxPart(
+        ctx.meshes.box, dvec3(-w / 2 + cell * (i + 0.5), h / 2, d / 2 + 0.002),
+        dvec3(cell * 0.9, h * 0.8, 0.004), looks::ALUMINIUM, "power supply " + std::to_string(i)));
   }
   return ctx.scene.add(std::move(p));
 }
@@ -184,14 +186,17 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   const double post = 0.04, panel = 0.01, cap = 0.05;
   for (int sx = -1; sx <= 1; sx += 2) {
     for (int sz = -1; sz <= 1; sz += 2) {
-      p.parts.push_back(boxPart(box, dvec3(sx * (W / 2 - panel - post / 2), H / 2, sz * (D / 2 - post / 2)),
-                                dvec3(post, H, post), looks::DARK_STEEL, "rack post"));
+      p.parts.push_back(
+          boxPart(box, dvec3(sx * (W / 2 - panel - post / 2), H / 2, sz * (D / 2 - post / 2)),
+                  dvec3(post, H, post), looks::DARK_STEEL, "rack post"));
     }
     p.parts.push_back(boxPart(box, dvec3(sx * (W / 2 - panel / 2), H / 2, 0), dvec3(panel, H, D),
                               looks::DARK_STEEL, "side panel"));
   }
-  p.parts.push_back(boxPart(box, dvec3(0, cap / 2, 0), dvec3(W, cap, D), looks::DARK_STEEL, "base"));
-  p.parts.push_back(boxPart(box, dvec3(0, H - cap / 2, 0), dvec3(W, cap, D), looks::DARK_STEEL, "top"));
+  p.parts.push_back(
+      boxPart(box, dvec3(0, cap / 2, 0), dvec3(W, cap, D), looks::DARK_STEEL, "base"));
+  p.parts.push_back(
+      boxPart(box, dvec3(0, H - cap / 2, 0), dvec3(W, cap, D), looks::DARK_STEEL, "top"));
 
   // Slots from the top: power shelves, compute trays, switch trays, compute trays, power.
   const PrototypeId compute = buildComputeTray(ctx, TrayDesc{.hero = false});
@@ -214,7 +219,8 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
     ++computeIndex;
   };
   const double spineTop = y - (shelves / 2) * U;
-  for (int i = 0; i < shelves / 2; ++i) place(power, "power_shelf" + std::to_string(shelfIndex++), 0);
+  for (int i = 0; i < shelves / 2; ++i)
+    place(power, "power_shelf" + std::to_string(shelfIndex++), 0);
   for (int i = 0; i < std::min(upperCompute, computeTrays); ++i) placeCompute();
   for (int i = 0; i < switchTrays; ++i) place(sw, "switch_tray" + std::to_string(switchIndex++), 0);
   while (computeIndex < computeTrays) placeCompute();
@@ -255,7 +261,8 @@ PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount) {
   Prototype sw;
   sw.name = "InfiniBand leaf switch";
   sw.lod = proxyLod(looks::NIC, 60.0f);
-  sw.parts.push_back(boxPart(box, dvec3(0, U / 2, 0), dvec3(swW, U * 0.95, swD), looks::NIC, "switch chassis"));
+  sw.parts.push_back(
+      boxPart(box, dvec3(0, U / 2, 0), dvec3(swW, U * 0.95, swD), looks::NIC, "switch chassis"));
   for (int i = 0; i < 16; ++i) {
     sw.parts.push_back(boxPart(box, dvec3(-swW / 2 + swW * (i + 0.5) / 16, U / 2, swD / 2 + 0.003),
                                dvec3(swW / 16 * 0.8, U * 0.6, 0.006), looks::FIBER,
@@ -266,25 +273,31 @@ PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount) {
   Prototype p;
   p.name = "network rack";
   p.lod = proxyLod(looks::NIC, 120.0f);
-  p.parts.push_back(boxPart(box, dvec3(-W / 2 + 0.01, H / 2, 0), dvec3(0.02, H, D), looks::DARK_STEEL, "side panel"));
-  p.parts.push_back(boxPart(box, dvec3(W / 2 - 0.01, H / 2, 0), dvec3(0.02, H, D), looks::DARK_STEEL, "side panel"));
-  p.parts.push_back(boxPart(box, dvec3(0, H - 0.025, 0), dvec3(W, 0.05, D), looks::DARK_STEEL, "top"));
+  p.parts.push_back(boxPart(box, dvec3(-W / 2 + 0.01, H / 2, 0), dvec3(0.02, H, D),
+                            looks::DARK_STEEL, "side panel"));
+  p.parts.push_back(boxPart(box, dvec3(W / 2 - 0.01, H / 2, 0), dvec3(0.02, H, D),
+                            looks::DARK_STEEL, "side panel"));
+  p.parts.push_back(
+      boxPart(box, dvec3(0, H - 0.025, 0), dvec3(W, 0.05, D), looks::DARK_STEEL, "top"));
   p.parts.push_back(boxPart(box, dvec3(0, 0.025, 0), dvec3(W, 0.05, D), looks::DARK_STEEL, "base"));
-  p.parts.push_back(boxPart(box, dvec3(0, H / 2, -D / 2 + 0.01), dvec3(W, H, 0.02), looks::DARK_STEEL, "back panel"));
+  p.parts.push_back(boxPart(box, dvec3(0, H / 2, -D / 2 + 0.01), dvec3(W, H, 0.02),
+                            looks::DARK_STEEL, "back panel"));
   for (int i = 0; i < switchCount; ++i) {
     const double y = H - 0.2 - (i + 1) * 2 * U;
-    p.children.push_back(placeChild(swId, dvec3(0, y, D / 2 - 0.02 - swD / 2), "switch" + std::to_string(i)));
+    p.children.push_back(
+        placeChild(swId, dvec3(0, y, D / 2 - 0.02 - swD / 2), "switch" + std::to_string(i)));
   }
-  p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(W / 2 - 0.08, H - 0.2 - (switchCount + 1) * 2 * U, D / 2 - 0.06),
-                             dvec3(W / 2 - 0.08, H + 0.6, D / 2 - 0.06), 0.06, looks::FIBER,
-                             "fibre bundle"));
+  p.parts.push_back(tubePart(
+      ctx.meshes.cylinder, dvec3(W / 2 - 0.08, H - 0.2 - (switchCount + 1) * 2 * U, D / 2 - 0.06),
+      dvec3(W / 2 - 0.08, H + 0.6, D / 2 - 0.06), 0.06, looks::FIBER, "fibre bundle"));
   return ctx.scene.add(std::move(p));
 }
 
 PrototypeId buildCdu(BuildContext& ctx) {
   const Dimensions& dims = ctx.dims;
   const MeshId box = ctx.meshes.box;
-  const double W = dims.meters("cdu.width"), D = dims.meters("cdu.depth"), H = dims.meters("cdu.height");
+  const double W = dims.meters("cdu.width"), D = dims.meters("cdu.depth"),
+               H = dims.meters("cdu.height");
   Prototype p;
   p.name = "coolant distribution unit";
   p.lod = proxyLod(looks::WHITE, 30.0f);
@@ -294,8 +307,8 @@ PrototypeId buildCdu(BuildContext& ctx) {
   const double pipe = dims.meters("nvl72_rack.manifold_diameter") * 2;
   for (int k = 0; k < 2; ++k) {
     const double x = (k == 0 ? -0.15 : 0.15);
-    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(x, H, -0.2), dvec3(x, H + 0.5, -0.2), pipe,
-                               k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
+    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(x, H, -0.2), dvec3(x, H + 0.5, -0.2),
+                               pipe, k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
                                k == 0 ? "secondary supply" : "secondary return"));
   }
   return ctx.scene.add(std::move(p));
@@ -321,7 +334,8 @@ PrototypeId buildRow(BuildContext& ctx, const RowDesc& desc) {
   x += cduW;
   for (int i = 0; i < desc.rackCount; ++i) {
     const bool hero = desc.hero && i == desc.heroRackIndex;
-    p.children.push_back(placeChild(hero ? heroRack : rack, dvec3(x + rackW / 2, 0, 0), "rack" + std::to_string(i)));
+    p.children.push_back(
+        placeChild(hero ? heroRack : rack, dvec3(x + rackW / 2, 0, 0), "rack" + std::to_string(i)));
     x += rackW;
   }
   p.children.push_back(placeChild(buildNetworkRack(ctx, dims.count("network_rack.switches")),
@@ -334,7 +348,8 @@ PrototypeId buildRow(BuildContext& ctx, const RowDesc& desc) {
   const double pipe = dims.meters("nvl72_rack.manifold_diameter") * 3;
   for (int k = 0; k < 2; ++k) {
     const double z = -0.35 - 0.15 * k, y = H + 0.3 + 0.15 * k;
-    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(-length / 2, y, z), dvec3(length / 2, y, z), pipe,
+    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(-length / 2, y, z),
+                               dvec3(length / 2, y, z), pipe,
                                k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
                                k == 0 ? "row coolant supply" : "row coolant return"));
   }

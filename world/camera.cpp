@@ -21,7 +21,8 @@ void Camera::setPose(const Pose& pose) {
 
 glm::dvec3 Camera::forward() const {
   const double cp = std::cos(m_pose.pitch_rad);
-  return {-std::sin(m_pose.yaw_rad) * cp, std::sin(m_pose.pitch_rad), -std::cos(m_pose.yaw_rad) * cp};
+  return {-std::sin(m_pose.yaw_rad) * cp, std::sin(m_pose.pitch_rad),
+          -std::cos(m_pose.yaw_rad) * cp};
 }
 
 glm::dvec3 Camera::right() const {
@@ -47,8 +48,8 @@ void Camera::look(double deltaYaw_rad, double deltaPitch_rad) {
 void Camera::fly(const glm::dvec3& axes, double dt_s, double clearance_m) {
   const double speed =
       std::max(m_desc.minFlySpeed_mps, m_desc.flySpeedPerMeterOfClearance * clearance_m);
-  m_pose.position += (right() * axes.x + glm::dvec3(0, 1, 0) * axes.y + forward() * axes.z) *
-                     (speed * dt_s);
+  m_pose.position +=
+      (right() * axes.x + glm::dvec3(0, 1, 0) * axes.y + forward() * axes.z) * (speed * dt_s);
 }
 
 void Camera::dolly(double steps, double clearance_m, double fraction) {

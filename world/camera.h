@@ -18,9 +18,10 @@ struct Pose {
 
 struct CameraDesc {
   double verticalFov_rad = 1.0471975511965976;  // 60 degrees
-  double flySpeedPerMeterOfClearance = 1.5;     // free-fly speed (m/s) per metre to the nearest surface
-  double minFlySpeed_mps = 1e-5;                // 10 um/s: never stuck against a surface
-  double maxPitch_rad = 1.55;                   // just short of straight up/down
+  double flySpeedPerMeterOfClearance =
+      1.5;                        // free-fly speed (m/s) per metre to the nearest surface
+  double minFlySpeed_mps = 1e-5;  // 10 um/s: never stuck against a surface
+  double maxPitch_rad = 1.55;     // just short of straight up/down
 };
 
 class Camera {

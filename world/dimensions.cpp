@@ -183,10 +183,9 @@ sim::Result<Dimensions> Dimensions::fromCatalog(const sim::Catalog& catalog) {
     if (figure.kind == Kind::Length) scale = lengthScale(q->unit);
     if (figure.kind == Kind::Area) scale = areaScale(q->unit);
     if (scale == 0.0) {
-      return sim::Result<Dimensions>::failure(q->where + ": unit \"" + q->unit + "\" of \"" +
-                                              path + "\" is not a " +
-                                              (figure.kind == Kind::Area ? "area" : "length") +
-                                              " unit (m, mm, um, in / m2, mm2)");
+      return sim::Result<Dimensions>::failure(
+          q->where + ": unit \"" + q->unit + "\" of \"" + path + "\" is not a " +
+          (figure.kind == Kind::Area ? "area" : "length") + " unit (m, mm, um, in / m2, mm2)");
     }
     if (!(q->value > 0)) {
       return sim::Result<Dimensions>::failure(q->where + ": \"" + path + "\" must be positive");

@@ -50,9 +50,8 @@ OrbitPose toOrbitPose(const Pose& pose, double distance_m) {
 FlyTo::FlyTo(const OrbitPose& from, const OrbitPose& to, FlyToDesc desc) : m_from(from), m_to(to) {
   const double d0 = std::max(from.distance_m, 1e-9), d1 = std::max(to.distance_m, 1e-9);
   const double decades = std::abs(std::log10(d1 / d0));
-  m_duration_s =
-      std::clamp(desc.minDuration_s + desc.secondsPerDecade * decades, desc.minDuration_s,
-                 desc.maxDuration_s);
+  m_duration_s = std::clamp(desc.minDuration_s + desc.secondsPerDecade * decades,
+                            desc.minDuration_s, desc.maxDuration_s);
   m_from.distance_m = d0;
   m_to.distance_m = d1;
 }
@@ -74,7 +73,8 @@ bool CameraSpline::setKeys(std::vector<SplineKey> keys) {
   }
   // Unwrap yaw so consecutive keys turn the short way.
   for (size_t i = 1; i < keys.size(); ++i) {
-    keys[i].pose.yaw_rad = keys[i - 1].pose.yaw_rad + angleDelta(keys[i - 1].pose.yaw_rad, keys[i].pose.yaw_rad);
+    keys[i].pose.yaw_rad =
+        keys[i - 1].pose.yaw_rad + angleDelta(keys[i - 1].pose.yaw_rad, keys[i].pose.yaw_rad);
   }
   m_keys = std::move(keys);
   return true;

@@ -25,7 +25,7 @@ Pose toPose(const OrbitPose& orbit);
 OrbitPose toOrbitPose(const Pose& pose, double distance_m);
 
 struct FlyToDesc {
-  double maxDuration_s = 1.6;     // well under 2 s, however far
+  double maxDuration_s = 1.6;  // well under 2 s, however far
   double minDuration_s = 0.5;
   double secondsPerDecade = 0.2;  // extra time per factor of 10 in distance
 };

@@ -76,8 +76,9 @@ void forEachComponent(const tinygltf::Model& model, const tinygltf::Accessor& ac
     for (size_t i = 0; i < accessor.count; ++i) {
       for (uint32_t c = 0; c < n; ++c) {
         write(i, c,
-              readComponent(base + i * stride + componentOffset(accessor.type, accessor.componentType, c),
-                            accessor.componentType, accessor.normalized));
+              readComponent(
+                  base + i * stride + componentOffset(accessor.type, accessor.componentType, c),
+                  accessor.componentType, accessor.normalized));
       }
     }
   }
@@ -94,9 +95,9 @@ void forEachComponent(const tinygltf::Model& model, const tinygltf::Accessor& ac
     const size_t target = readUnsigned(indexBase + s * indexBytes, sparse.indices.componentType);
     for (uint32_t c = 0; c < n; ++c) {
       write(target, c,
-            readComponent(valueBase + s * element +
-                              componentOffset(accessor.type, accessor.componentType, c),
-                          accessor.componentType, accessor.normalized));
+            readComponent(
+                valueBase + s * element + componentOffset(accessor.type, accessor.componentType, c),
+                accessor.componentType, accessor.normalized));
     }
   }
 }
@@ -154,31 +155,30 @@ std::vector<float> readFloats(const tinygltf::Model& model, int accessorIndex) {
   const tinygltf::Accessor& accessor = model.accessors[size_t(accessorIndex)];
   const uint32_t n = componentCount(accessor.type);
   std::vector<float> out(accessor.count * n, 0.0f);
-  forEachComponent(model, accessor, [&](size_t i, uint32_t c, double v) {
-    out[i * n + c] = static_cast<float>(v);
-  });
+  forEachComponent(model, accessor,
+                   [&](size_t i, uint32_t c, double v) { out[i * n + c] = static_cast<float>(v); });
   return out;
 }
 
 bool findNonFinite(const tinygltf::Model& model, int accessorIndex, size_t* element,
                    uint32_t* component) {
   bool found = false;
-  forEachComponent(model, model.accessors[size_t(accessorIndex)], [&](size_t i, uint32_t c, double v) {
-    if (!found && !std::isfinite(v)) {
-      found = true;
-      *element = i;
-      *component = c;
-    }
-  });
+  forEachComponent(model, model.accessors[size_t(accessorIndex)],
+                   [&](size_t i, uint32_t c, double v) {
+                     if (!found && !std::isfinite(v)) {
+                       found = true;
+                       *element = i;
+                       *component = c;
+                     }
+                   });
   return found;
 }
 
 std::vector<uint32_t> readIndices(const tinygltf::Model& model, int accessorIndex) {
   const tinygltf::Accessor& accessor = model.accessors[size_t(accessorIndex)];
   std::vector<uint32_t> out(accessor.count, 0);
-  forEachComponent(model, accessor, [&](size_t i, uint32_t, double v) {
-    out[i] = static_cast<uint32_t>(v);
-  });
+  forEachComponent(model, accessor,
+                   [&](size_t i, uint32_t, double v) { out[i] = static_cast<uint32_t>(v); });
   return out;
 }
 

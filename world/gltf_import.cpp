@@ -40,7 +40,8 @@ std::string readCapped(const std::filesystem::path& path, uint64_t maxBytes,
   std::ifstream in(path, std::ios::binary);
   if (!in) return "cannot open";
   out->resize(static_cast<size_t>(size));
-  if (size > 0 && !in.read(reinterpret_cast<char*>(out->data()), static_cast<std::streamsize>(size)))
+  if (size > 0 &&
+      !in.read(reinterpret_cast<char*>(out->data()), static_cast<std::streamsize>(size)))
     return "read failed";
   return {};
 }
@@ -59,14 +60,15 @@ std::string checkGlb(const std::vector<unsigned char>& bytes, std::string* jsonT
   int chunkIndex = 0;
   bool haveBin = false;
   while (offset < bytes.size()) {
-    const std::string chunk = "GLB chunk " + std::to_string(chunkIndex) + " at byte " +
-                              std::to_string(offset);
+    const std::string chunk =
+        "GLB chunk " + std::to_string(chunkIndex) + " at byte " + std::to_string(offset);
     if (bytes.size() - offset < GLB_CHUNK_HEADER_BYTES) return chunk + ": truncated chunk header";
     const uint64_t length = readU32(bytes, offset);
     const uint32_t type = readU32(bytes, offset + 4);
     if (length > bytes.size() - offset - GLB_CHUNK_HEADER_BYTES)
       return chunk + ": length " + std::to_string(length) + " runs past the end of the file";
-    if (length % 4 != 0) return chunk + ": length " + std::to_string(length) + " is not 4-byte aligned";
+    if (length % 4 != 0)
+      return chunk + ": length " + std::to_string(length) + " is not 4-byte aligned";
     const size_t data = offset + GLB_CHUNK_HEADER_BYTES;
     if (chunkIndex == 0) {
       if (type != GLB_CHUNK_JSON) return chunk + ": the first chunk must be JSON";
@@ -108,7 +110,8 @@ bool policyFileExists(const std::string& path, void* user) {
   std::filesystem::path resolved;
   std::error_code ec;
   if (insideRoot(*policy, path, &resolved)) return std::filesystem::is_regular_file(resolved, ec);
-  if (std::filesystem::exists(path, ec)) policy->refusal = "'" + path + "' resolves outside the asset's folder";
+  if (std::filesystem::exists(path, ec))
+    policy->refusal = "'" + path + "' resolves outside the asset's folder";
   return false;
 }
 
@@ -148,8 +151,12 @@ struct ImagePolicy {
   std::string refusal;
 };
 
-uint32_t be16(const unsigned char* p) { return (uint32_t(p[0]) << 8) | p[1]; }
-uint32_t be32(const unsigned char* p) { return (be16(p) << 16) | be16(p + 2); }
+uint32_t be16(const unsigned char* p) {
+  return (uint32_t(p[0]) << 8) | p[1];
+}
+uint32_t be32(const unsigned char* p) {
+  return (be16(p) << 16) | be16(p + 2);
+}
 
 /// Width and height from a PNG IHDR or a JPEG SOF segment; "" on success, else why not.
 std::string imageHeaderSize(const unsigned char* bytes, size_t size, uint32_t* width,
@@ -176,8 +183,8 @@ std::string imageHeaderSize(const unsigned char* bytes, size_t size, uint32_t* w
       }
       if (marker == 0xD9 || marker == 0xDA) break;  // end of image / start of scan before SOF
       const uint32_t length = be16(bytes + pos + 2);
-      const bool sof = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 &&
-                       marker != 0xCC;
+      const bool sof =
+          marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
       if (sof) {
         if (pos + 9 > size) return "truncated JPEG frame header";
         *height = be16(bytes + pos + 5);
@@ -214,8 +221,8 @@ bool policyLoadImage(tinygltf::Image* image, const int imageIndex, std::string* 
   }
   const uint64_t decoded = uint64_t(width) * height * 4 * 2;  // worst case: 16 bits per channel
   if (policy->decodedBytes + decoded > policy->limits->maxTotalImageBytes)
-    return refuse("decoded images would exceed " + std::to_string(policy->limits->maxTotalImageBytes) +
-                  " bytes");
+    return refuse("decoded images would exceed " +
+                  std::to_string(policy->limits->maxTotalImageBytes) + " bytes");
   policy->decodedBytes += decoded;
   if (!tinygltf::LoadImageData(image, imageIndex, err, warn, 0, 0, bytes, size, nullptr))
     return refuse("cannot decode the image data");
@@ -247,12 +254,14 @@ sim::Result<ImportedModel> importGltf(const std::filesystem::path& file, const G
     if (extension == ".glb" && !isGlb) return R::failure(name + ": not a GLB (no 'glTF' magic)");
     std::string jsonText;
     if (isGlb) {
-      if (std::string why = checkGlb(bytes, &jsonText); !why.empty()) return R::failure(name + ": " + why);
+      if (std::string why = checkGlb(bytes, &jsonText); !why.empty())
+        return R::failure(name + ": " + why);
     } else {
       jsonText.assign(bytes.begin(), bytes.end());
     }
     if (jsonText.size() >= 3 && jsonText.compare(0, 3, "\xEF\xBB\xBF") == 0)
-      return R::failure(name + ": JSON starts with a byte-order mark (glTF 2.0 spec, 3.2 forbids it)");
+      return R::failure(name +
+                        ": JSON starts with a byte-order mark (glTF 2.0 spec, 3.2 forbids it)");
 
     sim::Result<sim::JsonFile> json = sim::parseJsonText(jsonText, file);
     if (!json) return R::failure(json.error());

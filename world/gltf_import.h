@@ -17,16 +17,18 @@ namespace world {
 
 /// Caps applied before any allocation an untrusted file could size.
 struct GltfLimits {
-  uint64_t maxFileBytes = 512ull << 20;       // the .gltf/.glb and each .bin or image (MiB)
-  uint64_t maxBufferBytes = 512ull << 20;     // one buffer's byteLength (MiB)
-  uint64_t maxTotalBufferBytes = 1ull << 30;  // all buffers together (GiB)
-  uint64_t maxAccessorCount = 1ull << 24;     // elements in one accessor
-  uint32_t maxImageDimension = 8192;          // width and height, pixels
-  uint64_t maxTotalImageBytes = 1ull << 30;   // decoded RGBA8 of all images (GiB)
-  uint32_t maxNodeDepth = 64;                 // levels from a scene root
+  uint64_t maxFileBytes = 512ull << 20;         // the .gltf/.glb, each .bin and image: 512 MiB
+  uint64_t maxBufferBytes = 512ull << 20;       // one buffer's byteLength: 512 MiB
+  uint64_t maxTotalBufferBytes = 1ull << 30;    // all buffers together: 1 GiB
+  uint64_t maxAccessorCount = 1ull << 24;       // elements in one accessor
+  uint64_t maxTotalAccessorBytes = 1ull << 30;  // bytes all accessors read together: 1 GiB
+  uint32_t maxImageDimension = 8192;            // width and height, pixels
+  uint64_t maxTotalImageBytes = 1ull << 30;     // decoded images together: 1 GiB
+  uint32_t maxNodeDepth = 64;                   // levels below a scene root
   uint32_t maxNodes = 1u << 16;
-  uint64_t maxInstances = 1u << 20;           // node x primitive pairs after flattening
-  uint64_t maxTotalTriangles = 16u << 20;     // over all imported meshes
+  uint64_t maxInstances = 1u << 18;       // node x primitive pairs after flattening
+  uint64_t maxTotalTriangles = 1u << 22;  // over all imported meshes (about 4 M)
+  uint64_t maxTotalVertices = 1u << 22;   // over all imported meshes (about 4 M)
 };
 
 /// PBR metallic-roughness factors and the base colour image (glTF 2.0 spec, section 3.9.2).
@@ -49,8 +51,8 @@ struct ImportedImage {
 /// One triangle primitive of a glTF mesh (strips and fans already turned into lists).
 struct ImportedMesh {
   MeshData data;
-  int32_t material = -1;  // index into ImportedModel::materials; -1: glTF default material
-  uint32_t sourceMesh = 0;       // glTF meshes[sourceMesh].primitives[sourcePrimitive]
+  int32_t material = -1;    // index into ImportedModel::materials; -1: glTF default material
+  uint32_t sourceMesh = 0;  // glTF meshes[sourceMesh].primitives[sourcePrimitive]
   uint32_t sourcePrimitive = 0;
 };
 

@@ -17,7 +17,7 @@ namespace world::gltf {
 struct Context {
   const sim::JsonFile& json;
   const GltfLimits& limits;
-  bool glb = false;  // a .glb: buffer 0 may omit its uri and use the BIN chunk
+  bool glb = false;                   // a .glb: buffer 0 may omit its uri and use the BIN chunk
   std::string error;                  // first refusal; empty while the file is acceptable
   std::vector<std::string> warnings;  // sanitized parts
 
@@ -28,6 +28,14 @@ struct Context {
   /// Records a warning at `pointer`.
   void warn(const std::string& pointer, const std::string& why);
 };
+
+/// An object key as a JSON pointer token ("~" -> "~0", "/" -> "~1", RFC 6901).
+inline std::string pointerToken(const std::string& key) {
+  std::string out;
+  for (char c : key)
+    out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  return out;
+}
 
 /// Structure the model checks rely on, read from the raw JSON before tinygltf sees it: version,
 /// collection types, required properties, extensions, URIs (no scheme but data:, no absolute or

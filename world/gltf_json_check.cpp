@@ -12,14 +12,17 @@ namespace {
 
 using nlohmann::json;
 
-const char* const COLLECTIONS[] = {"accessors", "animations", "buffers", "bufferViews",
-                                   "cameras",   "images",     "materials", "meshes",
-                                   "nodes",     "samplers",   "scenes",    "skins",
-                                   "textures"};
+const char* const COLLECTIONS[] = {"accessors", "animations", "buffers", "bufferViews", "cameras",
+                                   "images",    "materials",  "meshes",  "nodes",       "samplers",
+                                   "scenes",    "skins",      "textures"};
 
-std::string str(size_t i) { return std::to_string(i); }
+std::string str(size_t i) {
+  return std::to_string(i);
+}
 
-bool isInteger(const json& v) { return v.is_number_integer() || v.is_number_unsigned(); }
+bool isInteger(const json& v) {
+  return v.is_number_integer() || v.is_number_unsigned();
+}
 
 /// `extensions`, where present, is an object whose values are objects (glTF 2.0 spec, 3.12).
 bool checkExtensions(Context& ctx, const json& owner, const std::string& pointer) {
@@ -28,7 +31,8 @@ bool checkExtensions(Context& ctx, const json& owner, const std::string& pointer
   if (!it->is_object()) return ctx.fail(pointer + "/extensions", "must be a JSON object");
   for (const auto& [name, value] : it->items()) {
     if (!value.is_object())
-      return ctx.fail(pointer + "/extensions/" + name, "extension data must be a JSON object");
+      return ctx.fail(pointer + "/extensions/" + pointerToken(name),
+                      "extension data must be a JSON object");
   }
   return true;
 }
@@ -47,10 +51,11 @@ bool checkInteger(Context& ctx, const json& owner, const std::string& pointer, c
       return ctx.fail(at, std::to_string(it->get<uint64_t>()) + " exceeds the cap of " +
                               std::to_string(maxValue));
   } else if (it->get<int64_t>() < minValue) {
-    return ctx.fail(at, std::to_string(it->get<int64_t>()) + " is below " + std::to_string(minValue));
+    return ctx.fail(at,
+                    std::to_string(it->get<int64_t>()) + " is below " + std::to_string(minValue));
   } else if (static_cast<uint64_t>(it->get<int64_t>()) > maxValue) {
-    return ctx.fail(at, std::to_string(it->get<int64_t>()) + " exceeds the cap of " +
-                            std::to_string(maxValue));
+    return ctx.fail(
+        at, std::to_string(it->get<int64_t>()) + " exceeds the cap of " + std::to_string(maxValue));
   }
   return true;
 }
@@ -144,7 +149,8 @@ bool checkExtensionLists(Context& ctx, const json& root) {
       if (!(*it)[i].is_string()) return ctx.fail(pointer + "/" + str(i), "must be a string");
     }
   }
-  if (auto required = root.find("extensionsRequired"); required != root.end() && !required->empty()) {
+  if (auto required = root.find("extensionsRequired");
+      required != root.end() && !required->empty()) {
     // dcwalk implements no glTF extension, so a required one means the asset cannot be shown.
     return ctx.fail("/extensionsRequired/0", "extension '" + (*required)[0].get<std::string>() +
                                                  "' is required but not supported");
@@ -166,12 +172,13 @@ bool checkMesh(Context& ctx, const json& mesh, const std::string& pointer) {
     if (!attributes->is_object() || attributes->empty())
       return ctx.fail(at + "/attributes", "must be a non-empty JSON object");
     for (const auto& [semantic, value] : attributes->items()) {
-      if (!isInteger(value)) return ctx.fail(at + "/attributes/" + semantic, "must be an accessor index");
+      if (!isInteger(value))
+        return ctx.fail(at + "/attributes/" + pointerToken(semantic), "must be an accessor index");
       // JOINTS_n and WEIGHTS_n only make sense together (glTF 2.0 spec, 3.7.3.3).
       for (const auto& [have, need] : {std::pair{"JOINTS_", "WEIGHTS_"}, {"WEIGHTS_", "JOINTS_"}}) {
         if (semantic.rfind(have, 0) == 0 &&
             !attributes->contains(need + semantic.substr(std::strlen(have))))
-          return ctx.fail(at + "/attributes/" + semantic,
+          return ctx.fail(at + "/attributes/" + pointerToken(semantic),
                           semantic + " without " + need + semantic.substr(std::strlen(have)));
       }
     }
@@ -210,14 +217,17 @@ bool checkBuffers(Context& ctx, const json& buffers) {
   for (size_t i = 0; i < buffers.size(); ++i) {
     const json& buffer = buffers[i];
     const std::string at = "/buffers/" + str(i);
-    if (!checkInteger(ctx, buffer, at, "byteLength", true, 1, ctx.limits.maxBufferBytes)) return false;
+    if (!checkInteger(ctx, buffer, at, "byteLength", true, 1, ctx.limits.maxBufferBytes))
+      return false;
     total += buffer["byteLength"].get<uint64_t>();
     if (total > ctx.limits.maxTotalBufferBytes)
       return ctx.fail(at + "/byteLength", "buffers total more than the cap of " +
-                                              std::to_string(ctx.limits.maxTotalBufferBytes) + " bytes");
+                                              std::to_string(ctx.limits.maxTotalBufferBytes) +
+                                              " bytes");
     auto uri = buffer.find("uri");
     if (uri == buffer.end() && !(ctx.glb && i == 0))
-      return ctx.fail(at, ctx.glb ? "only buffer 0 of a GLB may omit 'uri'" : "property 'uri' is required");
+      return ctx.fail(
+          at, ctx.glb ? "only buffer 0 of a GLB may omit 'uri'" : "property 'uri' is required");
     if (uri != buffer.end()) {
       if (!uri->is_string()) return ctx.fail(at + "/uri", "must be a string");
       if (!checkUri(ctx, at + "/uri", uri->get<std::string>(),
@@ -238,11 +248,13 @@ bool checkImages(Context& ctx, const json& images) {
       return ctx.fail(at, "exactly one of 'uri' and 'bufferView' must be defined");
     if (hasView) {
       if (!checkInteger(ctx, image, at, "bufferView", true, 0, UINT32_MAX)) return false;
-      if (!image.contains("mimeType")) return ctx.fail(at, "'mimeType' is required with 'bufferView'");
+      if (!image.contains("mimeType"))
+        return ctx.fail(at, "'mimeType' is required with 'bufferView'");
       continue;
     }
     if (!uri->is_string()) return ctx.fail(at + "/uri", "must be a string");
-    if (!checkUri(ctx, at + "/uri", uri->get<std::string>(), {"image/png", "image/jpeg"})) return false;
+    if (!checkUri(ctx, at + "/uri", uri->get<std::string>(), {"image/png", "image/jpeg"}))
+      return false;
   }
   return true;
 }

@@ -9,11 +9,15 @@
 namespace world::gltf {
 namespace {
 
-std::string str(int64_t i) { return std::to_string(i); }
+std::string str(int64_t i) {
+  return std::to_string(i);
+}
 
 using Matrix = std::array<double, 16>;  // column-major
 
-Matrix identity() { return {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}; }
+Matrix identity() {
+  return {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+}
 
 Matrix multiply(const Matrix& a, const Matrix& b) {
   Matrix out{};
@@ -36,8 +40,9 @@ Matrix localTransform(const tinygltf::Node& node, Context& ctx, size_t index) {
   }
   double q[4] = {0, 0, 0, 1};  // x, y, z, w
   if (node.rotation.size() == 4) {
-    const double length = std::sqrt(node.rotation[0] * node.rotation[0] + node.rotation[1] * node.rotation[1] +
-                                    node.rotation[2] * node.rotation[2] + node.rotation[3] * node.rotation[3]);
+    const double length =
+        std::sqrt(node.rotation[0] * node.rotation[0] + node.rotation[1] * node.rotation[1] +
+                  node.rotation[2] * node.rotation[2] + node.rotation[3] * node.rotation[3]);
     if (length > 0) {
       for (int i = 0; i < 4; ++i) q[i] = node.rotation[size_t(i)] / length;
     } else {
@@ -45,9 +50,10 @@ Matrix localTransform(const tinygltf::Node& node, Context& ctx, size_t index) {
     }
   }
   const double x = q[0], y = q[1], z = q[2], w = q[3];
-  const double rotation[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w),     2 * (x * z - y * w),
-                              2 * (x * y - z * w),     1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-                              2 * (x * z + y * w),     2 * (y * z - x * w),     1 - 2 * (x * x + y * y)};
+  const double rotation[9] = {
+      1 - 2 * (y * y + z * z), 2 * (x * y + z * w),     2 * (x * z - y * w),
+      2 * (x * y - z * w),     1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+      2 * (x * z + y * w),     2 * (y * z - x * w),     1 - 2 * (x * x + y * y)};
   const double scale[3] = {node.scale.size() == 3 ? node.scale[0] : 1.0,
                            node.scale.size() == 3 ? node.scale[1] : 1.0,
                            node.scale.size() == 3 ? node.scale[2] : 1.0};
@@ -60,7 +66,9 @@ Matrix localTransform(const tinygltf::Node& node, Context& ctx, size_t index) {
   return m;
 }
 
-float clamp01(double v) { return static_cast<float>(std::clamp(v, 0.0, 1.0)); }
+float clamp01(double v) {
+  return static_cast<float>(std::clamp(v, 0.0, 1.0));
+}
 
 void buildImages(const tinygltf::Model& model, ImportedModel* out) {
   for (const tinygltf::Image& image : model.images) {
@@ -73,7 +81,8 @@ void buildImages(const tinygltf::Model& model, ImportedModel* out) {
     if (image.bits == 16) {  // stb returns native little-endian uint16: keep the high byte
       for (size_t i = 0; i < pixels; ++i) dst.rgba8[i] = image.image[2 * i + 1];
     } else {
-      std::copy(image.image.begin(), image.image.begin() + std::ptrdiff_t(pixels), dst.rgba8.begin());
+      std::copy(image.image.begin(), image.image.begin() + std::ptrdiff_t(pixels),
+                dst.rgba8.begin());
     }
   }
 }
@@ -123,11 +132,24 @@ std::vector<uint32_t> triangleList(int mode, const std::vector<uint32_t>& in, Co
 }
 
 bool buildMesh(const tinygltf::Model& model, Context& ctx, uint32_t m, uint32_t p,
-               uint64_t* triangles, ImportedModel* out) {
+               uint64_t* triangles, uint64_t* vertices, ImportedModel* out) {
   const tinygltf::Primitive& primitive = model.meshes[m].primitives[p];
   const std::string at = "/meshes/" + str(m) + "/primitives/" + str(p);
   const int positionIndex = primitive.attributes.at("POSITION");
   const size_t vertexCount = model.accessors[size_t(positionIndex)].count;
+  const size_t cornerCount =
+      primitive.indices >= 0 ? model.accessors[size_t(primitive.indices)].count : vertexCount;
+  const uint64_t expected = primitive.mode == TINYGLTF_MODE_TRIANGLES ? cornerCount / 3
+                            : cornerCount >= 3                        ? cornerCount - 2
+                                                                      : 0;
+  if (*triangles + expected > ctx.limits.maxTotalTriangles)  // before allocating anything
+    return ctx.fail(at, "the model exceeds the cap of " +
+                            str(int64_t(ctx.limits.maxTotalTriangles)) + " triangles");
+  const bool hasNormals = primitive.attributes.count("NORMAL") > 0;
+  *vertices += hasNormals ? vertexCount : 3 * expected;  // flat normals: 3 vertices per triangle
+  if (*vertices > ctx.limits.maxTotalVertices)
+    return ctx.fail(at, "the model exceeds the cap of " +
+                            str(int64_t(ctx.limits.maxTotalVertices)) + " vertices");
   std::vector<uint32_t> corners;
   if (primitive.indices >= 0) {
     corners = readIndices(model, primitive.indices);
@@ -138,8 +160,8 @@ bool buildMesh(const tinygltf::Model& model, Context& ctx, uint32_t m, uint32_t 
   corners = triangleList(primitive.mode, corners, ctx, at);
   *triangles += corners.size() / 3;
   if (*triangles > ctx.limits.maxTotalTriangles)
-    return ctx.fail(at, "the model exceeds the cap of " + str(int64_t(ctx.limits.maxTotalTriangles)) +
-                            " triangles");
+    return ctx.fail(at, "the model exceeds the cap of " +
+                            str(int64_t(ctx.limits.maxTotalTriangles)) + " triangles");
 
   const std::vector<float> positions = readFloats(model, positionIndex);
   std::vector<float> normals, uvs;
@@ -176,9 +198,11 @@ bool buildMesh(const tinygltf::Model& model, Context& ctx, uint32_t m, uint32_t 
   mesh.data.indices.reserve(corners.size());
   for (size_t t = 0; t + 2 < corners.size(); t += 3) {
     MeshVertex v[3] = {vertex(corners[t]), vertex(corners[t + 1]), vertex(corners[t + 2])};
-    const double e1[3] = {double(v[1].position[0]) - v[0].position[0], double(v[1].position[1]) - v[0].position[1],
+    const double e1[3] = {double(v[1].position[0]) - v[0].position[0],
+                          double(v[1].position[1]) - v[0].position[1],
                           double(v[1].position[2]) - v[0].position[2]};
-    const double e2[3] = {double(v[2].position[0]) - v[0].position[0], double(v[2].position[1]) - v[0].position[1],
+    const double e2[3] = {double(v[2].position[0]) - v[0].position[0],
+                          double(v[2].position[1]) - v[0].position[1],
                           double(v[2].position[2]) - v[0].position[2]};
     double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
                    e1[0] * e2[1] - e1[1] * e2[0]};
@@ -203,7 +227,8 @@ bool buildInstances(const tinygltf::Model& model, Context& ctx,
     if (gltfMesh < 0) return true;
     for (uint32_t mesh : meshesOf[size_t(gltfMesh)]) {
       if (out->instances.size() >= ctx.limits.maxInstances)
-        return ctx.fail("/nodes", "more than " + str(int64_t(ctx.limits.maxInstances)) + " instances");
+        return ctx.fail("/nodes",
+                        "more than " + str(int64_t(ctx.limits.maxInstances)) + " instances");
       ImportedInstance& instance = out->instances.emplace_back();
       instance.mesh = mesh;
       std::copy(transform.begin(), transform.end(), instance.transform);
@@ -238,7 +263,8 @@ bool buildInstances(const tinygltf::Model& model, Context& ctx,
     const tinygltf::Node& node = model.nodes[size_t(index)];
     const Matrix world = multiply(parent, localTransform(node, ctx, size_t(index)));
     if (!place(world, node.mesh)) return false;
-    for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) stack.emplace_back(*it, world);
+    for (auto it = node.children.rbegin(); it != node.children.rend(); ++it)
+      stack.emplace_back(*it, world);
   }
   return true;
 }
@@ -250,14 +276,15 @@ bool buildModel(const tinygltf::Model& model, Context& ctx, ImportedModel* out) 
   buildMaterials(model, ctx, out);
   out->gltfMeshCount = uint32_t(model.meshes.size());
   std::vector<std::vector<uint32_t>> meshesOf(model.meshes.size());
-  uint64_t triangles = 0;
+  uint64_t triangles = 0, vertices = 0;
   for (uint32_t m = 0; m < model.meshes.size(); ++m) {
     for (uint32_t p = 0; p < model.meshes[m].primitives.size(); ++p) {
       const tinygltf::Primitive& primitive = model.meshes[m].primitives[p];
       const bool triangleMode = primitive.mode >= TINYGLTF_MODE_TRIANGLES;
-      if (!triangleMode || !primitive.attributes.count("POSITION")) continue;  // warned in validation
+      if (!triangleMode || !primitive.attributes.count("POSITION"))
+        continue;  // warned in validation
       meshesOf[m].push_back(uint32_t(out->meshes.size()));
-      if (!buildMesh(model, ctx, m, p, &triangles, out)) return false;
+      if (!buildMesh(model, ctx, m, p, &triangles, &vertices, out)) return false;
     }
   }
   return buildInstances(model, ctx, meshesOf, out);
@@ -299,29 +326,35 @@ Bounds computeBounds(const ImportedModel& model) {
 sim::Result<std::array<double, 3>> fitToSize(ImportedModel& model, const FitDesc& desc) {
   using R = sim::Result<std::array<double, 3>>;
   for (double size : desc.size_m) {
-    if (!std::isfinite(size) || size <= 0) return R::failure("fitToSize: sizes must be finite and positive");
+    if (!std::isfinite(size) || size <= 0)
+      return R::failure("fitToSize: sizes must be finite and positive");
   }
   const Bounds bounds = computeBounds(model);
-  if (bounds.empty()) return R::failure(model.source.string() + ": nothing to fit (no placed geometry)");
+  if (bounds.empty())
+    return R::failure(model.source.string() + ": nothing to fit (no placed geometry)");
   double extent[3], smallest = INFINITY;
   for (int k = 0; k < 3; ++k) {
     extent[k] = bounds.max_m[k] - bounds.min_m[k];
     if (extent[k] > 0) smallest = std::min(smallest, desc.size_m[k] / extent[k]);
   }
-  if (!std::isfinite(smallest)) return R::failure(model.source.string() + ": the model has no extent");
+  if (!std::isfinite(smallest))
+    return R::failure(model.source.string() + ": the model has no extent");
   std::array<double, 3> scale{};
-  for (int k = 0; k < 3; ++k) scale[size_t(k)] = (desc.uniform || extent[k] <= 0) ? smallest : desc.size_m[k] / extent[k];
+  for (int k = 0; k < 3; ++k)
+    scale[size_t(k)] = (desc.uniform || extent[k] <= 0) ? smallest : desc.size_m[k] / extent[k];
   double offset[3];
   for (int k = 0; k < 3; ++k) {
-    const double anchor = desc.anchor == FitAnchor::Center ? 0.5 * (bounds.min_m[k] + bounds.max_m[k])
-                                                           : bounds.min_m[k];
+    const double anchor = desc.anchor == FitAnchor::Center
+                              ? 0.5 * (bounds.min_m[k] + bounds.max_m[k])
+                              : bounds.min_m[k];
     offset[k] = -scale[size_t(k)] * anchor;
   }
   // New transform = translate(offset) * scale(scale) * old (column-major, rows 0..2 change).
   for (ImportedInstance& instance : model.instances) {
     double* t = instance.transform;
     for (int c = 0; c < 4; ++c) {
-      for (int r = 0; r < 3; ++r) t[c * 4 + r] = scale[size_t(r)] * t[c * 4 + r] + offset[r] * t[c * 4 + 3];
+      for (int r = 0; r < 3; ++r)
+        t[c * 4 + r] = scale[size_t(r)] * t[c * 4 + r] + offset[r] * t[c * 4 + 3];
     }
   }
   model.bounds = computeBounds(model);

@@ -1,6 +1,7 @@
 // Checks on tinygltf's model (it accepts dangling indices, out-of-range byte ranges, wrong formats
 // and node cycles): every reference resolves, every byte range lies inside its buffer, every value
 // the importer reads is finite and every index is in range (glTF 2.0 spec, sections 3.5-3.11).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -9,7 +10,9 @@
 namespace world::gltf {
 namespace {
 
-std::string str(int64_t i) { return std::to_string(i); }
+std::string str(int64_t i) {
+  return std::to_string(i);
+}
 
 /// A reference `index` into a collection of `size` items (-1 = absent, allowed unless required).
 bool ref(Context& ctx, int index, size_t size, const std::string& pointer, const char* collection,
@@ -56,7 +59,8 @@ bool validateBufferViews(const tinygltf::Model& model, Context& ctx,
                               ") run past the end of buffer " + str(view.buffer) + " (" +
                               str(int64_t(size)) + " bytes)");
     }
-    if (view.byteStride != 0 && (view.byteStride < 4 || view.byteStride > 252 || view.byteStride % 4))
+    if (view.byteStride != 0 &&
+        (view.byteStride < 4 || view.byteStride > 252 || view.byteStride % 4))
       return ctx.fail(at + "/byteStride", "must be a multiple of 4 in [4, 252]");
     if (view.target != 0 && view.target != TINYGLTF_TARGET_ARRAY_BUFFER &&
         view.target != TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER)
@@ -68,9 +72,14 @@ bool validateBufferViews(const tinygltf::Model& model, Context& ctx,
 }
 
 /// Bytes [offset, offset + (count-1)*stride + element) must lie inside the buffer view.
-bool checkRange(Context& ctx, const std::string& at, uint64_t offset, uint64_t count, uint64_t stride,
-                uint64_t element, const tinygltf::BufferView& view, int viewIndex) {
-  const uint64_t end = offset + (count - 1) * stride + element;  // count <= 2^24: no overflow
+bool checkRange(Context& ctx, const std::string& at, uint64_t offset, uint64_t count,
+                uint64_t stride, uint64_t element, const tinygltf::BufferView& view,
+                int viewIndex) {
+  if (offset > view.byteLength)
+    return ctx.fail(at, "byteOffset " + str(int64_t(offset)) + " lies past bufferView " +
+                            str(viewIndex) + " (" + str(int64_t(view.byteLength)) + " bytes)");
+  // offset <= byteLength <= a capped buffer, count <= 2^24, stride <= 252: no overflow.
+  const uint64_t end = offset + (count - 1) * stride + element;
   if (end > view.byteLength) {
     return ctx.fail(at, "bytes [" + str(int64_t(offset)) + ", " + str(int64_t(end)) +
                             ") do not fit bufferView " + str(viewIndex) + " (" +
@@ -88,11 +97,12 @@ bool validateSparse(const tinygltf::Model& model, Context& ctx, const tinygltf::
   const std::string indicesAt = at + "/sparse/indices";
   if (!ref(ctx, sparse.indices.bufferView, model.bufferViews.size(), indicesAt + "/bufferView",
            "bufferViews", true) ||
-      !ref(ctx, sparse.values.bufferView, model.bufferViews.size(), at + "/sparse/values/bufferView",
-           "bufferViews", true))
+      !ref(ctx, sparse.values.bufferView, model.bufferViews.size(),
+           at + "/sparse/values/bufferView", "bufferViews", true))
     return false;
   const int type = sparse.indices.componentType;
-  if (type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE && type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+  if (type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+      type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
       type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
     return ctx.fail(indicesAt + "/componentType", "must be an unsigned integer type");
   if (sparse.indices.byteOffset < 0 || sparse.values.byteOffset < 0)
@@ -100,7 +110,8 @@ bool validateSparse(const tinygltf::Model& model, Context& ctx, const tinygltf::
   const tinygltf::BufferView& indexView = model.bufferViews[size_t(sparse.indices.bufferView)];
   const tinygltf::BufferView& valueView = model.bufferViews[size_t(sparse.values.bufferView)];
   if (indexView.byteStride != 0 || valueView.byteStride != 0)
-    return ctx.fail(at + "/sparse", "sparse indices and values must be tightly packed (no byteStride)");
+    return ctx.fail(at + "/sparse",
+                    "sparse indices and values must be tightly packed (no byteStride)");
   const uint32_t indexBytes = componentBytes(type);
   const uint32_t element = elementBytes(accessor.type, accessor.componentType);
   if (!checkRange(ctx, indicesAt, uint64_t(sparse.indices.byteOffset), uint64_t(sparse.count),
@@ -128,6 +139,7 @@ bool validateSparse(const tinygltf::Model& model, Context& ctx, const tinygltf::
 }
 
 bool validateAccessors(const tinygltf::Model& model, Context& ctx) {
+  uint64_t totalBytes = 0;  // many accessors over one buffer must not make the scan unbounded
   for (size_t i = 0; i < model.accessors.size(); ++i) {
     const tinygltf::Accessor& accessor = model.accessors[i];
     const std::string at = "/accessors/" + str(int64_t(i));
@@ -141,6 +153,12 @@ bool validateAccessors(const tinygltf::Model& model, Context& ctx) {
       return ctx.fail(at + "/normalized", "only 8- and 16-bit integers can be normalized");
     if (!ref(ctx, accessor.bufferView, model.bufferViews.size(), at + "/bufferView", "bufferViews"))
       return false;
+    if (accessor.bufferView >= 0 || accessor.sparse.isSparse) {
+      totalBytes += uint64_t(accessor.count) * elementBytes(accessor.type, accessor.componentType);
+      if (totalBytes > ctx.limits.maxTotalAccessorBytes)
+        return ctx.fail(at, "accessors together read more than the cap of " +
+                                str(int64_t(ctx.limits.maxTotalAccessorBytes)) + " bytes");
+    }
     if (accessor.bufferView >= 0) {
       const tinygltf::BufferView& view = model.bufferViews[size_t(accessor.bufferView)];
       const uint32_t element = elementBytes(accessor.type, accessor.componentType);
@@ -166,6 +184,13 @@ bool validateAccessors(const tinygltf::Model& model, Context& ctx) {
   return true;
 }
 
+/// What an index accessor holds, computed once per accessor.
+struct IndexSummary {
+  bool known = false;
+  uint32_t max = 0;
+  int64_t restartAt = -1;  // first position of the primitive-restart value, -1 when absent
+};
+
 /// Why a vertex attribute's accessor has the wrong format for its semantic (glTF 2.0 spec,
 /// 3.7.2.1), or nullptr when it is fine. Application-specific "_NAME" attributes only may not
 /// use UNSIGNED_INT, like every other attribute.
@@ -184,7 +209,8 @@ const char* attributeFormatError(const std::string& semantic, const tinygltf::Ac
     if (accessor.type != TINYGLTF_TYPE_VEC2 || !(isFloat || unorm))
       return "must be VEC2 of FLOAT or normalized UNSIGNED_BYTE/SHORT";
   } else if (starts("COLOR_")) {
-    if ((accessor.type != TINYGLTF_TYPE_VEC3 && accessor.type != TINYGLTF_TYPE_VEC4) || !(isFloat || unorm))
+    if ((accessor.type != TINYGLTF_TYPE_VEC3 && accessor.type != TINYGLTF_TYPE_VEC4) ||
+        !(isFloat || unorm))
       return "must be VEC3/VEC4 of FLOAT or normalized UNSIGNED_BYTE/SHORT";
   } else if (starts("JOINTS_")) {
     if (accessor.type != TINYGLTF_TYPE_VEC4 || accessor.normalized ||
@@ -197,24 +223,28 @@ const char* attributeFormatError(const std::string& semantic, const tinygltf::Ac
   return nullptr;
 }
 
-bool validatePrimitive(const tinygltf::Model& model, Context& ctx, const tinygltf::Primitive& primitive,
-                       const std::string& at) {
+bool validatePrimitive(const tinygltf::Model& model, Context& ctx,
+                       const tinygltf::Primitive& primitive, const std::string& at,
+                       std::vector<IndexSummary>* indexSummaries) {
   if (primitive.mode < 0 || primitive.mode > TINYGLTF_MODE_TRIANGLE_FAN)
     return ctx.fail(at + "/mode", "unknown primitive mode " + str(primitive.mode));
   if (!ref(ctx, primitive.material, model.materials.size(), at + "/material", "materials"))
     return false;
   for (const auto& [semantic, index] : primitive.attributes) {
-    if (!ref(ctx, index, model.accessors.size(), at + "/attributes/" + semantic, "accessors", true))
+    if (!ref(ctx, index, model.accessors.size(), at + "/attributes/" + pointerToken(semantic),
+             "accessors", true))
       return false;
   }
   for (size_t t = 0; t < primitive.targets.size(); ++t) {
     for (const auto& [semantic, index] : primitive.targets[t]) {
-      if (!ref(ctx, index, model.accessors.size(), at + "/targets/" + str(int64_t(t)) + "/" + semantic,
-               "accessors", true))
+      if (!ref(ctx, index, model.accessors.size(),
+               at + "/targets/" + str(int64_t(t)) + "/" + pointerToken(semantic), "accessors",
+               true))
         return false;
     }
   }
-  if (!ref(ctx, primitive.indices, model.accessors.size(), at + "/indices", "accessors")) return false;
+  if (!ref(ctx, primitive.indices, model.accessors.size(), at + "/indices", "accessors"))
+    return false;
   if (!primitive.targets.empty()) ctx.warn(at + "/targets", "morph targets are ignored");
   auto position = primitive.attributes.find("POSITION");
   if (position == primitive.attributes.end()) {
@@ -224,12 +254,13 @@ bool validatePrimitive(const tinygltf::Model& model, Context& ctx, const tinyglt
   const size_t vertexCount = model.accessors[size_t(position->second)].count;
   for (const auto& [semantic, index] : primitive.attributes) {
     const tinygltf::Accessor& accessor = model.accessors[size_t(index)];
-    const std::string attributeAt = at + "/attributes/" + semantic;
+    const std::string attributeAt = at + "/attributes/" + pointerToken(semantic);
     if (accessor.count != vertexCount) {
       return ctx.fail(attributeAt, semantic + " has " + str(int64_t(accessor.count)) +
                                        " elements, POSITION has " + str(int64_t(vertexCount)));
     }
-    if (const char* why = attributeFormatError(semantic, accessor)) return ctx.fail(attributeAt, why);
+    if (const char* why = attributeFormatError(semantic, accessor))
+      return ctx.fail(attributeAt, why);
   }
   if (!isTriangleMode(primitive.mode)) {
     ctx.warn(at + "/mode", "points and lines are not drawn: primitive skipped");
@@ -246,20 +277,27 @@ bool validatePrimitive(const tinygltf::Model& model, Context& ctx, const tinyglt
     return ctx.fail(indicesAt, "indices must be SCALAR UNSIGNED_BYTE/SHORT/INT");
   if (indices.bufferView >= 0 && model.bufferViews[size_t(indices.bufferView)].byteStride != 0)
     return ctx.fail(indicesAt, "the index bufferView must not have a byteStride");
-  const std::vector<uint32_t> values = readIndices(model, primitive.indices);
-  // The largest value of the index type is the primitive-restart value, which glTF forbids.
-  const uint32_t restart = indices.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE    ? 0xFFu
-                           : indices.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ? 0xFFFFu
-                                                                                             : 0xFFFFFFFFu;
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (values[i] >= vertexCount) {
-      return ctx.fail(indicesAt, "index " + str(values[i]) + " >= vertex count " +
-                                     str(int64_t(vertexCount)));
+  // Read each index accessor once, however many primitives share it (hostile files repeat them).
+  IndexSummary& summary = (*indexSummaries)[size_t(primitive.indices)];
+  if (!summary.known) {
+    const std::vector<uint32_t> values = readIndices(model, primitive.indices);
+    // The largest value of the index type is the primitive-restart value, which glTF forbids.
+    const uint32_t restart = indices.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE ? 0xFFu
+                             : indices.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT
+                                 ? 0xFFFFu
+                                 : 0xFFFFFFFFu;
+    for (size_t i = 0; i < values.size(); ++i) {
+      summary.max = std::max(summary.max, values[i]);
+      if (values[i] == restart && summary.restartAt < 0) summary.restartAt = int64_t(i);
     }
-    if (values[i] == restart)
-      return ctx.fail(indicesAt, "index " + str(int64_t(i)) + " is the primitive-restart value " +
-                                     str(restart));
+    summary.known = true;
   }
+  if (summary.max >= vertexCount)
+    return ctx.fail(indicesAt,
+                    "index " + str(summary.max) + " >= vertex count " + str(int64_t(vertexCount)));
+  if (summary.restartAt >= 0)
+    return ctx.fail(indicesAt,
+                    "index " + str(summary.restartAt) + " is the primitive-restart value");
   return true;
 }
 
@@ -278,18 +316,22 @@ bool validateNodes(const tinygltf::Model& model, Context& ctx) {
       const int child = node.children[c];
       const std::string childAt = at + "/children/" + str(int64_t(c));
       if (!ref(ctx, child, n, childAt, "nodes", true)) return false;
-      if (child == int(i)) return ctx.fail(childAt, "node " + str(child) + " is its own child (a cycle)");
+      if (child == int(i))
+        return ctx.fail(childAt, "node " + str(child) + " is its own child (a cycle)");
       if (parent[size_t(child)] != -1) {
         return ctx.fail(childAt, "node " + str(child) + " has two parents (nodes " +
                                      str(parent[size_t(child)]) + " and " + str(int64_t(i)) + ")");
       }
       parent[size_t(child)] = int(i);
     }
-    const auto sizeIs = [](const std::vector<double>& v, size_t want) { return v.empty() || v.size() == want; };
+    const auto sizeIs = [](const std::vector<double>& v, size_t want) {
+      return v.empty() || v.size() == want;
+    };
     if (!sizeIs(node.matrix, 16) || !sizeIs(node.translation, 3) || !sizeIs(node.rotation, 4) ||
         !sizeIs(node.scale, 3))
       return ctx.fail(at, "matrix/translation/rotation/scale has the wrong number of values");
-    for (const std::vector<double>* values : {&node.matrix, &node.translation, &node.rotation, &node.scale}) {
+    for (const std::vector<double>* values :
+         {&node.matrix, &node.translation, &node.rotation, &node.scale}) {
       for (double v : *values) {
         if (!std::isfinite(v)) return ctx.fail(at, "non-finite transform value");
       }
@@ -303,20 +345,21 @@ bool validateNodes(const tinygltf::Model& model, Context& ctx) {
     size_t node = i;
     while (depth[node] < 0) {
       chain.push_back(node);
-      if (chain.size() > n) return ctx.fail("/nodes/" + str(int64_t(i)), "node hierarchy has a cycle");
+      if (chain.size() > n)
+        return ctx.fail("/nodes/" + str(int64_t(i)), "node hierarchy has a cycle");
       if (parent[node] < 0) break;
       node = size_t(parent[node]);
     }
     int64_t d = depth[node] >= 0 ? depth[node] : -1;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) depth[*it] = ++d;
     if (uint64_t(depth[i]) > ctx.limits.maxNodeDepth) {
-      return ctx.fail("/nodes/" + str(int64_t(i)), "nested " + str(depth[i]) +
-                                                       " levels deep (cap " +
-                                                       str(ctx.limits.maxNodeDepth) + ")");
+      return ctx.fail(
+          "/nodes/" + str(int64_t(i)),
+          "nested " + str(depth[i]) + " levels deep (cap " + str(ctx.limits.maxNodeDepth) + ")");
     }
   }
+  std::vector<size_t> listedInScene(n, SIZE_MAX);  // a stamp per scene: O(nodes listed) in all
   for (size_t s = 0; s < model.scenes.size(); ++s) {
-    std::vector<bool> seen(n, false);
     for (size_t k = 0; k < model.scenes[s].nodes.size(); ++k) {
       const int root = model.scenes[s].nodes[k];
       const std::string at = "/scenes/" + str(int64_t(s)) + "/nodes/" + str(int64_t(k));
@@ -325,8 +368,9 @@ bool validateNodes(const tinygltf::Model& model, Context& ctx) {
         return ctx.fail(at, "node " + str(root) + " is not a root node (it is a child of node " +
                                 str(parent[size_t(root)]) + ")");
       }
-      if (seen[size_t(root)]) return ctx.fail(at, "node " + str(root) + " is listed twice");
-      seen[size_t(root)] = true;
+      if (listedInScene[size_t(root)] == s)
+        return ctx.fail(at, "node " + str(root) + " is listed twice");
+      listedInScene[size_t(root)] = s;
     }
   }
   return ref(ctx, model.defaultScene, model.scenes.size(), "/scene", "scenes");
@@ -341,7 +385,8 @@ bool validateMaterials(const tinygltf::Model& model, Context& ctx) {
              at + "/pbrMetallicRoughness/baseColorTexture/index", "textures") ||
         !ref(ctx, pbr.metallicRoughnessTexture.index, model.textures.size(),
              at + "/pbrMetallicRoughness/metallicRoughnessTexture/index", "textures") ||
-        !ref(ctx, m.normalTexture.index, model.textures.size(), at + "/normalTexture/index", "textures") ||
+        !ref(ctx, m.normalTexture.index, model.textures.size(), at + "/normalTexture/index",
+             "textures") ||
         !ref(ctx, m.occlusionTexture.index, model.textures.size(), at + "/occlusionTexture/index",
              "textures") ||
         !ref(ctx, m.emissiveTexture.index, model.textures.size(), at + "/emissiveTexture/index",
@@ -359,7 +404,8 @@ bool validateMaterials(const tinygltf::Model& model, Context& ctx) {
   for (size_t i = 0; i < model.images.size(); ++i) {
     const tinygltf::Image& image = model.images[i];
     const std::string at = "/images/" + str(int64_t(i));
-    const uint64_t expected = uint64_t(image.width) * uint64_t(image.height) * 4 * uint64_t(image.bits / 8);
+    const uint64_t expected =
+        uint64_t(image.width) * uint64_t(image.height) * 4 * uint64_t(image.bits / 8);
     if (image.image.empty() || image.width <= 0 || image.height <= 0 || image.component != 4 ||
         (image.bits != 8 && image.bits != 16) || image.image.size() != expected) {
       return ctx.fail(at, "image could not be loaded" +
@@ -379,7 +425,8 @@ bool validateUnusedParts(const tinygltf::Model& model, Context& ctx) {
         !ref(ctx, skin.skeleton, model.nodes.size(), at + "/skeleton", "nodes"))
       return false;
     for (size_t j = 0; j < skin.joints.size(); ++j) {
-      if (!ref(ctx, skin.joints[j], model.nodes.size(), at + "/joints/" + str(int64_t(j)), "nodes", true))
+      if (!ref(ctx, skin.joints[j], model.nodes.size(), at + "/joints/" + str(int64_t(j)), "nodes",
+               true))
         return false;
     }
   }
@@ -388,16 +435,18 @@ bool validateUnusedParts(const tinygltf::Model& model, Context& ctx) {
     const std::string at = "/animations/" + str(int64_t(a));
     for (size_t c = 0; c < animation.channels.size(); ++c) {
       const std::string channelAt = at + "/channels/" + str(int64_t(c));
-      if (!ref(ctx, animation.channels[c].sampler, animation.samplers.size(), channelAt + "/sampler",
-               "samplers", true) ||
-          !ref(ctx, animation.channels[c].target_node, model.nodes.size(), channelAt + "/target/node",
-               "nodes"))
+      if (!ref(ctx, animation.channels[c].sampler, animation.samplers.size(),
+               channelAt + "/sampler", "samplers", true) ||
+          !ref(ctx, animation.channels[c].target_node, model.nodes.size(),
+               channelAt + "/target/node", "nodes"))
         return false;
     }
     for (size_t s = 0; s < animation.samplers.size(); ++s) {
       const std::string samplerAt = at + "/samplers/" + str(int64_t(s));
-      if (!ref(ctx, animation.samplers[s].input, accessors, samplerAt + "/input", "accessors", true) ||
-          !ref(ctx, animation.samplers[s].output, accessors, samplerAt + "/output", "accessors", true))
+      if (!ref(ctx, animation.samplers[s].input, accessors, samplerAt + "/input", "accessors",
+               true) ||
+          !ref(ctx, animation.samplers[s].output, accessors, samplerAt + "/output", "accessors",
+               true))
         return false;
     }
   }
@@ -412,13 +461,15 @@ bool validateUnusedParts(const tinygltf::Model& model, Context& ctx) {
 bool validateModel(const tinygltf::Model& model, Context& ctx) {
   std::vector<uint64_t> bufferBytes;
   if (!validateBuffers(model, ctx, &bufferBytes) || !validateBufferViews(model, ctx, bufferBytes) ||
-      !validateAccessors(model, ctx) || !validateMaterials(model, ctx) || !validateNodes(model, ctx) ||
-      !validateUnusedParts(model, ctx))
+      !validateAccessors(model, ctx) || !validateMaterials(model, ctx) ||
+      !validateNodes(model, ctx) || !validateUnusedParts(model, ctx))
     return false;
+  std::vector<IndexSummary> indexSummaries(model.accessors.size());
   for (size_t m = 0; m < model.meshes.size(); ++m) {
     for (size_t p = 0; p < model.meshes[m].primitives.size(); ++p) {
       if (!validatePrimitive(model, ctx, model.meshes[m].primitives[p],
-                             "/meshes/" + str(int64_t(m)) + "/primitives/" + str(int64_t(p))))
+                             "/meshes/" + str(int64_t(m)) + "/primitives/" + str(int64_t(p)),
+                             &indexSummaries))
         return false;
     }
   }

@@ -83,11 +83,11 @@ struct CollectWalk {
   std::vector<std::vector<gpu::Instance>>& out;
   CollectStats stats;
 
-  void emit(MeshId mesh, const glm::dmat4& m, const Look& look, const glm::dvec3& relCenter,
-            const Aabb& worldBox) {
+  void emit(MeshId mesh, const glm::dmat4& m, const Look& look, const Aabb& worldBox,
+            bool selected) {
     if (out.size() <= mesh.index) out.resize(mesh.index + 1);
     out[mesh.index].push_back(makeInstance(m, view.eye, look));
-    (void)relCenter;
+    if (selected) out[mesh.index].back().params.z = 1.0f;
     stats.nearestVisible_m = std::min(stats.nearestVisible_m, pointBoxDistance(view.eye, worldBox));
   }
 
@@ -98,18 +98,26 @@ struct CollectWalk {
     return radius / dist * focal_px;
   }
 
-  void visit(PrototypeId id, const glm::dmat4& world) {
+  // How many leading segments of the selection path the current instance matches: -1 when it
+  // left the path, the full count when it lies inside the selection.
+  int childMatch(int matched, const std::string& childName) const {
+    const int size = static_cast<int>(view.selection.size());
+    if (matched < 0 || matched == size) return matched;
+    return view.selection[size_t(matched)] == childName ? matched + 1 : -1;
+  }
+
+  void visit(PrototypeId id, const glm::dmat4& world, int matched) {
     const Prototype& proto = scene.prototype(id);
     ++stats.prototypesVisited;
+    const bool selected = !view.selection.empty() && matched == int(view.selection.size());
     const Aabb box = transformAabb(world, proto.bounds);
     const glm::dvec3 rel = box.center() - view.eye;
     const double radius = 0.5 * glm::length(box.size());
-    if (!sphereVisible(frustum, rel, radius)) return;
     const double px = projected(rel, radius);
-    if (px < view.minPixels) return;
+    if (view.cull && (!sphereVisible(frustum, rel, radius) || px < view.minPixels)) return;
     if (proto.lod.hasProxy && px < proto.lod.openPixels * view.lodScale) {
       const glm::dmat4 m = world * boxTransform(proto.bounds.center(), proto.bounds.size());
-      emit(proxyMesh, m, proto.lod.proxyLook, rel, box);
+      emit(proxyMesh, m, proto.lod.proxyLook, box, selected);
       ++stats.proxies;
       return;
     }
@@ -117,11 +125,15 @@ struct CollectWalk {
       const Aabb partBox = transformAabb(world, part.bounds);
       const glm::dvec3 partRel = partBox.center() - view.eye;
       const double partRadius = 0.5 * glm::length(partBox.size());
-      if (!sphereVisible(frustum, partRel, partRadius)) continue;
-      if (projected(partRel, partRadius) < view.minPixels) continue;
-      emit(part.mesh, world * part.local, part.look, partRel, partBox);
+      if (view.cull && (!sphereVisible(frustum, partRel, partRadius) ||
+                        projected(partRel, partRadius) < view.minPixels)) {
+        continue;
+      }
+      emit(part.mesh, world * part.local, part.look, partBox, selected);
     }
-    for (const ChildInstance& child : proto.children) visit(child.prototype, world * child.local);
+    for (const ChildInstance& child : proto.children) {
+      visit(child.prototype, world * child.local, childMatch(matched, child.name));
+    }
   }
 };
 
@@ -275,7 +287,7 @@ CollectStats Scene::collect(const CullView& view, MeshId proxyMesh,
   if (m_prototypes.empty()) return {};
   const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);
   CollectWalk walk{*this, view, makeFrustum(view), focal, proxyMesh, perMesh, {}};
-  walk.visit(m_root, m_rootTransform);
+  walk.visit(m_root, m_rootTransform, 0);
   return walk.stats;
 }
 

@@ -96,6 +96,8 @@ struct CullView {
   double viewportHeight_px = 720;
   double minPixels = 0.75;  // anything smaller is dropped
   double lodScale = 1.0;    // > 1 expands later (coarser)
+  bool cull = true;  // false: no frustum or small-object culling (the benchmark's naive baseline)
+  std::vector<std::string> selection;  // instance path segments to outline (empty: none)
 };
 
 struct CollectStats {

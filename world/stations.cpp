@@ -34,19 +34,26 @@ std::vector<StationSpec> specs() {
        "one SM: 4 sub-partitions with warp schedulers, register files, FP32 lanes and a tensor "
        "core each, around L1/shared memory",
        sm.c_str(), true, above, 1.0},
-      {"die", "Blackwell die", "one of the two GB100 dies: GPCs of SMs, L2, HBM PHYs, NVLink, NV-HBI",
-       die.c_str(), true, above, 1.0},
+      {"die", "Blackwell die",
+       "one of the two GB100 dies: GPCs of SMs, L2, HBM PHYs, NVLink, NV-HBI", die.c_str(), true,
+       above, 1.0},
       {"hbm", "HBM3e stack (cut open)",
        "base logic die under stacked DRAM dies, cut open to show the TSVs and microbumps",
        hbm.c_str(), true, glm::dvec3(0.25, 0.3, 1.0), 1.0},
       {"package", "B200 package", "2 dies and 8 HBM3e stacks on a CoWoS-L interposer and substrate",
        package.c_str(), true, above, 1.0},
-      {"tray", "Compute tray", "1U tray, pulled out: 2 GB200 superchips (Grace + 2 Blackwell), "
-       "cold plates, NICs", tray.c_str(), true, glm::dvec3(0.3, 1.0, 0.9), 0.9},
-      {"rack", "GB200 NVL72 rack", "18 compute trays, 9 NVLink switch trays, power shelves, copper "
-       "spine, coolant manifolds", rack.c_str(), true, glm::dvec3(-0.45, 0.25, 1.0), 1.0},
-      {"row", "Scalable unit", "a row of NVL72 racks with its CDU, leaf switches, cable tray and "
-       "coolant pipes", "hall0/row0", true, glm::dvec3(0.4, 0.25, 1.0), 0.8},
+      {"tray", "Compute tray",
+       "1U tray, pulled out: 2 GB200 superchips (Grace + 2 Blackwell), "
+       "cold plates, NICs",
+       tray.c_str(), true, glm::dvec3(0.3, 1.0, 0.9), 0.9},
+      {"rack", "GB200 NVL72 rack",
+       "18 compute trays, 9 NVLink switch trays, power shelves, copper "
+       "spine, coolant manifolds",
+       rack.c_str(), true, glm::dvec3(-0.45, 0.25, 1.0), 1.0},
+      {"row", "Scalable unit",
+       "a row of NVL72 racks with its CDU, leaf switches, cable tray and "
+       "coolant pipes",
+       "hall0/row0", true, glm::dvec3(0.4, 0.25, 1.0), 0.8},
       {"fabric", "Scale-out fabric", "spine switch racks and the overhead cable trunk to every row",
        "hall0/fabric/spine", true, glm::dvec3(0.5, 0.6, 1.0), 1.0},
       {"hall", "Data hall", "rows of racks in cold/hot aisle pairs, the fabric, the gallery table",
@@ -54,12 +61,18 @@ std::vector<StationSpec> specs() {
       {"cooling", "Cooling plant", "dry coolers, pumps, facility water headers, cooling towers",
        "cooling0", true, high, 0.9},
       {"campus", "Campus", "data halls, their cooling yards, the substation", "", true, high, 0.6},
-      {"tpu", "TPU v5e", "a TPU chip on its board: MXUs (128x128 systolic arrays), vector and "
-       "scalar units", "hall0/gallery/tpu/chip0_die", false, above, 1.0},
-      {"xeon_amx", "Xeon with AMX", "a Sapphire Rapids core: 8 AMX tile registers of 16 rows and "
-       "the TMUL", "hall0/gallery/xeon/tile0/core0", false, above, 1.0},
-      {"gh100", "H100 package", "GH100 die with 8 GPCs of 18 SMs, L2 halves, 6 HBM PHYs and NVLink, "
-       "beside its HBM stacks", "hall0/gallery/h100", false, above, 1.0},
+      {"tpu", "TPU v5e",
+       "a TPU chip on its board: MXUs (128x128 systolic arrays), vector and "
+       "scalar units",
+       "hall0/gallery/tpu/chip0_die", false, above, 1.0},
+      {"xeon_amx", "Xeon with AMX",
+       "a Sapphire Rapids core: 8 AMX tile registers of 16 rows and "
+       "the TMUL",
+       "hall0/gallery/xeon/tile0/core0", false, above, 1.0},
+      {"gh100", "H100 package",
+       "GH100 die with 8 GPCs of 18 SMs, L2 halves, 6 HBM PHYs and NVLink, "
+       "beside its HBM stacks",
+       "hall0/gallery/h100", false, above, 1.0},
   };
 }
 
@@ -90,7 +103,8 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad) {
     Aabb bounds;
     if (std::string(spec.path).empty()) {
       for (const ChildInstance& child : scene.prototype(prototypeId).children) {
-        bounds.extend(transformAabb(transform * child.local, scene.prototype(child.prototype).bounds));
+        bounds.extend(
+            transformAabb(transform * child.local, scene.prototype(child.prototype).bounds));
       }
     } else {
       bounds = transformAabb(transform, scene.prototype(prototypeId).bounds);

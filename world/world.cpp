@@ -55,6 +55,13 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   view.aspect = double(std::max(1u, frame.width_px)) / double(std::max(1u, frame.height_px));
   view.viewportHeight_px = std::max(1u, frame.height_px);
   view.lodScale = frame.lodScale;
+  view.cull = frame.cull;
+  for (size_t start = 0; start < frame.selectedPath.size();) {
+    size_t end = frame.selectedPath.find('/', start);
+    if (end == std::string::npos) end = frame.selectedPath.size();
+    view.selection.push_back(frame.selectedPath.substr(start, end - start));
+    start = end + 1;
+  }
   const CollectStats stats = m_scene.collect(view, m_primitives.box, m_scratch);
 
   FrameStats result;
@@ -95,11 +102,13 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
             [](const auto& a, const auto& b) { return a.first > b.first; });
   for (size_t i = 0; i < candidates.size() && out.labels.size() < frame.maxLabels; ++i) {
     const Station& s = *candidates[i].second;
-    const glm::dvec3 anchor = glm::dvec3(s.bounds.center().x, s.bounds.max.y, s.bounds.center().z) - view.eye;
+    const glm::dvec3 anchor =
+        glm::dvec3(s.bounds.center().x, s.bounds.max.y, s.bounds.center().z) - view.eye;
     // Hidden behind something else (a wall, a rack): no label through it.
     const double anchorDistance = glm::length(anchor);
     const auto blocker = m_scene.pick(view.eye, anchor);
-    if (blocker && blocker->distance_m < 0.97 * anchorDistance && !isWithin(blocker->path, s.path)) {
+    if (blocker && blocker->distance_m < 0.97 * anchorDistance &&
+        !isWithin(blocker->path, s.path)) {
       continue;
     }
     Label label;

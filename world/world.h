@@ -25,8 +25,10 @@ struct WorldDesc {
 struct FrameDesc {
   uint32_t width_px = 1280;
   uint32_t height_px = 720;
-  double lodScale = 1.0;   // > 1: coarser (expand prototypes later)
-  uint32_t maxLabels = 6;  // station labels in view, largest first
+  double lodScale = 1.0;     // > 1: coarser (expand prototypes later)
+  bool cull = true;          // false: draw what is outside the view too (benchmark baseline)
+  uint32_t maxLabels = 6;    // station labels in view, largest first
+  std::string selectedPath;  // instance path (PickHit::path) drawn with params.z = 1 (outline)
 };
 
 struct FrameStats {
@@ -39,7 +41,8 @@ struct FrameStats {
 class World {
  public:
   /// Builds the world from catalog dimensions.
-  static sim::Result<std::unique_ptr<World>> create(const Dimensions& dims, const WorldDesc& desc = {});
+  static sim::Result<std::unique_ptr<World>> create(const Dimensions& dims,
+                                                    const WorldDesc& desc = {});
 
   const MeshLibrary& meshes() const { return m_meshes; }
   const Scene& scene() const { return m_scene; }
@@ -54,7 +57,9 @@ class World {
   std::optional<PickHit> pick(const Camera& camera, double x_px, double y_px,
                               const FrameDesc& frame) const;
   /// Distance from `point` to the nearest surface (metres).
-  double nearestSurface(const glm::dvec3& point) const { return m_scene.nearestSurfaceDistance(point); }
+  double nearestSurface(const glm::dvec3& point) const {
+    return m_scene.nearestSurfaceDistance(point);
+  }
 
  private:
   World() = default;

@@ -35,12 +35,15 @@ std::optional<Collective> parseCollective(std::string_view name) {
 double busBwFactor(Collective collective, int ranks) {
   const double n = ranks;
   switch (collective) {
-    case Collective::AllReduce: return 2.0 * (n - 1.0) / n;
+    case Collective::AllReduce:
+      return 2.0 * (n - 1.0) / n;
     case Collective::AllGather:
     case Collective::ReduceScatter:
-    case Collective::AllToAll: return (n - 1.0) / n;
+    case Collective::AllToAll:
+      return (n - 1.0) / n;
     case Collective::Broadcast:
-    case Collective::Reduce: return 1.0;
+    case Collective::Reduce:
+      return 1.0;
   }
   return 1.0;
 }

@@ -40,7 +40,8 @@ double ringAllGatherTime_s(double bytes, int ranks, AlphaBeta link);
 double treeAllReduceTime_s(double bytes, int ranks, AlphaBeta link);
 /// Recursive doubling AllReduce: log2(p) (alpha + S / B).
 double recursiveDoublingAllReduceTime_s(double bytes, int ranks, AlphaBeta link);
-/// In-network (NVLS / SHARP) AllReduce: 2 alpha + S / B (each byte crosses each link once each way).
+/// In-network (NVLS / SHARP) AllReduce: 2 alpha + S / B (each byte crosses each link once each
+/// way).
 double inNetworkAllReduceTime_s(double bytes, AlphaBeta link);
 /// Pipelined ring Broadcast or Reduce of S bytes: (p-1) alpha + S / B.
 double pipelinedBroadcastTime_s(double bytes, int ranks, AlphaBeta link);

@@ -56,8 +56,8 @@ double decodeTokensPerSecond(double batch, double timePerOutputToken_s) {
   return batch / timePerOutputToken_s;
 }
 
-double staticBatchingTokensPerSecond(double batch, double meanOutputTokens,
-                                     double maxOutputTokens, double timePerOutputToken_s) {
+double staticBatchingTokensPerSecond(double batch, double meanOutputTokens, double maxOutputTokens,
+                                     double timePerOutputToken_s) {
   return batch * meanOutputTokens / (maxOutputTokens * timePerOutputToken_s);
 }
 

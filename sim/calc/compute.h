@@ -40,8 +40,8 @@ double decodeTokensPerSecond(double batch, double timePerOutputToken_s);
 
 /// Static batching: the batch waits for its longest request, so
 /// throughput = batch x meanOutputTokens / (maxOutputTokens x tpot).
-double staticBatchingTokensPerSecond(double batch, double meanOutputTokens,
-                                     double maxOutputTokens, double timePerOutputToken_s);
+double staticBatchingTokensPerSecond(double batch, double meanOutputTokens, double maxOutputTokens,
+                                     double timePerOutputToken_s);
 /// Continuous (in-flight) batching: finished slots refill at once, throughput = batch / tpot.
 double continuousBatchingTokensPerSecond(double batch, double timePerOutputToken_s);
 

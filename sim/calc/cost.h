@@ -25,14 +25,14 @@ struct TcoDesc {
 };
 
 struct TcoResult {
-  double itCapex_usd = 0;        // GPUs + network
+  double itCapex_usd = 0;  // GPUs + network
   double networkCapex_usd = 0;
   double facilityCapex_usd = 0;
   double capexPerYear_usd = 0;   // amortised (straight line, no cost of capital)
   double energyPerYear_kWh = 0;  // facility energy, powered all year: IT x PUE x 8760 h
   double energyPerYear_usd = 0;
   double totalPerYear_usd = 0;
-  double perGpuHour_usd = 0;     // total per year / (gpus x hours x utilization)
+  double perGpuHour_usd = 0;  // total per year / (gpus x hours x utilization)
 };
 
 /// Network capex when it is `fraction` of total IT capex: gpuCapex x f / (1 - f).

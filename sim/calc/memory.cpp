@@ -52,11 +52,16 @@ double activationBytesPerLayer(ActivationStrategy strategy, double s, double b, 
                                double t) {
   const double sbh = s * b * h;
   switch (strategy) {
-    case ActivationStrategy::None: return sbh * (34.0 + 5.0 * a * s / h);
-    case ActivationStrategy::TensorParallel: return sbh * (10.0 + 24.0 / t + 5.0 * a * s / (h * t));
-    case ActivationStrategy::TensorSequence: return sbh / t * (34.0 + 5.0 * a * s / h);
-    case ActivationStrategy::Selective: return 34.0 * sbh / t;
-    case ActivationStrategy::Full: return 2.0 * sbh;
+    case ActivationStrategy::None:
+      return sbh * (34.0 + 5.0 * a * s / h);
+    case ActivationStrategy::TensorParallel:
+      return sbh * (10.0 + 24.0 / t + 5.0 * a * s / (h * t));
+    case ActivationStrategy::TensorSequence:
+      return sbh / t * (34.0 + 5.0 * a * s / h);
+    case ActivationStrategy::Selective:
+      return 34.0 * sbh / t;
+    case ActivationStrategy::Full:
+      return 2.0 * sbh;
   }
   return 0.0;
 }
@@ -68,10 +73,14 @@ double trainingStateBytes(double params, double bytesPerParam) {
 double zeroModelStateBytesPerGpu(double params, int stage, double dp, double k) {
   const double p = params;
   switch (stage) {
-    case 1: return 4.0 * p + k * p / dp;
-    case 2: return 2.0 * p + (2.0 + k) * p / dp;
-    case 3: return (4.0 + k) * p / dp;
-    default: return (4.0 + k) * p;
+    case 1:
+      return 4.0 * p + k * p / dp;
+    case 2:
+      return 2.0 * p + (2.0 + k) * p / dp;
+    case 3:
+      return (4.0 + k) * p / dp;
+    default:
+      return (4.0 + k) * p;
   }
 }
 

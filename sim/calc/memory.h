@@ -23,11 +23,11 @@ double kvCacheBytes(double bytesPerToken, double tokens, double batch);
 
 /// Activation-memory strategies of Korthikanti et al. (arXiv:2205.05198, Table 2).
 enum class ActivationStrategy {
-  None,             // no parallelism: sbh(34 + 5as/h)
-  TensorParallel,   // sbh(10 + 24/t + 5as/(ht))
-  TensorSequence,   // TP + sequence parallel: (sbh/t)(34 + 5as/h)
-  Selective,        // TP + SP + selective recompute: 34 sbh / t
-  Full,             // full recompute: 2 sbh (the layer input only)
+  None,            // no parallelism: sbh(34 + 5as/h)
+  TensorParallel,  // sbh(10 + 24/t + 5as/(ht))
+  TensorSequence,  // TP + sequence parallel: (sbh/t)(34 + 5as/h)
+  Selective,       // TP + SP + selective recompute: 34 sbh / t
+  Full,            // full recompute: 2 sbh (the layer input only)
 };
 /// Name used in scenarios ("none", "tp", "tp_sp", "selective", "full").
 std::string_view activationStrategyName(ActivationStrategy strategy);
@@ -46,7 +46,8 @@ double trainingStateBytes(double params, double bytesPerParam);
 /// 1 = optimizer states, 2 = + gradients, 3 = + parameters.
 /// Per-GPU model-state bytes for stage `stage` with `dp` data-parallel ranks and optimizer
 /// bytes per param K: stage 0 (4 + K)P; 1: 4P + KP/dp; 2: 2P + (2 + K)P/dp; 3: (4 + K)P/dp.
-double zeroModelStateBytesPerGpu(double params, int stage, double dp, double optimizerBytesPerParam);
+double zeroModelStateBytesPerGpu(double params, int stage, double dp,
+                                 double optimizerBytesPerParam);
 
 /// Inference memory: weights x (1 + overheadFraction) + KV cache (framework overhead rule of
 /// Transformer Math 101: <= 20% on top of weights).

@@ -18,8 +18,7 @@ std::string checkLayout(const ParallelLayout& layout, int heads, int layers, int
            " attention heads";
   }
   if (layout.pp > layers) {
-    return "pp " + std::to_string(layout.pp) + " exceeds the " + std::to_string(layers) +
-           " layers";
+    return "pp " + std::to_string(layout.pp) + " exceeds the " + std::to_string(layers) + " layers";
   }
   if (layout.dp % layout.ep != 0) {
     return "ep " + std::to_string(layout.ep) + " does not divide dp " + std::to_string(layout.dp);

@@ -5,7 +5,8 @@
 
 namespace sim::calc {
 
-/// Power of `count` devices at `utilization` (0..1) between idle and max: count (idle + u (max - idle)).
+/// Power of `count` devices at `utilization` (0..1) between idle and max: count (idle + u (max -
+/// idle)).
 double devicesPower_W(double count, double idle_W, double max_W, double utilization);
 /// Rack IT power: systems per rack x system power + other rack loads (switches, fans).
 double rackPower_W(double systemsPerRack, double systemPower_W, double other_W);

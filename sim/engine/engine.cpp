@@ -133,6 +133,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   }
   e->m_dpLoad.assign(2 * links, 0);
   e->m_ppLoad.assign(2 * links, 0);
+  e->m_a2aLoad.assign(2 * links, 0);
   e->m_dpUtil.assign(links, 0);
   e->m_ppUtil.assign(links, 0);
   e->m_zeroUtil.assign(links, 0);
@@ -150,7 +151,8 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   e->reroute();
   if (e->training()) {
     e->m_faultFreeDp_s = e->m_dpTime_s;
-    e->m_faultFreeStep_s = e->m_training.pipeline_s + e->m_dpTime_s + e->m_training.optimizer_s;
+    e->m_faultFreePipeline_s = e->m_pipeline_s;
+    e->m_faultFreeStep_s = e->m_pipeline_s + e->m_dpTime_s + e->m_training.optimizer_s;
     e->trainingPower();
   } else {
     e->inferencePower();
@@ -177,9 +179,17 @@ void Engine::reroute() {
   const Cluster& c = m_cluster;
   std::fill(m_dpLoad.begin(), m_dpLoad.end(), 0.0);
   std::fill(m_ppLoad.begin(), m_ppLoad.end(), 0.0);
+  std::fill(m_a2aLoad.begin(), m_a2aLoad.end(), 0.0);
   if (!training()) return;
-  m_dpTotals = m_router.route(m_training.dpFlows, 1, m_dpLoad);
-  m_ppTotals = m_router.route(m_training.ppFlows, 2, m_ppLoad);
+  const TrainingPlan& p = m_training;
+  m_dpTotals = m_router.route(p.dpFlows, 1, m_dpLoad);
+  m_ppTotals = m_router.route(p.ppFlows, 2, m_ppLoad);
+  m_a2aTotals = m_router.route(p.allToAllFlows, 3, m_a2aLoad);
+  m_a2aTime_s = p.allToAllFlows.empty() ? 0 : busiestLinkTime_s(c, m_a2aLoad) + p.allToAllAlpha_s;
+  if (m_a2aTotals.unroutable > 0) m_a2aTime_s = NEVER_S;
+  // The all-to-alls sit on the critical path of every micro-batch slot.
+  const double a2aPerStep = p.desc.microBatches * p.allToAllsPerMicroBatch;
+  m_pipeline_s = p.pipeline_s + a2aPerStep * (1.0 + p.bubbleFraction) * m_a2aTime_s;
   const double dpBusy_s = busiestLinkTime_s(c, m_dpLoad);
   m_dpTime_s = m_training.dpFlows.empty() ? 0 : dpBusy_s + m_training.dpAlpha_s;
   if (m_dpTotals.unroutable > 0) m_dpTime_s = NEVER_S;  // the ring cannot complete
@@ -187,9 +197,11 @@ void Engine::reroute() {
   for (size_t l = 0; l < c.links.size(); ++l) {
     const double cap = c.links[l].capacity_Bps;
     const double dp = std::max(m_dpLoad[2 * l], m_dpLoad[2 * l + 1]) / cap;
-    const double pp = std::max(m_ppLoad[2 * l], m_ppLoad[2 * l + 1]) / cap;
+    const double pp = std::max(m_ppLoad[2 * l] + a2aPerStep * m_a2aLoad[2 * l],
+                               m_ppLoad[2 * l + 1] + a2aPerStep * m_a2aLoad[2 * l + 1]) /
+                      cap;
     m_dpUtil[l] = std::isfinite(m_dpTime_s) && m_dpTime_s > 0 ? float(dp / m_dpTime_s) : 0.0f;
-    m_ppUtil[l] = m_training.pipeline_s > 0 ? float(pp / m_training.pipeline_s) : 0.0f;
+    m_ppUtil[l] = std::isfinite(m_pipeline_s) && m_pipeline_s > 0 ? float(pp / m_pipeline_s) : 0.0f;
     m_dpMaxUtil = std::max(m_dpMaxUtil, double(m_dpUtil[l]));
     m_ppMaxUtil = std::max(m_ppMaxUtil, double(m_ppUtil[l]));
   }
@@ -308,7 +320,10 @@ void Engine::advanceTraining(double dt_s) {
     bool stalled = false;
     switch (m_phase) {
       case TrainingPhase::Pipeline:
-        duration = p.pipeline_s / rate, nominal = p.pipeline_s, stalled = paused;
+        // Compute and NVLink scale with the clock; the fabric's all-to-alls do not.
+        duration = p.pipeline_s / rate + (m_pipeline_s - p.pipeline_s);
+        nominal = m_faultFreePipeline_s;
+        stalled = paused || !std::isfinite(m_pipeline_s);
         break;
       case TrainingPhase::DataParallel:
         duration = m_dpTime_s, nominal = m_faultFreeDp_s;
@@ -325,7 +340,10 @@ void Engine::advanceTraining(double dt_s) {
     useful_s += dFraction * nominal;
     if (m_phase == TrainingPhase::Pipeline) {
       m_nvlinkBytes += dFraction * p.nvlinkBytesPerStep + dFraction * m_ppTotals.nvlink_bytes;
-      m_fabricBytes += dFraction * m_ppTotals.injected_bytes;
+      const double a2aPerStep = p.desc.microBatches * p.allToAllsPerMicroBatch;
+      m_fabricBytes +=
+          dFraction * (m_ppTotals.injected_bytes + a2aPerStep * m_a2aTotals.injected_bytes);
+      m_nvlinkBytes += dFraction * a2aPerStep * m_a2aTotals.nvlink_bytes;
     } else if (m_phase == TrainingPhase::DataParallel) {
       m_nvlinkBytes += dFraction * m_dpTotals.nvlink_bytes;
       m_fabricBytes += dFraction * m_dpTotals.injected_bytes;
@@ -604,6 +622,7 @@ uint64_t Engine::stateHash() const {
   h = fnvVec(h, m_cduLoop_C);
   h = fnvVec(h, m_dpLoad);
   h = fnvVec(h, m_ppLoad);
+  h = fnvVec(h, m_a2aLoad);
   h = fnvVec(h, m_switchPaused);
   if (inference()) h = m_service.hash(h);
   return h;

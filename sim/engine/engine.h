@@ -107,6 +107,12 @@ class Engine {
   double faultFreeStepTime_s() const { return m_faultFreeStep_s; }
   /// The DP collective's time on the fabric as routed now (busiest link + latency).
   double dataParallelTime_s() const { return m_dpTime_s; }
+  /// One EP all-to-all's time on the fabric as routed now (0 without EP).
+  double allToAllTime_s() const { return m_a2aTime_s; }
+  /// The pipeline phase's time as routed now (compute, TP, PP and EP all-to-alls, bubble).
+  double pipelineTime_s() const { return m_pipeline_s; }
+  /// Directional per-link bytes of one EP all-to-all, as routed now.
+  const std::vector<double>& allToAllLinkBytes() const { return m_a2aLoad; }
   /// Directional per-link bytes of one step's DP collective and PP sends, as routed now.
   const std::vector<double>& dpLinkBytes() const { return m_dpLoad; }
   const std::vector<double>& ppLinkBytes() const { return m_ppLoad; }
@@ -174,7 +180,11 @@ class Engine {
   double m_tokensDone = 0;
   double m_useful_s = 0;                   // fault-free seconds of work done so far
   std::vector<double> m_dpLoad, m_ppLoad;  // 2 x links, directional bytes per step
-  RouteTotals m_dpTotals, m_ppTotals;
+  std::vector<double> m_a2aLoad;           // 2 x links, one EP all-to-all
+  RouteTotals m_dpTotals, m_ppTotals, m_a2aTotals;
+  double m_a2aTime_s = 0;   // one EP all-to-all on the fabric as routed now
+  double m_pipeline_s = 0;  // pipeline phase with the routed all-to-alls
+  double m_faultFreePipeline_s = 0;
   std::vector<float> m_dpUtil, m_ppUtil, m_zeroUtil;  // by LinkId
   const std::vector<float>* m_linkUtil = &m_zeroUtil;
   std::vector<float> m_stagePower_W, m_stageUtil, m_stageHbm_Bps;

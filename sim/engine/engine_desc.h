@@ -31,7 +31,8 @@ struct TrainingDesc {
   int tp = 8;                             // tensor parallel, inside one NVLink domain
   int pp = 16;                            // pipeline stages, across racks
   int dp = 128;                           // data parallel, across the fabric
-  int zeroStage = 1;                      // 0..3 (optimizer state sharded over dp from 1)
+  int ep = 1;         // expert parallel (MoE models): all-to-all over ep consecutive DP replicas
+  int zeroStage = 1;  // 0..3 (optimizer state sharded over dp from 1)
   double seqLen_tokens = 8192;
   int microBatch = 1;            // sequences per micro-batch
   int microBatches = 16;         // micro-batches per DP replica per step (1F1B)

@@ -18,8 +18,8 @@ EngineDesc withFault(FaultDesc fault) {
 }  // namespace
 
 std::vector<std::string> builtinScenarioNames() {
-  return {"training_405b", "training_405b_no_rail", "inference_70b", "link_down",
-          "pfc_storm",     "pfc_deadlock",          "pump_trip",     "straggler"};
+  return {"training_405b", "training_405b_no_rail", "training_moe_ep", "inference_70b", "link_down",
+          "pfc_storm",     "pfc_deadlock",          "pump_trip",       "straggler"};
 }
 
 Result<EngineDesc> builtinScenario(std::string_view name) {
@@ -27,6 +27,16 @@ Result<EngineDesc> builtinScenario(std::string_view name) {
   if (name == "training_405b_no_rail") {
     EngineDesc d = training();
     d.cluster.railOptimized = false;
+    return d;
+  }
+  if (name == "training_moe_ep") {
+    // Mixtral 8x7B with its 8 experts spread over 8 DP replicas (EP 8) in 8 consecutive racks.
+    EngineDesc d = training();
+    d.workload.training.modelId = "mixtral_8x7b";
+    d.workload.training.pp = 4;
+    d.workload.training.dp = 512;
+    d.workload.training.ep = 8;
+    d.workload.training.microBatches = 8;
     return d;
   }
   if (name == "inference_70b") {

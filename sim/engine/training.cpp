@@ -39,6 +39,12 @@ Result<TrainingPlan> planTraining(const Catalog& catalog, const Cluster& cluster
   if (desc.microBatch < 1 || desc.microBatches < 1 || desc.virtualStages < 1)
     return R::failure("workload.training: microBatch, microBatches, virtualStages must be >= 1");
   if (!(desc.seqLen_tokens > 0)) return R::failure("workload.training.seqLen_tokens must be > 0");
+  if (desc.ep < 1 || desc.dp % desc.ep != 0)
+    return R::failure("workload.training.ep: " + std::to_string(desc.ep) +
+                      " must be >= 1 and divide dp " + std::to_string(desc.dp));
+  if (desc.ep > 1 && !isMoe(p.model))
+    return R::failure("workload.training.ep: " + desc.modelId + " has no experts");
+  if (desc.ep > 64) return R::failure("workload.training.ep: at most 64");
   if (desc.zeroStage < 0 || desc.zeroStage > 3)
     return R::failure("workload.training.zeroStage must be 0..3");
 
@@ -46,12 +52,15 @@ Result<TrainingPlan> planTraining(const Catalog& catalog, const Cluster& cluster
   const double tp = desc.tp, pp = desc.pp, dp = desc.dp, m = desc.microBatches;
   const double mbTokens = desc.microBatch * desc.seqLen_tokens;
   p.params = paramCount(p.model);
+  p.activeParams = activeParamCount(p.model);
   p.tokensPerStep = dp * m * mbTokens;
   p.peak_flops = denseFlops(cluster.specs.gpu, desc.precision);
   p.efficiency = desc.computeEfficiency > 0 ? desc.computeEfficiency : rules->mfu;
 
-  // Compute: 6N per token (2N forward, 4N backward), split over tp x pp GPUs.
-  const double flopsPerMicroBatch = calc::trainingFlops(p.params, mbTokens, false) / (tp * pp);
+  // Compute: 6N per token (2N forward, 4N backward) with N the parameters a token touches (all of
+  // them for a dense model, the routed experts' for MoE), split over tp x pp GPUs.
+  const double flopsPerMicroBatch =
+      calc::trainingFlops(p.activeParams, mbTokens, false) / (tp * pp);
   const double rate = p.peak_flops * p.efficiency;
   p.forward_s = flopsPerMicroBatch / 3.0 / rate;
   p.backward_s = flopsPerMicroBatch * 2.0 / 3.0 / rate;
@@ -71,9 +80,9 @@ Result<TrainingPlan> planTraining(const Catalog& catalog, const Cluster& cluster
       calc::ppActivationBytes(desc.microBatch, desc.seqLen_tokens, p.model.hidden, bpe) / tp;
   p.ppSend_s = desc.pp > 1 ? 2.0 * (nic.alpha_s + ppBytes / nic.bandwidth_Bps) : 0;
   p.microBatchSlot_s = p.forward_s + p.backward_s + p.tpComm_s + p.ppSend_s;
-  p.pipeline_s =
-      m * p.microBatchSlot_s *
-      (1.0 + calc::bubbleFractionInterleaved(desc.pp, desc.microBatches, desc.virtualStages));
+  p.bubbleFraction =
+      calc::bubbleFractionInterleaved(desc.pp, desc.microBatches, desc.virtualStages);
+  p.pipeline_s = m * p.microBatchSlot_s * (1.0 + p.bubbleFraction);
 
   // DP: gradients of the GPU's shard; ZeRO-1/2 reduce-scatter + all-gather move the same bytes
   // as a ring all-reduce, ZeRO-3 1.5x (Rajbhandari et al.).
@@ -122,6 +131,24 @@ Result<TrainingPlan> planTraining(const Catalog& catalog, const Cluster& cluster
         p.ppFlows.push_back({rank(s, d, t), rank(s + 1, d, t), ppStepBytes});
         p.ppFlows.push_back({rank(s + 1, d, t), rank(s, d, t), ppStepBytes});
       }
+  // EP: each MoE layer dispatches tokens to their experts and combines them back (forward, and
+  // again backward); each TP rank handles its 1/tp of the micro-batch's tokens and sends an
+  // equal share to every other member of its EP group (uniform routing).
+  if (desc.ep > 1) {
+    p.allToAllBytesPerGpu =
+        calc::moeAllToAllBytes(mbTokens / tp, p.model.expertsPerToken, p.model.hidden, bpe);
+    p.allToAllAlphaBeta_s = calc::allToAllTime_s(p.allToAllBytesPerGpu, desc.ep, nic);
+    p.allToAllAlpha_s = (desc.ep - 1) * nic.alpha_s;
+    p.allToAllsPerMicroBatch = 2.0 * layersPerStage;
+    const double perPeer = p.allToAllBytesPerGpu / desc.ep;
+    for (uint32_t s = 0; s < uint32_t(desc.pp); ++s)
+      for (uint32_t t = 0; t < uint32_t(desc.tp); ++t)
+        for (uint32_t g = 0; g < uint32_t(desc.dp); g += desc.ep)
+          for (uint32_t i = 0; i < uint32_t(desc.ep); ++i)
+            for (uint32_t j = 0; j < uint32_t(desc.ep); ++j)
+              if (i != j)
+                p.allToAllFlows.push_back({rank(s, g + i, t), rank(s, g + j, t), perPeer});
+  }
   p.nvlinkBytesPerStep = desc.tp > 1 ? p.jobGpus * m * tpCount * 2.0 * (tp - 1) / tp * tpBytes : 0;
   p.ppFabricBytesPerStep = ppStepBytes * p.ppFlows.size();
   p.dpFabricBytesPerStep = p.dpRingBytesPerGpu * p.dpFlows.size();

@@ -25,16 +25,22 @@ struct StageWindow {
 struct TrainingPlan {
   TrainingDesc desc;
   ModelSpec model;
-  double params = 0;
+  double params = 0;        // all parameters (weights, gradients, optimizer state)
+  double activeParams = 0;  // parameters one token touches (FLOPs)
   double tokensPerStep = 0;
   double peak_flops = 0;  // dense peak at the job's precision
   double efficiency = 0;  // achieved share of peak in matmuls
   double forward_s = 0;   // one micro-batch, one stage, compute only
   double backward_s = 0;
-  double tpComm_s = 0;          // Megatron TP all-reduces of one micro-batch (fwd + bwd), NVLink
-  double ppSend_s = 0;          // PP sends of one micro-batch (fwd + bwd), fabric alpha-beta
-  double microBatchSlot_s = 0;  // forward + backward + TP + PP
-  double pipeline_s = 0;        // m slots + the 1F1B bubble
+  double tpComm_s = 0;             // Megatron TP all-reduces of one micro-batch (fwd + bwd), NVLink
+  double ppSend_s = 0;             // PP sends of one micro-batch (fwd + bwd), fabric alpha-beta
+  double microBatchSlot_s = 0;     // forward + backward + TP + PP
+  double pipeline_s = 0;           // m slots + the 1F1B bubble (without the EP all-to-alls)
+  double bubbleFraction = 0;       // (p - 1) / (v m)
+  double allToAllBytesPerGpu = 0;  // one EP dispatch + combine of one micro-batch and layer
+  double allToAllAlphaBeta_s = 0;  // its alpha-beta time at the NIC rate
+  double allToAllAlpha_s = 0;      // its latency term
+  double allToAllsPerMicroBatch = 0;  // forward + backward, every MoE layer of the stage
   double gradientBytesPerGpu = 0;
   double dpRingBytesPerGpu = 0;   // bytes each GPU sends to its ring successor per step
   double dpAlphaBeta_s = 0;       // the DP collective by the alpha-beta model at the NIC rate
@@ -47,11 +53,17 @@ struct TrainingPlan {
   std::vector<uint8_t> stageOfGpu;  // by GpuId; NOT_IN_JOB for spare GPUs
   std::vector<uint32_t> gpuOfRank;  // [(stage x dp + replica) x tp + tpRank] -> GpuId index
   std::vector<StageWindow> stages;
-  std::vector<Flow> dpFlows;  // ring successor flows, one per GPU
-  std::vector<Flow> ppFlows;  // stage boundary flows, both directions
+  std::vector<Flow> dpFlows;        // ring successor flows, one per GPU
+  std::vector<Flow> ppFlows;        // stage boundary flows, both directions
+  std::vector<Flow> allToAllFlows;  // one EP all-to-all: every pair of each EP group
 
   /// Nominal step time without congestion, throttling or faults (alpha-beta DP collective).
-  double nominalStep_s() const { return pipeline_s + dpAlphaBeta_s + optimizer_s; }
+  double nominalStep_s() const {
+    return pipeline_s +
+           desc.microBatches * (1.0 + bubbleFraction) * allToAllsPerMicroBatch *
+               allToAllAlphaBeta_s +
+           dpAlphaBeta_s + optimizer_s;
+  }
 };
 
 /// Plans `desc` on `cluster`; errors name the offending TrainingDesc field.

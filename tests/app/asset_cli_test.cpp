@@ -28,7 +28,9 @@ CliRun runDcwalk(const std::string& args) {
   return run;
 }
 
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+std::string quoted(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
 
 const std::filesystem::path GLTF = testpaths::sharedDir() / "testdata" / "gltf";
 
@@ -42,7 +44,8 @@ TEST(AssetCli, ValidModelExitsZeroWithItsCounts) {
 }
 
 TEST(AssetCli, FileNamesWithSpacesWork) {
-  const CliRun run = runDcwalk("asset check " + quoted(GLTF / "valid/Box With Spaces/glTF/Box With Spaces.gltf"));
+  const CliRun run =
+      runDcwalk("asset check " + quoted(GLTF / "valid/Box With Spaces/glTF/Box With Spaces.gltf"));
   EXPECT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("textures   3"), std::string::npos) << run.output;
 }
@@ -57,7 +60,8 @@ TEST(AssetCli, InvalidModelExitsTwoNamingFileAndPlace) {
 
 TEST(AssetCli, TheTinygltfCrashCaseExitsTwo) {
   // invalid/INDEX.md: issue-416.gltf makes plain tinygltf 2.7.0 abort with std::bad_alloc.
-  const CliRun run = runDcwalk("asset check " + quoted(GLTF / "invalid/tinygltf-regressions/issue-416.gltf"));
+  const CliRun run =
+      runDcwalk("asset check " + quoted(GLTF / "invalid/tinygltf-regressions/issue-416.gltf"));
   EXPECT_EQ(run.status, 2) << run.output;
   EXPECT_NE(run.output.find("issue-416.gltf"), std::string::npos) << run.output;
 }

@@ -10,26 +10,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/common/cli.h"
+
 namespace {
 
-struct CliRun {
-  int status = -1;
-  std::string out;
-};
+using testcli::CliRun;
 
 // Runs `dcwalk <args>`; stderr joins stdout when `withStderr`.
 CliRun dcwalk(const std::string& args, bool withStderr = false) {
-  const std::string command =
-      std::string("\"") + DCWALK_EXE + "\" " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
-  CliRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return run;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
-  const int raw = pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return run;
+  return testcli::dcwalk(args, withStderr);
 }
 
 nlohmann::json simJson(const std::string& args) {
@@ -65,18 +54,20 @@ TEST(SimCli, KnownAnswerRingAllReduceThroughSet) {
                          "--set collective.bytes=1048576 --set collective.alpha_s=5e-6 "
                          "--set collective.bandwidth_Bps=370e9");
   EXPECT_NEAR(j["collective"]["time_s"].get<double>(), 74.96e-6, 74.96e-6 * 0.001);
-  EXPECT_DOUBLE_EQ(j["collective"]["bus_bw_factor"].get<double>(), 1.75);  // row 1
+  EXPECT_DOUBLE_EQ(j["collective"]["bus_bw_factor"].get<double>(), 1.75);             // row 1
   EXPECT_NEAR(j["collective"]["nvls_bus_bw_factor"].get<double>(), 7.0 / 9.0, 1e-6);  // row 4
 }
 
 TEST(SimCli, KnownAnswerBusBwFromAlgBwThroughSet) {
-  const auto j = simJson(BASE + "--set collective.ranks=8 --set collective.alg_bandwidth_Bps=275e9");
+  const auto j =
+      simJson(BASE + "--set collective.ranks=8 --set collective.alg_bandwidth_Bps=275e9");
   EXPECT_NEAR(j["collective"]["bus_bandwidth_Bps"].get<double>(), 481.25e9, 481.25e9 * 0.005);
 }
 
 TEST(SimCli, KnownAnswer70BBf16FitThroughSet) {
-  const auto j = simJson(BASE + "--set cluster.gpu=h200 --set cluster.gpus=1 --set workload.tp=1 "
-                                "--set workload.batch=1");
+  const auto j = simJson(BASE +
+                         "--set cluster.gpu=h200 --set cluster.gpus=1 --set workload.tp=1 "
+                         "--set workload.batch=1");
   EXPECT_NEAR(j["memory"]["weights_bytes"].get<double>(), 141.107e9, 141.107e9 * 1e-4);
   EXPECT_FALSE(j["memory"]["fits"].get<bool>());
   EXPECT_FALSE(j["comparison"]["h200_weights_fit"].get<bool>());
@@ -86,8 +77,9 @@ TEST(SimCli, KnownAnswer70BBf16FitThroughSet) {
 TEST(SimCli, KnownAnswersMemoryThroughSet) {
   const auto kv = simJson(BASE + "--set workload.model=llama3_8b --set workload.tp=1");
   EXPECT_DOUBLE_EQ(kv["memory"]["kv_cache_bytes_per_token"].get<double>(), 131072);  // row 27
-  const auto zero = simJson(BASE + "--set workload.kind=training --set workload.zero_stage=3 "
-                                   "--set workload.tp=1 --set workload.dp=64 --set cluster.gpus=64");
+  const auto zero = simJson(BASE +
+                            "--set workload.kind=training --set workload.zero_stage=3 "
+                            "--set workload.tp=1 --set workload.dp=64 --set cluster.gpus=64");
   EXPECT_NEAR(zero["memory"]["model_state_per_gpu_bytes"].get<double>(), 17.64e9,
               17.64e9 * 1e-3);  // row 38
   EXPECT_NEAR(zero["memory"]["training_state_bytes"].get<double>(), 1128.86e9,
@@ -95,15 +87,16 @@ TEST(SimCli, KnownAnswersMemoryThroughSet) {
 }
 
 TEST(SimCli, KnownAnswersPipelineCoolingCostThroughSet) {
-  const auto j = simJson(BASE + "--set workload.tp=1 --set workload.pp=8 "
-                                "--set workload.micro_batches=32 --set workload.virtual_stages=2 "
-                                "--set facility.coolant_density_kg_per_m3=1000 "
-                                "--set cost.cloud_instance_per_hour_usd=98.32");
+  const auto j = simJson(BASE +
+                         "--set workload.tp=1 --set workload.pp=8 "
+                         "--set workload.micro_batches=32 --set workload.virtual_stages=2 "
+                         "--set facility.coolant_density_kg_per_m3=1000 "
+                         "--set cost.cloud_instance_per_hour_usd=98.32");
   EXPECT_DOUBLE_EQ(j["parallelism"]["bubble_fraction"].get<double>(), 0.21875);  // row 43
   EXPECT_NEAR(j["parallelism"]["bubble_share_of_iteration"].get<double>(), 0.17949, 1e-5);
   EXPECT_DOUBLE_EQ(j["parallelism"]["interleaved_bubble_fraction"].get<double>(), 0.109375);
   EXPECT_NEAR(j["power"]["coolant_flow_per_kW_L_per_min"].get<double>(), 1.433,
-              1.433 * 0.005);                                                   // row 47
+              1.433 * 0.005);                                                    // row 47
   EXPECT_NEAR(j["cost"]["cloud_per_gpu_hour_usd"].get<double>(), 12.29, 0.005);  // row 52
 }
 

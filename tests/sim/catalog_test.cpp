@@ -36,7 +36,8 @@ TEST(Catalog, EveryEntryLoadsAsATypedSpec) {
   const std::vector<Section> sections = {
       {"gpus", [&](const std::string& id) { return loadGpu(catalog, id).error(); }},
       {"systems", [&](const std::string& id) { return loadSystem(catalog, id).error(); }},
-      {"interconnects", [&](const std::string& id) { return loadInterconnect(catalog, id).error(); }},
+      {"interconnects",
+       [&](const std::string& id) { return loadInterconnect(catalog, id).error(); }},
       {"switches", [&](const std::string& id) { return loadSwitch(catalog, id).error(); }},
       {"models", [&](const std::string& id) { return loadModel(catalog, id).error(); }},
       {"facility", [&](const std::string& id) { return loadFacility(catalog, id).error(); }},
@@ -64,8 +65,9 @@ TEST(Catalog, IssueCoverageOfHardwareAndModels) {
   }
   EXPECT_NE(catalog.find("cpus.xeon_8480.amx_bf16_ops_per_cycle_per_core"), nullptr);
   for (const char* id : {"dgx_h100", "gb200_nvl72"}) EXPECT_TRUE(loadSystem(catalog, id).ok());
-  for (const char* id : {"nvlink4", "nvlink5", "infiniband_ndr", "infiniband_xdr",
-                         "ethernet_400g_rocev2", "ethernet_800g_rocev2", "connectx7", "connectx8"}) {
+  for (const char* id :
+       {"nvlink4", "nvlink5", "infiniband_ndr", "infiniband_xdr", "ethernet_400g_rocev2",
+        "ethernet_800g_rocev2", "connectx7", "connectx8"}) {
     EXPECT_TRUE(loadInterconnect(catalog, id).ok()) << id;
   }
   EXPECT_TRUE(loadSwitch(catalog, "nvswitch_gen3").ok());
@@ -91,9 +93,10 @@ TEST(Catalog, SparseHeadlineIsNotStoredAsDense) {
 }
 
 TEST(Catalog, MissingSourceFailsWithFileAndLine) {
-  auto c = Catalog::loadTexts({{"bad.json", "{\n  \"gpus\": {\n    \"x\": {\n"
-                                            "      \"tdp_W\": {\"value\": 700, \"unit\": \"W\", "
-                                            "\"basis\": \"vendor\"}\n    }\n  }\n}\n"}});
+  auto c = Catalog::loadTexts({{"bad.json",
+                                "{\n  \"gpus\": {\n    \"x\": {\n"
+                                "      \"tdp_W\": {\"value\": 700, \"unit\": \"W\", "
+                                "\"basis\": \"vendor\"}\n    }\n  }\n}\n"}});
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.error().find("bad.json:4"), std::string::npos) << c.error();
   EXPECT_NE(c.error().find("/gpus/x/tdp_W"), std::string::npos) << c.error();
@@ -102,8 +105,9 @@ TEST(Catalog, MissingSourceFailsWithFileAndLine) {
 
 TEST(Catalog, BadBasisSyntaxAndDuplicatesFailWithPlaces) {
   auto basis = Catalog::loadTexts(
-      {{"b.json", "{\"a\": {\n\"f\": {\"value\": 1, \"unit\": \"W\", \"source\": \"s s s s\", "
-                  "\"basis\": \"guess\"}}}"}});
+      {{"b.json",
+        "{\"a\": {\n\"f\": {\"value\": 1, \"unit\": \"W\", \"source\": \"s s s s\", "
+        "\"basis\": \"guess\"}}}"}});
   ASSERT_FALSE(basis.ok());
   EXPECT_NE(basis.error().find("b.json:2"), std::string::npos) << basis.error();
   EXPECT_NE(basis.error().find("guess"), std::string::npos);
@@ -122,9 +126,10 @@ TEST(Catalog, BadBasisSyntaxAndDuplicatesFailWithPlaces) {
 
 TEST(Catalog, SpecValidationNamesTheFigure) {
   const std::string src = R"("source": "test text", "basis": "estimate")";
-  auto c = Catalog::loadTexts(
-      {{"gpus.json", "{\"gpus\": {\"g\": {\n\"name\": \"G\",\n"
-                     "\"hbm_capacity_bytes\": {\"value\": -1, \"unit\": \"B\", " + src + "}\n}}}"}});
+  auto c = Catalog::loadTexts({{"gpus.json",
+                                "{\"gpus\": {\"g\": {\n\"name\": \"G\",\n"
+                                "\"hbm_capacity_bytes\": {\"value\": -1, \"unit\": \"B\", " +
+                                    src + "}\n}}}"}});
   ASSERT_TRUE(c.ok()) << c.error();
   auto g = loadGpu(*c, "g");
   ASSERT_FALSE(g.ok());

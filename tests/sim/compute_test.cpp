@@ -54,9 +54,9 @@ TEST(Compute, RidgePointsOfOtherAccelerators) {
 }
 
 TEST(Compute, KA26_H100Bf16FromMicroarchitecture) {
-  const double peak = peakFromMicroarchitecture(figure("gpus.h100_sxm.sm_count"),
-                                                figure("gpus.h100_sxm.tensor_flops_per_cycle_per_sm_bf16"),
-                                                figure("gpus.h100_sxm.tensor_clock_Hz"));
+  const double peak = peakFromMicroarchitecture(
+      figure("gpus.h100_sxm.sm_count"), figure("gpus.h100_sxm.tensor_flops_per_cycle_per_sm_bf16"),
+      figure("gpus.h100_sxm.tensor_clock_Hz"));
   EXPECT_NEAR(peak, 989.4e12, 989.4e12 * 0.001);
   // The same 132 x 4,096 x 1.83 GHz computed here by hand.
   EXPECT_NEAR(peak, 132.0 * 4096.0 * 1.83e9, 1.0);
@@ -105,8 +105,8 @@ TEST(Compute, RooflineAndBatching) {
                    continuousBatchingTokensPerSecond(32, 0.01) / 2.0);
   // Prefill of 4096 tokens on 70B at 989 TF: compute-bound 2 N T / peak.
   const double n = 70.55e9;
-  EXPECT_NEAR(prefillTime_s(n, 4096, 1, 1, 989.4e12, 1.0, 2 * n, 3.35e12),
-              2 * n * 4096 / 989.4e12, 1e-9);
+  EXPECT_NEAR(prefillTime_s(n, 4096, 1, 1, 989.4e12, 1.0, 2 * n, 3.35e12), 2 * n * 4096 / 989.4e12,
+              1e-9);
 }
 
 TEST(Compute, KA54_XeonAmxPeakAndTiles) {
@@ -114,9 +114,9 @@ TEST(Compute, KA54_XeonAmxPeakAndTiles) {
       figure("cpus.xeon_8480.amx_tile_rows") * figure("cpus.xeon_8480.amx_tile_row_bytes");
   EXPECT_EQ(tileBytes, 1024.0);
   EXPECT_EQ(tileBytes * figure("cpus.xeon_8480.amx_tiles"), 8.0 * 1024.0);
-  const double peak = peakFromMicroarchitecture(figure("cpus.xeon_8480.cores"),
-                                                figure("cpus.xeon_8480.amx_bf16_ops_per_cycle_per_core"),
-                                                figure("cpus.xeon_8480.amx_clock_Hz"));
+  const double peak = peakFromMicroarchitecture(
+      figure("cpus.xeon_8480.cores"), figure("cpus.xeon_8480.amx_bf16_ops_per_cycle_per_core"),
+      figure("cpus.xeon_8480.amx_clock_Hz"));
   EXPECT_NEAR(peak, 114.69e12, 0.01e12);
 }
 

@@ -124,7 +124,8 @@ TEST(EngineRouting, BytesSentEqualBytesReceived) {
 }
 
 TEST(EngineRouting, LinkLoadNeverExceedsCapacity) {
-  for (const char* name : {"training_405b", "training_405b_no_rail", "link_down"}) {
+  for (const char* name :
+       {"training_405b", "training_405b_no_rail", "training_moe_ep", "link_down"}) {
     auto e = enginetest::makeBuiltin(name);
     ASSERT_TRUE(e);
     bool sawDataParallel = false;

@@ -168,3 +168,30 @@ TEST(EngineFaults, FaultsCanBeAddedWhileRunning) {
   runUntil(*e, 2.6);
   EXPECT_NEAR(e->snapshot().aggregates.goodput, 1.0, 1e-9);
 }
+
+TEST(EngineFaults, SpineLinkDownReroutesAroundItWithoutLosingBytes) {
+  auto e = enginetest::makeBuiltin("training_405b");
+  ASSERT_TRUE(e);
+  const Cluster& c = e->cluster();
+  uint32_t busy = INVALID_INDEX;
+  for (uint32_t l = 0; l < c.linkCount() && busy == INVALID_INDEX; ++l)
+    if (c.links[l].tier == LinkTier::LeafSpine && e->dpLinkBytes()[2 * l] > 0) busy = l;
+  ASSERT_NE(busy, INVALID_INDEX);
+  const double before = e->dataParallelTime_s();
+  const double injected = e->dpRoute().injected_bytes;
+  const std::vector<double> loadBefore = e->dpLinkBytes();
+  e->addFault({.kind = FaultKind::LinkDown, .start_s = 0.5, .end_s = 1.5, .target = busy});
+  runUntil(*e, 1.0);
+  EXPECT_EQ(e->dpLinkBytes()[2 * busy], 0.0);  // ECMP left the dead cable
+  EXPECT_EQ(e->dpLinkBytes()[2 * busy + 1], 0.0);
+  EXPECT_EQ(e->dpRoute().unroutable, 0u);
+  EXPECT_DOUBLE_EQ(e->dpRoute().injected_bytes, injected);
+  // Only paths inside the fabric change: every NIC cable carries exactly what it did.
+  for (uint32_t g = 0; g < c.gpuCount(); ++g)
+    for (int dir = 0; dir < 2; ++dir)
+      ASSERT_EQ(e->dpLinkBytes()[2 * size_t{c.gpuLink[g]} + dir],
+                loadBefore[2 * size_t{c.gpuLink[g]} + dir]);
+  runUntil(*e, 2.0);
+  EXPECT_GT(e->dpLinkBytes()[2 * busy], 0.0);
+  EXPECT_DOUBLE_EQ(e->dataParallelTime_s(), before);
+}

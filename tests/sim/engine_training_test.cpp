@@ -161,3 +161,47 @@ TEST(EngineTraining, BadLayoutsAreRefusedWithTheField) {
   ASSERT_FALSE(e.ok());
   EXPECT_NE(e.error().find("faults[0].target"), std::string::npos) << e.error();
 }
+
+TEST(EngineTraining, ExpertAllToAllClimbsTheFabricMoreThanTheRing) {
+  auto e = enginetest::makeBuiltin("training_moe_ep");
+  ASSERT_TRUE(e);
+  const Cluster& c = e->cluster();
+  const TrainingPlan& p = *e->training();
+  ASSERT_EQ(p.desc.ep, 8);
+  // Share of the bytes a GPU injects that also climb from a leaf to a spine: DP ring neighbours
+  // sit in consecutive racks (one rack in four crosses a 4-rack rail group); an EP group's 8
+  // consecutive racks span two or three rail groups, so over half its pairs cross.
+  const auto climbShare = [&](const std::vector<double>& load) {
+    double injected = 0, climbed = 0;
+    for (uint32_t l = 0; l < c.linkCount(); ++l) {
+      if (c.links[l].tier == LinkTier::Endpoint) injected += load[2 * l];
+      if (c.links[l].tier == LinkTier::LeafSpine) climbed += load[2 * l];
+    }
+    return climbed / injected;
+  };
+  const double ring = climbShare(e->dpLinkBytes());
+  const double a2a = climbShare(e->allToAllLinkBytes());
+  EXPECT_NEAR(ring, 0.25, 0.02);
+  EXPECT_GT(a2a, 2 * ring);
+  // One all-to-all is no faster than the alpha-beta model at the NIC rate (calculator), and the
+  // pipeline carries 2 per MoE layer per micro-batch on its critical path.
+  const auto nic = sim::loadInterconnect(enginetest::catalog(), "connectx7").value();
+  const auto model = sim::loadModel(enginetest::catalog(), "mixtral_8x7b").value();
+  const double bytes =
+      sim::calc::moeAllToAllBytes(8192.0 / 8, model.expertsPerToken, model.hidden, 2);
+  const double alphaBeta =
+      sim::calc::allToAllTime_s(bytes, 8, {nic.latency_s, nic.linkPerDirection_Bps});
+  EXPECT_GE(e->allToAllTime_s(), alphaBeta * (1 - 1e-9));
+  EXPECT_LT(e->allToAllTime_s(), 4 * alphaBeta);
+  const double perStep = 8 * 2.0 * model.layers / 4 * (1 + sim::calc::bubbleFraction1F1B(4, 8));
+  EXPECT_NEAR(e->pipelineTime_s(), p.pipeline_s + perStep * e->allToAllTime_s(), 1e-9);
+  enginetest::runTrainingSteps(*e, 2);
+  EXPECT_NEAR(e->lastStepTime_s(), e->pipelineTime_s() + e->dataParallelTime_s() + p.optimizer_s,
+              1e-6);
+  // A dense model cannot be expert-parallel.
+  EngineDesc d;
+  d.workload.training.ep = 8;
+  auto bad = Engine::create(enginetest::catalog(), d);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("workload.training.ep"), std::string::npos);
+}

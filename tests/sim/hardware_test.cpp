@@ -69,6 +69,11 @@ TEST(Hardware, KA19_Nvl72NvlinkDomainAbout130TBps) {
   EXPECT_NEAR(aggregate, 130e12, 130e12 * 0.01);
   const Evaluation e = evaluate("llama405b-training-16k-gb200");
   EXPECT_DOUBLE_EQ(e.number("hardware.scale_up_domain_bidirectional_Bps"), 129.6e12);
+  // Seed: a 130 kW-class rack, between the OCP 120 kW capacity and the SU share of 150 kW.
+  EXPECT_GE(e.number("power.rack_power_W"), 120e3);
+  EXPECT_LE(e.number("power.rack_power_W"), 150e3);
+  // The model card's H100 GPU-hours stay at the H100's 700 W on any scenario GPU.
+  EXPECT_NEAR(e.number("power.reported_training_gpu_energy_kWh"), 21.59e6, 21.59e6 * 0.001);
 }
 
 TEST(Hardware, Nvl72LinkAccounting) {

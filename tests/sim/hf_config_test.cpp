@@ -14,7 +14,8 @@ namespace {
 // Field values from the meta-llama/Llama-3.1-*/config.json files on the Hugging Face hub.
 std::string llamaConfig(int layers, int hidden, int heads, int intermediate) {
   return R"({"architectures": ["LlamaForCausalLM"], "model_type": "llama",
-  "num_hidden_layers": )" + std::to_string(layers) + R"(, "hidden_size": )" + std::to_string(hidden) +
+  "num_hidden_layers": )" +
+         std::to_string(layers) + R"(, "hidden_size": )" + std::to_string(hidden) +
          R"(, "num_attention_heads": )" + std::to_string(heads) +
          R"(, "num_key_value_heads": 8, "intermediate_size": )" + std::to_string(intermediate) +
          R"(, "vocab_size": 128256, "tie_word_embeddings": false, "rope_theta": 500000.0,

@@ -119,8 +119,7 @@ TEST(Memory, KorthikantiGpt3ActivationsPerLayer) {
               0.001e9);
   EXPECT_NEAR(activationBytesPerLayer(ActivationStrategy::Selective, s, b, h, a, t), 0.107e9,
               0.001e9);
-  EXPECT_NEAR(activationBytesPerLayer(ActivationStrategy::Full, s, b, h, a, t), 0.0503e9,
-              0.0001e9);
+  EXPECT_NEAR(activationBytesPerLayer(ActivationStrategy::Full, s, b, h, a, t), 0.0503e9, 0.0001e9);
 }
 
 TEST(Memory, Llama70BActivationsAt8kWithoutParallelism) {

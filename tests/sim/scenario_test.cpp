@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 #include "sim/catalog.h"
 #include "sim/evaluate.h"
 #include "sim/scenario.h"
+#include "tests/common/paths.h"
 
 using namespace sim;
 
@@ -76,6 +79,11 @@ TEST(Scenario, FileErrorsNameLineAndPointer) {
   ASSERT_FALSE(choice.ok());
   EXPECT_NE(choice.error().find("inference, training"), std::string::npos) << choice.error();
 
+  auto notObject = parse("{\"workload\": 3}");
+  ASSERT_FALSE(notObject.ok());
+  EXPECT_NE(notObject.error().find("\"workload\" must be an object"), std::string::npos)
+      << notObject.error();
+
   auto topLevel = parse("{\"clusterz\": 1}");
   ASSERT_FALSE(topLevel.ok());
   EXPECT_NE(topLevel.error().find("clusterz"), std::string::npos);
@@ -128,9 +136,9 @@ TEST(Scenario, EvaluationErrorsNameTheField) {
 
 TEST(Scenario, KnownAnswersThroughOverridesAlone) {
   // Row 7: ring all-reduce alpha-beta.
-  const Evaluation ring = evaluateWith({"collective.op=all_reduce", "collective.ranks=8",
-                                        "collective.bytes=1048576", "collective.alpha_s=5e-6",
-                                        "collective.bandwidth_Bps=370e9"});
+  const Evaluation ring =
+      evaluateWith({"collective.op=all_reduce", "collective.ranks=8", "collective.bytes=1048576",
+                    "collective.alpha_s=5e-6", "collective.bandwidth_Bps=370e9"});
   EXPECT_NEAR(ring.number("collective.time_s"), 74.96e-6, 74.96e-6 * 0.001);
   EXPECT_DOUBLE_EQ(ring.number("collective.bus_bw_factor"), 1.75);
   // Row 5: a measured algbw converted to busbw.
@@ -143,12 +151,12 @@ TEST(Scenario, KnownAnswersThroughOverridesAlone) {
   EXPECT_EQ(std::get<bool>(h200.find("comparison.h200_weights_fit")->value), false);
   EXPECT_EQ(std::get<bool>(h200.find("comparison.mi300x_weights_fit")->value), true);
   // Row 38: ZeRO-3 on 64 ranks.
-  const Evaluation zero = evaluateWith({"workload.kind=training", "workload.zero_stage=3",
-                                        "workload.dp=64", "cluster.gpus=64"});
+  const Evaluation zero = evaluateWith(
+      {"workload.kind=training", "workload.zero_stage=3", "workload.dp=64", "cluster.gpus=64"});
   EXPECT_NEAR(zero.number("memory.model_state_per_gpu_bytes"), 17.64e9, 17.64e9 * 1e-3);
   // Row 43: pipeline bubbles.
-  const Evaluation pipe = evaluateWith({"workload.pp=8", "workload.micro_batches=32",
-                                        "workload.virtual_stages=2"});
+  const Evaluation pipe =
+      evaluateWith({"workload.pp=8", "workload.micro_batches=32", "workload.virtual_stages=2"});
   EXPECT_DOUBLE_EQ(pipe.number("parallelism.bubble_fraction"), 0.21875);
   EXPECT_DOUBLE_EQ(pipe.number("parallelism.interleaved_bubble_fraction"), 0.109375);
   // Row 47: coolant flow per kW at rho = 1000 kg/m^3.
@@ -180,4 +188,34 @@ TEST(Scenario, TrainingScenarioIsPlausible) {
   EXPECT_NEAR(r->number("memory.training_per_gpu_bytes"), state + activations, 1e3);
   // Llama 3.1 405B on 16K H100: the model card's 30.84M GPU-hours -> 21.59 GWh at 700 W.
   EXPECT_NEAR(r->number("power.reported_training_gpu_energy_kWh"), 21.59e6, 21.59e6 * 0.001);
+}
+
+TEST(Scenario, EveryOutputKeyAndFieldIsDocumented) {
+  std::ifstream in(testpaths::sourceDir() / "docs" / "sim.md");
+  ASSERT_TRUE(in) << "docs/sim.md missing";
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  for (const std::string& path : scenarioFieldPaths()) {
+    EXPECT_NE(doc.find("`" + path + "`"), std::string::npos) << path << " is not documented";
+  }
+  for (const std::string& name : builtinScenarioNames()) {
+    auto scenario = loadScenario(name);
+    ASSERT_TRUE(scenario.ok()) << scenario.error();
+    ASSERT_TRUE(applyOverride(*scenario, "cost.cloud_instance_per_hour_usd=10").ok());
+    auto result = evaluateScenario(*scenario, shipped());
+    ASSERT_TRUE(result.ok()) << result.error();
+    for (const Output& o : result->outputs) {
+      std::string key = o.key;
+      if (o.section == "comparison") {
+        // Keys are "<gpu id>_<quantity>" for each id of cost.compare.
+        std::stringstream ids(scenario->cost.compare);
+        for (std::string id; std::getline(ids, id, ',');) {
+          if (key.rfind(id + "_", 0) == 0) key = "<gpu>" + key.substr(id.size());
+        }
+      }
+      EXPECT_NE(doc.find("`" + o.section + "." + key + "`"), std::string::npos)
+          << o.section << "." << o.key << " is not documented in docs/sim.md";
+    }
+  }
 }

@@ -13,7 +13,7 @@ using world::Aabb;
 constexpr double GH100_DIE_AREA_MM2 = 814.0;  // reference A.1 (Hopper whitepaper via TechPowerUp)
 constexpr double RACK_UNIT_MM = 44.45;        // EIA-310-D: 1U = 1.75 in
 constexpr double NVL72_W_MM = 600.0, NVL72_D_MM = 1068.0, NVL72_H_MM = 2236.0;  // issue 5
-constexpr double HBM3_HEIGHT_MM = 0.72;       // JEDEC HBM3/HBM3E maximum stack height
+constexpr double HBM3_HEIGHT_MM = 0.72;  // JEDEC HBM3/HBM3E maximum stack height
 
 const sim::Catalog& catalog() {
   static const sim::Catalog c = [] {
@@ -38,7 +38,9 @@ struct Built {
   world::PrimitiveMeshes primitives;
   Built() { primitives = world::registerPrimitives(meshes); }
   world::BuildContext ctx() { return world::BuildContext{scene, primitives, worldtest::dims()}; }
-  glm::dvec3 sizeMm(world::PrototypeId id) const { return scene.prototype(id).bounds.size() * 1000.0; }
+  glm::dvec3 sizeMm(world::PrototypeId id) const {
+    return scene.prototype(id).bounds.size() * 1000.0;
+  }
 };
 
 void expectWithin2Percent(double measured, double expected, const char* what) {
@@ -70,8 +72,9 @@ TEST(Dimensions, WrongUnitNamesFileAndLine) {
   ASSERT_TRUE(base.ok());
   // Same catalog text, with the rack unit given in seconds.
   auto cat = sim::Catalog::loadTexts(
-      {{"bad_dims.json", "{\n\"dimensions\": {\n\"rack_unit\": {\n\"height\": {\"value\": 1, "
-                         "\"unit\": \"s\", \"source\": \"x\", \"basis\": \"estimate\"}}}}"}});
+      {{"bad_dims.json",
+        "{\n\"dimensions\": {\n\"rack_unit\": {\n\"height\": {\"value\": 1, "
+        "\"unit\": \"s\", \"source\": \"x\", \"basis\": \"estimate\"}}}}"}});
   ASSERT_TRUE(cat.ok()) << cat.error();
   auto dims = world::Dimensions::fromCatalog(*cat);
   ASSERT_FALSE(dims.ok());
@@ -107,7 +110,8 @@ TEST(Dimensions, HbmStackMatchesCatalogAndJedecHeight) {
     expectWithin2Percent(size.y, HBM3_HEIGHT_MM, "HBM height");
     // Base die plus the catalog's DRAM die count.
     int dramDies = 0;
-    for (const auto& part : b.scene.prototype(id).parts) dramDies += part.name.rfind("DRAM die", 0) == 0;
+    for (const auto& part : b.scene.prototype(id).parts)
+      dramDies += part.name.rfind("DRAM die", 0) == 0;
     EXPECT_EQ(dramDies, int(catalog().find("dimensions.hbm3e_stack.dram_die_count")->value));
   }
 }

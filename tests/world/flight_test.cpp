@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "tests/world/world_test_fixture.h"
 #include <glm/gtc/constants.hpp>
+#include "tests/world/world_test_fixture.h"
 
 #include "world/camera.h"
 #include "world/flight.h"
@@ -46,7 +46,8 @@ TEST(FlyTo, SmToCampusIsUnderTwoSecondsAndEased) {
   EXPECT_LT(first, 1e-3 * average);
   EXPECT_LT(last, 1e-3 * average);
   // The distance to the target changes geometrically: halfway it is the geometric mean.
-  const world::FlyTo straight(world::OrbitPose{dvec3(0), 1e-3, 0, 0}, world::OrbitPose{dvec3(0), 1e3, 0, 0});
+  const world::FlyTo straight(world::OrbitPose{dvec3(0), 1e-3, 0, 0},
+                              world::OrbitPose{dvec3(0), 1e3, 0, 0});
   const world::Pose mid = straight.sample(straight.duration_s() / 2);
   EXPECT_NEAR(glm::length(mid.position), 1.0, 1e-9);
 }
@@ -55,7 +56,8 @@ TEST(FlyTo, EveryPairOfStationsIsUnderTwoSeconds) {
   const auto& stations = worldtest::defaultWorld().stations();
   for (const auto& a : stations) {
     for (const auto& b : stations) {
-      EXPECT_LT(world::FlyTo(a.viewpoint, b.viewpoint).duration_s(), 2.0) << a.name << " -> " << b.name;
+      EXPECT_LT(world::FlyTo(a.viewpoint, b.viewpoint).duration_s(), 2.0)
+          << a.name << " -> " << b.name;
     }
   }
 }

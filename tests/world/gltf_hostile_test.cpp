@@ -35,8 +35,8 @@ struct TempDir {
 
 void writeBytes(const fs::path& path, const std::vector<uint8_t>& bytes) {
   fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                              std::streamsize(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 }
 
 void writeJson(const fs::path& path, const json& doc) {
@@ -81,13 +81,17 @@ json meshAsset(const std::vector<float>& positions, const std::vector<uint32_t>&
   size_t offset = bin.size();
   append(&bin, positions);
   accessors.push_back({{"bufferView", addView(offset, positions.size() * 4)},
-                       {"componentType", F32}, {"count", vertexCount}, {"type", "VEC3"}});
+                       {"componentType", F32},
+                       {"count", vertexCount},
+                       {"type", "VEC3"}});
   json attributes = {{"POSITION", 0}};
   if (!normals.empty()) {
     offset = bin.size();
     append(&bin, normals);
     accessors.push_back({{"bufferView", addView(offset, normals.size() * 4)},
-                         {"componentType", F32}, {"count", vertexCount}, {"type", "VEC3"}});
+                         {"componentType", F32},
+                         {"count", vertexCount},
+                         {"type", "VEC3"}});
     attributes["NORMAL"] = accessors.size() - 1;
   }
   json primitive = {{"attributes", attributes}, {"mode", mode}};
@@ -105,12 +109,15 @@ json meshAsset(const std::vector<float>& positions, const std::vector<uint32_t>&
       bytes = indices.size() * 4;
     }
     accessors.push_back({{"bufferView", addView(offset, bytes)},
-                         {"componentType", indexType}, {"count", indices.size()}, {"type", "SCALAR"}});
+                         {"componentType", indexType},
+                         {"count", indices.size()},
+                         {"type", "SCALAR"}});
     primitive["indices"] = accessors.size() - 1;
   }
   return {{"asset", {{"version", "2.0"}}},
-          {"buffers", {{{"byteLength", bin.size()},
-                        {"uri", "data:application/octet-stream;base64," + base64(bin)}}}},
+          {"buffers",
+           {{{"byteLength", bin.size()},
+             {"uri", "data:application/octet-stream;base64," + base64(bin)}}}},
           {"bufferViews", views},
           {"accessors", accessors},
           {"meshes", {{{"primitives", {primitive}}}}},
@@ -131,10 +138,12 @@ sim::Result<world::ImportedModel> load(const TempDir& dir, const json& doc,
 
 /// The refusal names the file and contains every fragment.
 void expectRefused(const sim::Result<world::ImportedModel>& model,
-                   const std::vector<std::string>& fragments, const std::string& file = "asset.gltf") {
+                   const std::vector<std::string>& fragments,
+                   const std::string& file = "asset.gltf") {
   ASSERT_FALSE(model.ok()) << "loaded, but should have been refused";
   EXPECT_NE(model.error().find(file), std::string::npos) << model.error();
-  for (const std::string& f : fragments) EXPECT_NE(model.error().find(f), std::string::npos) << model.error();
+  for (const std::string& f : fragments)
+    EXPECT_NE(model.error().find(f), std::string::npos) << model.error();
 }
 
 TEST(GltfHostile, Base64HelperMatchesKnownEncodings) {  // RFC 4648 section 10 test vectors
@@ -169,16 +178,17 @@ TEST(GltfHostile, NonFinitePositionsAreRefused) {
   for (float bad : {NAN, INFINITY, -INFINITY}) {
     std::vector<float> positions = TRIANGLE;
     positions[4] = bad;
-    expectRefused(load(dir, meshAsset(positions, {0, 1, 2})), {"/accessors/0", "element 1 component 1"});
+    expectRefused(load(dir, meshAsset(positions, {0, 1, 2})),
+                  {"/accessors/0", "element 1 component 1"});
   }
 }
 
 TEST(GltfHostile, UrisThatLeaveTheFolderOrNameASchemeAreRefused) {
   TempDir dir;
   writeBytes(dir.path / "outside.bin", std::vector<uint8_t>(36, 0));  // exists: refusal is policy
-  for (const std::string uri : {"../outside.bin", "sub/../../outside.bin", "%2e%2e/outside.bin",
-                                "..\\outside.bin", "/etc/passwd", "file:///etc/passwd",
-                                "http://example.com/a.bin", "C:/a.bin"}) {
+  for (const std::string uri :
+       {"../outside.bin", "sub/../../outside.bin", "%2e%2e/outside.bin", "..\\outside.bin",
+        "/etc/passwd", "file:///etc/passwd", "http://example.com/a.bin", "C:/a.bin"}) {
     json doc = meshAsset(TRIANGLE, {});
     doc["buffers"][0]["uri"] = uri;
     expectRefused(load(dir, doc, "asset/asset.gltf"), {"/buffers/0/uri"}, "asset.gltf");
@@ -225,10 +235,29 @@ TEST(GltfHostile, DeclaredSizesAreCappedBeforeAllocation) {
   expectRefused(load(dir, doc), {"/accessors/0/count", "cap"});
 }
 
+TEST(GltfHostile, OutputCapsAreEnforced) {
+  TempDir dir;
+  const std::vector<float> quad = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
+  const json doc = meshAsset(quad, {0, 1, 2, 2, 1, 3});  // 2 triangles, no normals: 6 vertices
+  world::GltfLimits limits;
+  limits.maxTotalTriangles = 1;
+  expectRefused(load(dir, doc, "asset.gltf", limits), {"/meshes/0/primitives/0", "triangles"});
+  limits = {};
+  limits.maxTotalVertices = 5;
+  expectRefused(load(dir, doc, "asset.gltf", limits), {"/meshes/0/primitives/0", "vertices"});
+  limits = {};
+  limits.maxTotalAccessorBytes =
+      48 + 11;  // positions (4 x 12 bytes) fit, the 12 index bytes do not
+  expectRefused(load(dir, doc, "asset.gltf", limits), {"/accessors/1", "cap"});
+  limits.maxTotalAccessorBytes = 48 + 12;
+  EXPECT_TRUE(load(dir, doc, "asset.gltf", limits).ok());
+}
+
 TEST(GltfHostile, ImageDimensionsAreCheckedBeforeDecoding) {
   // A PNG signature and IHDR claiming 100000 x 100000 pixels (40 GB decoded), nothing else.
-  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
-                              0x00, 0x01, 0x86, 0xA0, 0x00, 0x01, 0x86, 0xA0, 8, 6, 0, 0, 0, 0, 0, 0, 0};
+  std::vector<uint8_t> png = {0x89, 'P',  'N', 'G', '\r', '\n', 0x1A, '\n', 0,    0,    0,
+                              13,   'I',  'H', 'D', 'R',  0x00, 0x01, 0x86, 0xA0, 0x00, 0x01,
+                              0x86, 0xA0, 8,   6,   0,    0,    0,    0,    0,    0,    0};
   json doc = meshAsset(TRIANGLE, {});
   doc["images"] = {{{"uri", "data:image/png;base64," + base64(png)}}};
   TempDir dir;
@@ -255,14 +284,16 @@ TEST(GltfHostile, CyclesSharedChildrenAndDeepHierarchiesAreRefused) {
   doc["scenes"] = {{{"nodes", {0}}}};
   expectRefused(load(dir, doc), {"levels deep"});
   world::GltfLimits limits;
-  limits.maxNodeDepth = depth;  // the same chain within a larger cap loads, one instance at the leaf
+  limits.maxNodeDepth =
+      depth;  // the same chain within a larger cap loads, one instance at the leaf
   auto model = load(dir, doc, "asset.gltf", limits);
   ASSERT_TRUE(model.ok()) << model.error();
   EXPECT_EQ(model->instances.size(), 1u);
 }
 
 TEST(GltfHostile, StripsAndFansBecomeTriangleLists) {
-  // glTF 2.0 spec 3.7.2.1: strip triangle i = (v[i], v[i+1+i%2], v[i+2-i%2]); fan i = (v[i+1], v[i+2], v[0]).
+  // glTF 2.0 spec 3.7.2.1: strip triangle i = (v[i], v[i+1+i%2], v[i+2-i%2]); fan i = (v[i+1],
+  // v[i+2], v[0]).
   const std::vector<float> quad = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
   const std::vector<float> up = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
   TempDir dir;
@@ -282,7 +313,8 @@ TEST(GltfHostile, StripsAndFansBecomeTriangleLists) {
 TEST(GltfHostile, TruncatedAndCorruptedGlbsNeverCrash) {
   const fs::path box = testpaths::sharedDir() / "testdata/gltf/valid/Box/glTF-Binary/Box.glb";
   std::ifstream in(box, std::ios::binary);
-  const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in),
+                                   std::istreambuf_iterator<char>()};
   ASSERT_GT(bytes.size(), 100u) << box;
   TempDir dir;
   const fs::path path = dir.path / "cut.glb";

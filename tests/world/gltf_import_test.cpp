@@ -1,5 +1,5 @@
-// glTF import over the Khronos sample models in ../shared/testdata/gltf/valid: every file loads, and
-// its counts and bounds agree with what the test reads itself from the JSON, the .bin files and
+// glTF import over the Khronos sample models in ../shared/testdata/gltf/valid: every file loads,
+// and its counts and bounds agree with what the test reads itself from the JSON, the .bin files and
 // the validator figures in valid/INDEX.md. Also the fit to a real size.
 #include <gtest/gtest.h>
 
@@ -19,7 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-fs::path validDir() { return testpaths::sharedDir() / "testdata" / "gltf" / "valid"; }
+fs::path validDir() {
+  return testpaths::sharedDir() / "testdata" / "gltf" / "valid";
+}
 
 std::vector<unsigned char> readBytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -47,7 +49,8 @@ std::map<std::string, uint64_t> indexTriangles() {
     if (line.rfind("| dev |", 0) != 0 && line.rfind("| test |", 0) != 0) continue;
     std::vector<std::string> cells;
     size_t start = 1;
-    for (size_t bar = line.find('|', start); bar != std::string::npos; bar = line.find('|', start)) {
+    for (size_t bar = line.find('|', start); bar != std::string::npos;
+         bar = line.find('|', start)) {
       cells.push_back(line.substr(start, bar - start));
       start = bar + 1;
     }
@@ -124,7 +127,8 @@ TEST_P(ValidModel, LoadsWithTheCountsItsJsonDeclares) {
   world::MeshLibrary library;
   for (const world::ImportedMesh& mesh : model->meshes) {
     world::MeshId id;
-    EXPECT_TRUE(library.add(mesh.data, &id)) << mesh.data.name;  // indices in range, whole triangles
+    EXPECT_TRUE(library.add(mesh.data, &id))
+        << mesh.data.name;  // indices in range, whole triangles
     // The POSITION accessor's declared min/max is the box of the imported vertices.
     const json& primitive = doc["meshes"][mesh.sourceMesh]["primitives"][mesh.sourcePrimitive];
     const json& accessor = doc["accessors"][primitive["attributes"]["POSITION"].get<size_t>()];
@@ -172,7 +176,8 @@ TEST(GltfImport, BoxIsAUnitCubeAfterItsRootMatrix) {
 }
 
 TEST(GltfImport, TriangleWithoutIndicesGetsItsFaceNormal) {
-  auto model = world::importGltf(validDir() / "TriangleWithoutIndices/glTF/TriangleWithoutIndices.gltf");
+  auto model =
+      world::importGltf(validDir() / "TriangleWithoutIndices/glTF/TriangleWithoutIndices.gltf");
   ASSERT_TRUE(model.ok()) << model.error();
   ASSERT_EQ(model->meshes.size(), 1u);
   const auto& v = model->meshes[0].data.vertices;
@@ -209,7 +214,8 @@ TEST(GltfImport, SparseValuesReplaceTheirVertices) {
   for (int s = 0; s < sparse["count"].get<int>(); ++s) {
     uint16_t index = 0;
     std::memcpy(&index, bin.data() + viewStart(sparse["indices"]) + 2 * size_t(s), 2);
-    std::memcpy(&positions[size_t(index) * 3], bin.data() + viewStart(sparse["values"]) + 12 * size_t(s), 12);
+    std::memcpy(&positions[size_t(index) * 3],
+                bin.data() + viewStart(sparse["values"]) + 12 * size_t(s), 12);
   }
   std::vector<uint16_t> indices(indexAccessor["count"].get<size_t>());
   std::memcpy(indices.data(), bin.data() + viewStart(indexAccessor), indices.size() * 2);
@@ -219,7 +225,8 @@ TEST(GltfImport, SparseValuesReplaceTheirVertices) {
   ASSERT_EQ(vertices.size(), indices.size());
   for (size_t corner = 0; corner < indices.size(); ++corner) {
     for (int k = 0; k < 3; ++k)
-      EXPECT_EQ(vertices[corner].position[k], positions[size_t(indices[corner]) * 3 + size_t(k)]) << corner;
+      EXPECT_EQ(vertices[corner].position[k], positions[size_t(indices[corner]) * 3 + size_t(k)])
+          << corner;
   }
 }
 
@@ -228,7 +235,8 @@ TEST(GltfImport, TexturedBoxDecodesItsPngAtTheHeaderSize) {
   auto model = world::importGltf(dir / "BoxTextured.gltf");
   ASSERT_TRUE(model.ok()) << model.error();
   const json doc = readGltfJson(dir / "BoxTextured.gltf");
-  const std::vector<unsigned char> png = readBytes(dir / doc["images"][0]["uri"].get<std::string>());
+  const std::vector<unsigned char> png =
+      readBytes(dir / doc["images"][0]["uri"].get<std::string>());
   ASSERT_GE(png.size(), 24u);
   const uint32_t width = (uint32_t(png[16]) << 24) | (png[17] << 16) | (png[18] << 8) | png[19];
   const uint32_t height = (uint32_t(png[20]) << 24) | (png[21] << 16) | (png[22] << 8) | png[23];
@@ -265,8 +273,9 @@ TEST(GltfFit, NonUniformFitMatchesEveryAxisAtTheMinCorner) {
   auto model = world::importGltf(validDir() / "Box/glTF-Binary/Box.glb");
   ASSERT_TRUE(model.ok()) << model.error();
   const double size[3] = {0.6, 0.04445, 1.068};  // a 1U tray: 44.45 mm high
-  auto scale = world::fitToSize(
-      *model, {.size_m = {size[0], size[1], size[2]}, .uniform = false, .anchor = world::FitAnchor::MinCorner});
+  auto scale = world::fitToSize(*model, {.size_m = {size[0], size[1], size[2]},
+                                         .uniform = false,
+                                         .anchor = world::FitAnchor::MinCorner});
   ASSERT_TRUE(scale.ok()) << scale.error();
   for (int k = 0; k < 3; ++k) {
     EXPECT_NEAR(model->bounds.min_m[k], 0.0, 1e-9);

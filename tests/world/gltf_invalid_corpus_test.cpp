@@ -15,14 +15,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path invalidDir() { return testpaths::sharedDir() / "testdata" / "gltf" / "invalid"; }
+fs::path invalidDir() {
+  return testpaths::sharedDir() / "testdata" / "gltf" / "invalid";
+}
 
 /// File (relative to invalid/) -> "REJECT" / "SANITIZE" / "TOLERATE", from the tables in INDEX.md.
 std::map<std::string, std::string> tiers() {
   std::map<std::string, std::string> out;
   std::ifstream in(invalidDir() / "INDEX.md");
   std::string line;
-  const std::regex row(R"(^\| [a-z]+ \| `([^`]+)` \|.*\| (REJECT|SANITIZE|TOLERATE)[^|]*\| [^|]*\|\s*$)");
+  const std::regex row(
+      R"(^\| [a-z]+ \| `([^`]+)` \|.*\| (REJECT|SANITIZE|TOLERATE)[^|]*\| [^|]*\|\s*$)");
   std::smatch match;
   while (std::getline(in, line)) {
     if (std::regex_match(line, match, row)) out[match[1].str()] = match[2].str();
@@ -45,7 +48,8 @@ std::vector<std::string> invalidFiles() {
 TEST(GltfInvalidCorpus, HasEveryCaseTheIndexLists) {
   const auto files = invalidFiles();
   const auto tier = tiers();
-  EXPECT_EQ(files.size(), 133u) << "invalid/INDEX.md: 'Total cases: 133'; data under " << invalidDir();
+  EXPECT_EQ(files.size(), 133u) << "invalid/INDEX.md: 'Total cases: 133'; data under "
+                                << invalidDir();
   EXPECT_EQ(tier.size(), files.size());
   for (const std::string& file : files) EXPECT_TRUE(tier.count(file)) << file << " has no tier";
 }

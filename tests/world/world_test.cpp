@@ -14,8 +14,8 @@ using worldtest::defaultWorld;
 
 constexpr uint64_t TRIANGLE_BUDGET = 150000;  // architecture.md: any frame, software Vulkan
 
-const char* const LADDER[] = {"sm",   "die",    "hbm",  "package", "tray",  "rack",
-                              "row",  "fabric", "hall", "cooling", "campus"};
+const char* const LADDER[] = {"sm",  "die",    "hbm",  "package", "tray",  "rack",
+                              "row", "fabric", "hall", "cooling", "campus"};
 
 TEST(World, HasEveryStationOfTheBrief) {
   for (const char* name : {"sm", "die", "hbm", "package", "tray", "rack", "row", "fabric", "hall",
@@ -90,13 +90,15 @@ TEST(World, FlightFromSmToCampusStaysWithinTriangleBudget) {
       EXPECT_GT(stats.instances, 0u) << LADDER[leg] << " -> " << LADDER[leg + 1] << " step " << i;
       if (stats.triangles > worst) {
         worst = stats.triangles;
-        worstAt = std::string(LADDER[leg]) + " -> " + LADDER[leg + 1] + " step " + std::to_string(i);
+        worstAt =
+            std::string(LADDER[leg]) + " -> " + LADDER[leg + 1] + " step " + std::to_string(i);
       }
     }
   }
   EXPECT_LE(worst, TRIANGLE_BUDGET) << "worst frame: " << worstAt;
   RecordProperty("worst_triangles", std::to_string(worst) + " at " + worstAt);
-  std::printf("flight SM -> campus: worst frame %llu triangles (%s)\n", (unsigned long long)worst, worstAt.c_str());
+  std::printf("flight SM -> campus: worst frame %llu triangles (%s)\n", (unsigned long long)worst,
+              worstAt.c_str());
 }
 
 TEST(World, FullCampusInViewStaysWithinBudget) {
@@ -105,8 +107,10 @@ TEST(World, FullCampusInViewStaysWithinBudget) {
   // The campus station, a view from straight above, and a low view along the halls.
   std::vector<world::Pose> poses;
   poses.push_back(world::toPose(campus->viewpoint));
-  poses.push_back(world::poseLookingAlong(campus->bounds.center() + glm::dvec3(0, 600, 1), glm::dvec3(0, -1, -0.001)));
-  poses.push_back(world::poseLookingAlong(glm::dvec3(campus->bounds.min.x - 50, 20, 0), glm::dvec3(1, -0.05, 0)));
+  poses.push_back(world::poseLookingAlong(campus->bounds.center() + glm::dvec3(0, 600, 1),
+                                          glm::dvec3(0, -1, -0.001)));
+  poses.push_back(world::poseLookingAlong(glm::dvec3(campus->bounds.min.x - 50, 20, 0),
+                                          glm::dvec3(1, -0.05, 0)));
   for (const world::Pose& pose : poses) {
     world::Camera camera;
     camera.setPose(pose);
@@ -126,6 +130,29 @@ TEST(World, FullCampusInViewStaysWithinBudget) {
                        at.z > hall->bounds.min.z && at.z < hall->bounds.max.z;
   }
   EXPECT_TRUE(sawHallGeometry);
+}
+
+TEST(World, WalkingThroughTheHallStaysWithinBudget) {
+  // Free flight is not limited to station paths: walk the hero hall at eye height and above the
+  // racks, looking every way.
+  const world::Station* hall = defaultWorld().station("hall");
+  world::RenderList list;
+  uint64_t worst = 0;
+  for (double fz = 0.02; fz < 1.0; fz += 0.1) {
+    for (double fx = 0.05; fx < 1.0; fx += 0.3) {
+      for (double y : {1.2, 1.7, 5.0}) {
+        for (double yaw = 0; yaw < 6.28; yaw += 0.8) {
+          const glm::dvec3 p(hall->bounds.min.x + fx * hall->bounds.size().x, y,
+                             hall->bounds.min.z + fz * hall->bounds.size().z);
+          world::Camera camera;
+          camera.setPose(world::Pose{p, yaw, -0.2});
+          worst = std::max(worst, defaultWorld().buildRenderList(camera, {}, list).triangles);
+        }
+      }
+    }
+  }
+  EXPECT_LE(worst, TRIANGLE_BUDGET);
+  std::printf("hall walk: worst frame %llu triangles\n", (unsigned long long)worst);
 }
 
 // The same station, built at the origin and 100 km away, gives the same camera-relative list.
@@ -149,7 +176,8 @@ TEST(World, CameraRelativeTransformsHoldPrecision100kmFromOrigin) {
         const double diff = std::abs(double(ta[k]) - double(tb[k]));
         worst_m = std::max(worst_m, diff);
         // One float ulp of the value, or a nanometre: tiny next to a 10 um SM lane.
-        EXPECT_LE(diff, std::max(1e-9, 2e-7 * std::abs(double(ta[k])))) << name << " instance " << i;
+        EXPECT_LE(diff, std::max(1e-9, 2e-7 * std::abs(double(ta[k]))))
+            << name << " instance " << i;
       }
       EXPECT_EQ(a.row0.x, b.row0.x);
       EXPECT_EQ(a.row1.y, b.row1.y);
@@ -165,7 +193,8 @@ TEST(World, PickHitsTheObjectUnderThePixel) {
   const world::FrameDesc frame;
   // Centre pixel of the rack station: the hero rack (or a tray in it).
   const world::Station* rack = defaultWorld().station("rack");
-  auto hit = defaultWorld().pick(cameraAt(*rack), frame.width_px / 2.0, frame.height_px / 2.0, frame);
+  auto hit =
+      defaultWorld().pick(cameraAt(*rack), frame.width_px / 2.0, frame.height_px / 2.0, frame);
   ASSERT_TRUE(hit.has_value());
   EXPECT_EQ(hit->path.rfind(rack->path, 0), 0u) << hit->path << " / " << hit->part;
   // Centre of the die station: something on the hero die.
@@ -199,7 +228,8 @@ TEST(World, NearestSurfaceIsTheGroundInOpenField) {
 
 TEST(World, NearPlaneFollowsTheNearestSurface) {
   world::RenderList list;
-  const world::FrameStats sm = defaultWorld().buildRenderList(cameraAt(*defaultWorld().station("sm")), {}, list);
+  const world::FrameStats sm =
+      defaultWorld().buildRenderList(cameraAt(*defaultWorld().station("sm")), {}, list);
   const float smNear = list.view.nearMeters;
   EXPECT_NEAR(smNear, 0.5 * sm.nearestSurface_m, 1e-9);
   defaultWorld().buildRenderList(cameraAt(*defaultWorld().station("campus")), {}, list);
@@ -216,6 +246,71 @@ TEST(World, LabelsNameStationsInView) {
   bool campusLabel = false;
   for (const world::Label& label : list.labels) campusLabel |= label.text == "Campus";
   EXPECT_TRUE(campusLabel);
+}
+
+TEST(World, LabelsAreNotShownThroughWalls) {
+  // Outside the hero hall, at eye height, looking at the wall behind which the hero rack stands.
+  const world::Station* rack = defaultWorld().station("rack");
+  const world::Station* hall = defaultWorld().station("hall");
+  const glm::dvec3 target = rack->bounds.center();
+  const glm::dvec3 eye(target.x, 1.7, hall->bounds.min.z - 15.0);
+  world::Camera camera;
+  camera.setPose(world::poseLookingAlong(eye, target - eye));
+  world::RenderList list;
+  defaultWorld().buildRenderList(camera, {}, list);
+  for (const world::Label& label : list.labels) EXPECT_NE(label.text, rack->title);
+  // From inside the front aisle, in plain view, the rack is labelled.
+  defaultWorld().buildRenderList(cameraAt(*defaultWorld().station("row")), {}, list);
+  bool rackLabel = false;
+  for (const world::Label& label : list.labels) rackLabel |= label.text == rack->title;
+  EXPECT_TRUE(rackLabel);
+}
+
+TEST(World, HallAndRackCountsComeFromTheDesc) {
+  world::WorldDesc desc;
+  desc.campus.hallCount = 2;
+  desc.campus.hall.rackCount = 20;
+  auto w = world::World::create(worldtest::dims(), desc);
+  ASSERT_TRUE(w.ok()) << w.error();
+  const world::Scene& scene = (*w)->scene();
+  int halls = 0, racks = 0;
+  for (const auto& hall : scene.prototype(scene.root()).children) {
+    if (hall.name.rfind("hall", 0) != 0) continue;
+    ++halls;
+    for (const auto& row : scene.prototype(hall.prototype).children) {
+      for (const auto& child : scene.prototype(row.prototype).children) {
+        racks += child.name.rfind("rack", 0) == 0;
+      }
+    }
+  }
+  EXPECT_EQ(halls, 2);
+  EXPECT_EQ(racks, 40);
+}
+
+TEST(World, SelectionOutlinesExactlyTheSelectedInstance) {
+  const world::Station* rack = defaultWorld().station("rack");
+  world::FrameDesc frame;
+  frame.selectedPath = rack->path;
+  world::RenderList list;
+  defaultWorld().buildRenderList(cameraAt(*rack), frame, list);
+  const world::Camera camera = cameraAt(*rack);
+  size_t outlined = 0;
+  for (const gpu::Instance& inst : list.instances) {
+    const glm::dvec3 at = camera.position() + glm::dvec3(inst.row0.w, inst.row1.w, inst.row2.w);
+    const bool inside = at.x >= rack->bounds.min.x - 1e-6 && at.x <= rack->bounds.max.x + 1e-6 &&
+                        at.y >= rack->bounds.min.y - 1e-6 && at.y <= rack->bounds.max.y + 1e-6 &&
+                        at.z >= rack->bounds.min.z - 1e-6 && at.z <= rack->bounds.max.z + 1e-6;
+    if (inst.params.z == 1.0f) {
+      ++outlined;
+      EXPECT_TRUE(inside);
+    }
+  }
+  EXPECT_GT(outlined, 10u);
+  EXPECT_LT(outlined, list.instances.size());
+  // "rack0" must not select "rack01..." style siblings, and no selection outlines nothing.
+  frame.selectedPath = "hall0/row0/rack";
+  defaultWorld().buildRenderList(cameraAt(*rack), frame, list);
+  for (const gpu::Instance& inst : list.instances) EXPECT_EQ(inst.params.z, 0.0f);
 }
 
 TEST(World, BadDescIsRefused) {

@@ -1,0 +1,44 @@
+// Files the user must never lose (settings, saved scenarios): written atomically, so that a crash
+// or a kill at any instant leaves either the old file or the new one, whole; read defensively, so
+// that a corrupt file is set aside (never overwritten, never fatal) and defaults are used.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "sim/result.h"
+
+namespace app {
+
+/// Writes `contents` to `path` atomically: PATH.tmp-<pid>, fsync, rename over PATH, fsync the
+/// folder. Leftover temporaries of writers that died are removed first. Errors name file and step.
+sim::Result<bool> writeFileAtomic(const std::filesystem::path& path, std::string_view contents);
+
+/// "" when `text` is usable, otherwise why it is not (shown to the user).
+using ContentCheck = std::function<std::string(const std::string& text)>;
+
+/// A ContentCheck for settings-style files: a JSON object within sim's size and depth caps.
+std::string checkJsonObject(const std::string& text);
+
+struct LoadedFile {
+  std::string contents;                // the file's text, or the defaults
+  bool usedDefaults = false;           // true when the file was missing or set aside
+  std::string message;                 // why the file was set aside; empty otherwise
+  std::filesystem::path setAsidePath;  // FILE.corrupt-<UTC timestamp>; empty when none
+};
+
+struct ReadDesc {
+  std::string defaults;           // returned when the file is missing or unusable
+  ContentCheck check;             // empty: any readable file within maxBytes is usable
+  uint64_t maxBytes = 16u << 20;  // larger files count as corrupt (16 MiB, powers of two)
+};
+
+/// Reads `path`. Missing: the defaults, no message. Unreadable, too large or refused by
+/// `desc.check`: renamed to PATH.corrupt-<YYYYMMDDTHHMMSSZ> with a message naming both files,
+/// and the defaults are returned. When even the rename fails, the message says so.
+LoadedFile readFileOrDefaults(const std::filesystem::path& path, const ReadDesc& desc);
+
+}  // namespace app

@@ -1,0 +1,196 @@
+// Atomic saves and defensive reads (app/atomic_file.h): round trips, corrupt files set aside, and
+// a child process killed (SIGKILL) while it saves in a loop never leaves a partial file.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+
+// The app test executable links dcwalk_sim only (app/ is the executable itself), so the one
+// translation unit under test is compiled into this test directly.
+#include "app/atomic_file.cpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A fresh, empty folder for one test.
+fs::path freshDir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() /
+                 ("dcwalk-atomic-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string readAll(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void writePlain(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+/// Files in `dir` whose name starts with `prefix`.
+int countWithPrefix(const fs::path& dir, const std::string& prefix) {
+  int n = 0;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) ++n;
+  return n;
+}
+
+/// Version `generation` of a large self-describing file: a header naming the generation and the
+/// length, filler derived from the generation, and a trailer. Any truncation or mix of two
+/// versions differs from every version.
+std::string version(uint32_t generation) {
+  const size_t fillerBytes = (2u << 20) + generation * 7u;  // ~2 MiB: saving takes a while
+  std::string text = "dcwalk-test gen=" + std::to_string(generation) +
+                     " filler=" + std::to_string(fillerBytes) + "\n";
+  std::minstd_rand fill(generation + 1);
+  for (size_t i = 0; i < fillerBytes; ++i) text.push_back(static_cast<char>('a' + fill() % 26));
+  text += "\nend gen=" + std::to_string(generation) + "\n";
+  return text;
+}
+
+/// The generation `text` claims in its header, when it is exactly that version; -1 otherwise.
+long wholeVersion(const std::string& text) {
+  const std::string head = "dcwalk-test gen=";
+  if (text.rfind(head, 0) != 0) return -1;
+  const long generation = std::strtol(text.c_str() + head.size(), nullptr, 10);
+  if (generation < 0 || generation > 100000) return -1;
+  return text == version(static_cast<uint32_t>(generation)) ? generation : -1;
+}
+
+}  // namespace
+
+TEST(AtomicFile, WritesAndReplacesWholeFilesLeavingNoTemporaries) {
+  fs::path dir = freshDir("roundtrip");
+  fs::path file = dir / "settings.json";
+  ASSERT_TRUE(app::writeFileAtomic(file, R"({"volume": 1})").ok());
+  EXPECT_EQ(readAll(file), R"({"volume": 1})");
+  ASSERT_TRUE(app::writeFileAtomic(file, R"({"volume": 2})").ok());
+  EXPECT_EQ(readAll(file), R"({"volume": 2})");
+  EXPECT_EQ(countWithPrefix(dir, "settings.json.tmp-"), 0);
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, WriteIntoMissingFolderFailsNamingTheFile) {
+  fs::path dir = freshDir("missing");
+  fs::path file = dir / "no-such-folder" / "settings.json";
+  auto written = app::writeFileAtomic(file, "{}");
+  ASSERT_FALSE(written.ok());
+  EXPECT_NE(written.error().find(file.string()), std::string::npos) << written.error();
+  EXPECT_FALSE(fs::exists(file));
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, MissingFileGivesDefaultsWithoutMessage) {
+  fs::path dir = freshDir("absent");
+  auto loaded = app::readFileOrDefaults(dir / "settings.json",
+                                        {.defaults = "{}", .check = app::checkJsonObject});
+  EXPECT_TRUE(loaded.usedDefaults);
+  EXPECT_EQ(loaded.contents, "{}");
+  EXPECT_TRUE(loaded.message.empty());
+  EXPECT_TRUE(loaded.setAsidePath.empty());
+  EXPECT_TRUE(fs::is_empty(dir));
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, ValidFileIsReadAsIs) {
+  fs::path dir = freshDir("valid");
+  fs::path file = dir / "settings.json";
+  writePlain(file, R"({"speed": 3})");
+  auto loaded = app::readFileOrDefaults(file, {.defaults = "{}", .check = app::checkJsonObject});
+  EXPECT_FALSE(loaded.usedDefaults);
+  EXPECT_EQ(loaded.contents, R"({"speed": 3})");
+  EXPECT_TRUE(loaded.message.empty());
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, CorruptFileIsSetAsideWithItsBytesAndDefaultsUsed) {
+  fs::path dir = freshDir("corrupt");
+  fs::path file = dir / "settings.json";
+  const std::string corrupt = "{\"speed\": 3, \"win";  // a truncated object
+  writePlain(file, corrupt);
+  auto loaded = app::readFileOrDefaults(file, {.defaults = "{}", .check = app::checkJsonObject});
+  EXPECT_TRUE(loaded.usedDefaults);
+  EXPECT_EQ(loaded.contents, "{}");
+  EXPECT_FALSE(fs::exists(file));
+  ASSERT_FALSE(loaded.setAsidePath.empty());
+  EXPECT_EQ(loaded.setAsidePath.parent_path(), dir);
+  EXPECT_EQ(loaded.setAsidePath.filename().string().rfind("settings.json.corrupt-", 0), 0u);
+  EXPECT_EQ(readAll(loaded.setAsidePath), corrupt);
+  EXPECT_NE(loaded.message.find(file.string()), std::string::npos) << loaded.message;
+  EXPECT_NE(loaded.message.find(loaded.setAsidePath.string()), std::string::npos)
+      << loaded.message;
+
+  // A second corrupt file within the same second gets its own name; nothing is overwritten.
+  writePlain(file, "[1, 2]");
+  auto again = app::readFileOrDefaults(file, {.defaults = "{}", .check = app::checkJsonObject});
+  ASSERT_FALSE(again.setAsidePath.empty());
+  EXPECT_NE(again.setAsidePath, loaded.setAsidePath);
+  EXPECT_EQ(readAll(again.setAsidePath), "[1, 2]");
+  EXPECT_EQ(readAll(loaded.setAsidePath), corrupt);
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, OversizedFileIsSetAsideBeforeItIsRead) {
+  fs::path dir = freshDir("oversize");
+  fs::path file = dir / "settings.json";
+  writePlain(file, std::string(2000, ' ') + "{}");
+  auto loaded = app::readFileOrDefaults(file, {.defaults = "{}", .maxBytes = 1000});
+  EXPECT_TRUE(loaded.usedDefaults);
+  EXPECT_FALSE(fs::exists(file));
+  EXPECT_NE(loaded.message.find("2002 bytes"), std::string::npos) << loaded.message;
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, KillingTheWriterMidSaveLeavesOldOrNewWholeFile) {
+  fs::path dir = freshDir("kill");
+  fs::path file = dir / "settings.json";
+  ASSERT_TRUE(app::writeFileAtomic(file, version(0)).ok());
+
+  constexpr int KILLS = 40;
+  int killsMidSave = 0;  // kills that left a temporary behind: the child was inside a save
+  std::minstd_rand delays(12345);
+  long newestSeen = 0;
+  for (int round = 0; round < KILLS; ++round) {
+    const uint32_t firstGeneration = 1 + static_cast<uint32_t>(round) * 1000;
+    pid_t child = ::fork();
+    ASSERT_GE(child, 0) << "fork failed";
+    if (child == 0) {
+      // The child saves new versions back to back until it is killed.
+      for (uint32_t g = firstGeneration;; ++g) {
+        if (!app::writeFileAtomic(file, version(g)).ok()) ::_exit(3);
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5 + delays() % 60));
+    ASSERT_EQ(::kill(child, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+        << "the writer stopped by itself (status " << status << ")";
+    if (countWithPrefix(dir, "settings.json.tmp-") > 0) ++killsMidSave;
+
+    const long generation = wholeVersion(readAll(file));
+    ASSERT_GE(generation, 0) << "round " << round << ": the file is not one whole version";
+    EXPECT_GE(generation, newestSeen) << "an older version came back";
+    newestSeen = generation;
+  }
+  // The kills did land inside saves, so the test exercised what it claims to.
+  EXPECT_GT(killsMidSave, 0);
+
+  // The next save removes what the killed writers left behind.
+  ASSERT_TRUE(app::writeFileAtomic(file, version(7)).ok());
+  EXPECT_EQ(countWithPrefix(dir, "settings.json.tmp-"), 0);
+  EXPECT_EQ(wholeVersion(readAll(file)), 7);
+  fs::remove_all(dir);
+}

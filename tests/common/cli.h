@@ -1,0 +1,30 @@
+// Runs the built `dcwalk` executable (DCWALK_EXE) the way a user would, for CLI end-to-end tests.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+namespace testcli {
+
+struct CliRun {
+  int status = -1;  // exit status, -1 when it did not exit normally
+  std::string out;
+};
+
+/// Runs `dcwalk <args>` through the shell; stderr joins stdout when `withStderr`, else is dropped.
+inline CliRun dcwalk(const std::string& args, bool withStderr = true) {
+  const std::string command =
+      std::string("'") + DCWALK_EXE + "' " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
+  CliRun run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return run;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) run.out.append(buffer, n);
+  const int raw = pclose(pipe);
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return run;
+}
+
+}  // namespace testcli

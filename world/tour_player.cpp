@@ -1,0 +1,239 @@
+#include "world/tour_player.h"
+
+#include <algorithm>
+#include <glm/glm.hpp>
+
+namespace world {
+
+sim::Result<TourPlayer> TourPlayer::create(TourBundle bundle,
+                                           std::map<std::string, OrbitPose> views,
+                                           TourPlayerDesc desc) {
+  using R = sim::Result<TourPlayer>;
+  TourPlayer player;
+  player.m_bundle = std::move(bundle);
+  player.m_views = std::move(views);
+  player.m_desc = desc;
+  const Tour& tour = player.m_bundle.tour;
+  auto language = std::find_if(player.m_bundle.languages.begin(), player.m_bundle.languages.end(),
+                               [&](const StringTable& t) { return t.language == desc.language; });
+  if (language == player.m_bundle.languages.end())
+    return R::failure(tour.file.string() + ": no strings for language \"" + desc.language + "\"");
+  player.m_language = static_cast<size_t>(language - player.m_bundle.languages.begin());
+  for (const TourChapter& chapter : tour.chapters) {
+    for (const TourStep& step : chapter.steps) {
+      if (step.station && !player.m_views.count(*step.station))
+        return R::failure(step.where + ": station \"" + *step.station + "\" has no viewpoint");
+    }
+  }
+  bool anyHighlight = false;
+  for (const TourChapter& chapter : tour.chapters) anyHighlight = anyHighlight || chapter.highlight;
+  for (size_t c = 0; c < tour.chapters.size(); ++c) {
+    if (desc.highlightsOnly && anyHighlight && !tour.chapters[c].highlight) continue;
+    for (size_t s = 0; s < tour.chapters[c].steps.size(); ++s) player.m_order.emplace_back(c, s);
+  }
+  if (player.m_order.empty()) return R::failure(tour.file.string() + ": the tour has no steps");
+  player.m_target = player.targetOf(player.step());
+  player.m_pose = toPose(player.m_target);
+  return player;
+}
+
+const TourStep& TourPlayer::step() const {
+  const auto [c, s] = m_order[m_index];
+  return m_bundle.tour.chapters[c].steps[s];
+}
+
+size_t TourPlayer::beatCount() const {
+  const TourStep& s = step();
+  return s.narration.size() + (s.action.empty() ? 0 : 1);
+}
+
+double TourPlayer::beatDuration_s() const {
+  return step().hold_s / static_cast<double>(beatCount());
+}
+
+OrbitPose TourPlayer::targetOf(const TourStep& s) const {
+  return s.station ? m_views.at(*s.station) : *s.orbit;
+}
+
+void TourPlayer::flyTo(const Pose& from, const OrbitPose& to) {
+  m_target = to;
+  m_flightElapsed_s = 0;
+  if (m_desc.reducedMotion) {
+    m_flight.reset();
+    m_pose = toPose(to);
+    return;
+  }
+  // Start orbiting a point ahead of the camera as far away as the new target is: the distance
+  // then changes geometrically from there.
+  const double distance_m = std::max(glm::length(to.target - from.position), 1e-9);
+  m_flight.emplace(toOrbitPose(from, distance_m), to, m_desc.flight);
+  m_pose = from;
+}
+
+void TourPlayer::goTo(size_t orderIndex, size_t beat) {
+  const bool stepChanged = orderIndex != m_index;
+  m_index = orderIndex;
+  m_beat = std::min(beat, beatCount() - 1);
+  m_beatElapsed_s = 0;
+  m_finished = false;
+  if (!stepChanged) return;
+  ++m_stepSerial;
+  const OrbitPose to = targetOf(step());
+  const bool sameView = to.target == m_target.target && to.distance_m == m_target.distance_m &&
+                        to.yaw_rad == m_target.yaw_rad && to.pitch_rad == m_target.pitch_rad;
+  if (!sameView && !m_free) flyTo(m_pose, to);
+  if (m_free) m_target = to;  // reached on return
+}
+
+void TourPlayer::start(const Pose& from) {
+  m_index = 0;
+  m_beat = 0;
+  m_beatElapsed_s = 0;
+  m_free = false;
+  m_finished = false;
+  ++m_stepSerial;
+  flyTo(from, targetOf(step()));
+}
+
+bool TourPlayer::next() {
+  if (m_beat + 1 < beatCount()) {
+    goTo(m_index, m_beat + 1);
+    return true;
+  }
+  return nextStep();
+}
+
+bool TourPlayer::prev() {
+  if (m_beat > 0) {
+    goTo(m_index, m_beat - 1);
+    return true;
+  }
+  if (m_index == 0) return false;
+  goTo(m_index - 1, 0);
+  goTo(m_index, beatCount() - 1);
+  return true;
+}
+
+bool TourPlayer::nextStep() {
+  if (m_index + 1 < m_order.size()) {
+    goTo(m_index + 1, 0);
+    return true;
+  }
+  if (!m_desc.loop) return false;
+  goTo(0, 0);
+  return true;
+}
+
+bool TourPlayer::prevStep() {
+  if (m_index == 0) return false;
+  goTo(m_index - 1, 0);
+  return true;
+}
+
+bool TourPlayer::jumpToChapter(size_t index) {
+  for (size_t i = 0; i < m_order.size(); ++i) {
+    if (m_order[i].first != index) continue;
+    goTo(i, 0);
+    return true;
+  }
+  return false;
+}
+
+bool TourPlayer::jumpToChapterKey(int digit) {
+  if (digit < 0 || digit > 9) return false;
+  const size_t number = digit == 0 ? 10 : static_cast<size_t>(digit);
+  size_t numbered = 0;
+  const auto& chapters = m_bundle.tour.chapters;
+  for (size_t c = 0; c < chapters.size(); ++c) {
+    if (chapters[c].finale) continue;
+    if (++numbered == number) return jumpToChapter(c);
+  }
+  return false;
+}
+
+bool TourPlayer::jumpToFinale() {
+  const auto& chapters = m_bundle.tour.chapters;
+  if (chapters.empty() || !chapters.back().finale) return false;
+  return jumpToChapter(chapters.size() - 1);
+}
+
+void TourPlayer::leavePath() {
+  m_free = true;
+  m_flight.reset();
+}
+
+void TourPlayer::returnToPath(const Pose& current) {
+  m_free = false;
+  m_beatElapsed_s = 0;
+  flyTo(current, targetOf(step()));
+}
+
+void TourPlayer::advance(double dt_s) {
+  if (m_free || !(dt_s > 0)) return;
+  if (m_flight) {
+    m_flightElapsed_s += dt_s;
+    m_pose = m_flight->sample(m_flightElapsed_s);
+    if (m_flight->finished(m_flightElapsed_s)) {
+      m_pose = toPose(m_target);
+      m_flight.reset();
+    }
+    return;  // beats wait for the camera to arrive
+  }
+  if (!m_desc.autoAdvance || m_finished) return;
+  m_beatElapsed_s += dt_s;
+  if (m_beatElapsed_s < beatDuration_s()) return;
+  if (!next()) m_finished = true;
+}
+
+void TourPlayer::setReducedMotion(bool on) {
+  m_desc.reducedMotion = on;
+  if (on && m_flight) {
+    m_flight.reset();
+    m_pose = toPose(m_target);
+  }
+}
+
+bool TourPlayer::setLanguage(const std::string& code) {
+  for (size_t i = 0; i < m_bundle.languages.size(); ++i) {
+    if (m_bundle.languages[i].language != code) continue;
+    m_language = i;
+    return true;
+  }
+  return false;
+}
+
+TourFrame TourPlayer::frame() const {
+  const auto [c, s] = m_order[m_index];
+  const TourChapter& chapter = m_bundle.tour.chapters[c];
+  const TourStep& st = chapter.steps[s];
+  const StringTable& strings = m_bundle.languages[m_language];
+  // Keys were checked against every language on load.
+  auto text = [&](const std::string& key) { return *strings.find(key); };
+  TourFrame f;
+  f.chapter = c;
+  f.step = s;
+  f.beat = m_beat;
+  f.beatCount = beatCount();
+  if (!chapter.finale) {
+    int number = 0;
+    for (size_t i = 0; i <= c; ++i) number += m_bundle.tour.chapters[i].finale ? 0 : 1;
+    f.chapterNumber = number;
+  }
+  f.chapterTitle = text(chapter.title);
+  f.captionIsAction = m_beat >= st.narration.size();
+  f.caption = text(f.captionIsAction ? st.action : st.narration[m_beat]);
+  f.freeFlight = m_free;
+  f.cameraPose = m_pose;
+  f.cameraMoving = m_flight.has_value();
+  f.station = st.station.value_or("");
+  f.target = m_target;
+  f.overlays = st.overlays;
+  f.panel = chapter.panel;
+  f.scenario = st.scenario;
+  f.engineScenario = st.engineScenario;
+  f.faults = st.faults;
+  f.stepSerial = m_stepSerial;
+  return f;
+}
+
+}  // namespace world
