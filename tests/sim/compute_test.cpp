@@ -8,26 +8,15 @@
 #include "sim/catalog.h"
 #include "sim/model_params.h"
 #include "sim/specs.h"
+#include "tests/sim/shipped_catalog.h"
 
 using namespace sim;
 using namespace sim::calc;
 
 namespace {
 
-const Catalog& shipped() {
-  static const Catalog catalog = [] {
-    auto c = Catalog::loadDirectory(assetsDir() / "catalog");
-    EXPECT_TRUE(c.ok()) << c.error();
-    return c.ok() ? *c : Catalog{};
-  }();
-  return catalog;
-}
-
-double figure(const std::string& path) {
-  const Quantity* q = shipped().find(path);
-  EXPECT_NE(q, nullptr) << path;
-  return q ? q->value : std::nan("");
-}
+using simtest::figure;
+using simtest::shipped;
 
 }  // namespace
 

@@ -4,20 +4,14 @@
 
 #include "sim/calc/cost.h"
 #include "sim/catalog.h"
+#include "tests/sim/shipped_catalog.h"
 
 using namespace sim;
 using namespace sim::calc;
 
 namespace {
 
-const Catalog& shipped() {
-  static const Catalog catalog = [] {
-    auto c = Catalog::loadDirectory(assetsDir() / "catalog");
-    EXPECT_TRUE(c.ok()) << c.error();
-    return c.ok() ? *c : Catalog{};
-  }();
-  return catalog;
-}
+using simtest::shipped;
 
 double figure(const std::string& path) {
   const Quantity* q = shipped().find(path);

@@ -6,25 +6,14 @@
 #include "sim/evaluate.h"
 #include "sim/scenario.h"
 #include "sim/specs.h"
+#include "tests/sim/shipped_catalog.h"
 
 using namespace sim;
 
 namespace {
 
-const Catalog& shipped() {
-  static const Catalog catalog = [] {
-    auto c = Catalog::loadDirectory(assetsDir() / "catalog");
-    EXPECT_TRUE(c.ok()) << c.error();
-    return c.ok() ? *c : Catalog{};
-  }();
-  return catalog;
-}
-
-GpuSpec gpu(const std::string& id) {
-  auto g = loadGpu(shipped(), id);
-  EXPECT_TRUE(g.ok()) << g.error();
-  return g.ok() ? *g : GpuSpec{};
-}
+using simtest::gpu;
+using simtest::shipped;
 
 SystemSpec systemSpec(const std::string& id) {
   auto s = loadSystem(shipped(), id);

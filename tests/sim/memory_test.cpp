@@ -6,26 +6,15 @@
 #include "sim/catalog.h"
 #include "sim/model_params.h"
 #include "sim/specs.h"
+#include "tests/sim/shipped_catalog.h"
 
 using namespace sim;
 using namespace sim::calc;
 
 namespace {
 
-const Catalog& shipped() {
-  static const Catalog catalog = [] {
-    auto c = Catalog::loadDirectory(assetsDir() / "catalog");
-    EXPECT_TRUE(c.ok()) << c.error();
-    return c.ok() ? *c : Catalog{};
-  }();
-  return catalog;
-}
-
-ModelSpec model(const std::string& id) {
-  auto m = loadModel(shipped(), id);
-  EXPECT_TRUE(m.ok()) << m.error();
-  return m.ok() ? *m : ModelSpec{};
-}
+using simtest::model;
+using simtest::shipped;
 
 constexpr double GIB = 1024.0 * 1024.0 * 1024.0;
 

@@ -10,19 +10,13 @@
 #include "sim/evaluate.h"
 #include "sim/scenario.h"
 #include "tests/common/paths.h"
+#include "tests/sim/shipped_catalog.h"
 
 using namespace sim;
 
 namespace {
 
-const Catalog& shipped() {
-  static const Catalog catalog = [] {
-    auto c = Catalog::loadDirectory(assetsDir() / "catalog");
-    EXPECT_TRUE(c.ok()) << c.error();
-    return c.ok() ? *c : Catalog{};
-  }();
-  return catalog;
-}
+using simtest::shipped;
 
 Result<ScenarioDesc> parse(const std::string& text, const std::string& name = "s.json") {
   auto file = parseJsonText(text, name);

@@ -1,0 +1,67 @@
+// The world as the renderer draws it: camera-relative precision far from the origin, and golden
+// frames of stations along the scale ladder (any z-fighting or precision loss shows up as a
+// golden mismatch).
+#include <gtest/gtest.h>
+
+#include "tests/renderer/fixtures.h"
+#include "tests/renderer/golden.h"
+#include "world/world.h"
+
+namespace {
+
+constexpr VkExtent2D SIZE{320, 180};
+
+std::unique_ptr<world::World> makeWorld(const glm::dvec3& origin) {
+  auto dims = world::Dimensions::loadDefault();
+  EXPECT_TRUE(dims.ok()) << dims.error();
+  world::WorldDesc desc;
+  desc.origin_m = origin;
+  auto w = world::World::create(*dims, desc);
+  EXPECT_TRUE(w.ok()) << w.error();
+  return std::move(*w);
+}
+
+renderer::Pixels renderStation(renderer::Renderer& r, world::World& w, const std::string& name) {
+  const world::Station* station = w.station(name);
+  EXPECT_NE(station, nullptr) << name;
+  world::Camera camera;
+  camera.setPose(world::toPose(station->viewpoint));
+  world::FrameDesc frame{SIZE.width, SIZE.height};
+  world::RenderList list;
+  w.buildRenderList(camera, frame, list);
+  r.setMeshes(w.meshes());
+  return r.renderToPixels(list, nullptr, SIZE);
+}
+
+const char* const LADDER[] = {"sm",   "die", "hbm",  "package", "tray",
+                              "rack", "row", "hall", "campus"};
+
+}  // namespace
+
+TEST(WorldRender, StationsFarFromTheOriginLookTheSame) {
+  // 100 km east and north: float world positions would lose ~8 mm; camera-relative keeps um.
+  auto here = makeWorld(glm::dvec3(0.0));
+  auto far = makeWorld(glm::dvec3(100e3, 0.0, 100e3));
+  auto r = fixtures::makeHeadless();
+  ASSERT_TRUE(r && here && far);
+  const uint32_t before = vkutil::validationErrorCount();
+  for (const char* name : LADDER) {
+    renderer::Pixels a = renderStation(*r, *here, name);
+    renderer::Pixels b = renderStation(*r, *far, name);
+    golden::Comparison c = golden::compare(a, b);
+    EXPECT_LE(double(c.differing), golden::MAX_DIFFERING_FRACTION * double(c.total))
+        << name << ": " << c.differing << " of " << c.total << " pixels differ";
+  }
+  EXPECT_EQ(vkutil::validationErrorCount(), before);
+}
+
+TEST(WorldRender, GoldenFramesAlongTheScaleLadder) {
+  auto w = makeWorld(glm::dvec3(0.0));
+  auto r = fixtures::makeHeadless();
+  ASSERT_TRUE(r && w);
+  const uint32_t before = vkutil::validationErrorCount();
+  for (const char* name : LADDER) {
+    golden::expectMatchesGolden(std::string("station_") + name, renderStation(*r, *w, name));
+  }
+  EXPECT_EQ(vkutil::validationErrorCount(), before);
+}
