@@ -1,12 +1,14 @@
 // `dcwalk tour` (the default command): with a display, the window; without one (or with
 // --headless), every station's key frame rendered to PNGs plus a contact sheet.
-#include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
 #include "app/commands.h"
 #include "app/session.h"
+#include "app/tour_session.h"
 #include "app/window_mode.h"
 #include "renderer/image_io.h"
 
@@ -17,6 +19,7 @@ struct TourOptions {
   RenderOptions render;
   bool headless = false;
   std::string out = "out";
+  int chapter = 0;  // headless: only this chapter (1..10); 0 = all
   WindowModeOptions window;
 };
 
@@ -26,26 +29,23 @@ bool haveDisplay() {
   return (x && *x) || (wayland && *wayland);
 }
 
-// The stations in tour order: the ladder from the smallest up, then the gallery.
-std::vector<const world::Station*> tourOrder(const world::World& world) {
-  std::vector<const world::Station*> order;
-  for (const auto& s : world.stations()) {
-    if (s.onLadder) order.push_back(&s);
-  }
-  std::stable_sort(
-      order.begin(), order.end(),
-      [](const world::Station* a, const world::Station* b) { return a->scale_m < b->scale_m; });
-  for (const auto& s : world.stations()) {
-    if (!s.onLadder) order.push_back(&s);
-  }
-  return order;
-}
-
 int runHeadlessTour(const TourOptions& options) {
   Session session;
   if (int status =
           openSession(options.render, nullptr, fontPixelsFor(options.render.height), session)) {
     return status;
+  }
+  world::TourPlayerDesc desc;
+  desc.language = options.window.language;
+  desc.reducedMotion = true;  // key frames: every step's view, no flight in between
+  auto player = makeTourPlayer(session, options.window.tour, desc);
+  if (!player) {
+    std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
+  if (options.chapter > 0 && !player->jumpToChapterKey(options.chapter % 10)) {
+    std::fprintf(stderr, "dcwalk: tour: there is no chapter %d\n", options.chapter);
+    return EXIT_BAD_INPUT;
   }
   std::error_code ec;
   std::filesystem::create_directories(options.out, ec);
@@ -54,31 +54,41 @@ int runHeadlessTour(const TourOptions& options) {
                  ec.message().c_str());
     return EXIT_FAILURE_RUNTIME;
   }
-  std::vector<renderer::Pixels> frames;
-  int index = 1;
-  for (const world::Station* station : tourOrder(*session.world)) {
+  if (options.chapter == 0) player->start(world::Pose{});
+  std::vector<renderer::Pixels> keyFrames;  // the first step of each chapter
+  size_t written = 0;
+  size_t lastChapter = SIZE_MAX;
+  do {
+    const world::TourFrame frame = player->frame();
+    if (options.chapter > 0 && frame.chapterNumber != options.chapter) break;
     world::Camera camera;
-    frameStation(*station, camera);
-    renderer::Pixels pixels = renderView(session, camera, stationHud(*station),
-                                         options.render.width, options.render.height);
-    char name[64];
-    std::snprintf(name, sizeof(name), "%02d-%s.png", index++, station->name.c_str());
+    camera.setPose(frame.cameraPose);
+    HudInfo hud = tourHud(frame);
+    renderer::Pixels pixels =
+        renderView(session, camera, hud, options.render.width, options.render.height);
+    const std::string chapterId = player->tour().chapters[frame.chapter].id;
+    char name[128];
+    std::snprintf(name, sizeof(name), "%02zu-%s-%zu.png", frame.chapter + 1, chapterId.c_str(),
+                  frame.step + 1);
     std::string error;
     if (!renderer::writePng(std::filesystem::path(options.out) / name, pixels, error)) {
       std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
       return EXIT_FAILURE_RUNTIME;
     }
-    frames.push_back(std::move(pixels));
-  }
-  renderer::Pixels sheet = renderer::makeContactSheet(frames, 4, 480);
+    ++written;
+    if (frame.chapter != lastChapter) keyFrames.push_back(std::move(pixels));
+    lastChapter = frame.chapter;
+  } while (player->nextStep());
+  renderer::Pixels sheet = renderer::makeContactSheet(keyFrames, 4, 480);
   std::string error;
   const auto sheetPath = std::filesystem::path(options.out) / "contact-sheet.png";
   if (!renderer::writePng(sheetPath, sheet, error)) {
     std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
     return EXIT_FAILURE_RUNTIME;
   }
-  std::printf("dcwalk: rendered %zu station frames and %s into %s\n", frames.size(),
-              sheetPath.filename().c_str(), std::filesystem::absolute(options.out).c_str());
+  std::printf("dcwalk: rendered %zu tour frames (%zu chapters) and %s into %s\n", written,
+              keyFrames.size(), sheetPath.filename().c_str(),
+              std::filesystem::absolute(options.out).c_str());
   return reportValidation() ? EXIT_OK : EXIT_FAILURE_RUNTIME;
 }
 
@@ -90,7 +100,22 @@ Command addTourCommand(CLI::App& cli) {
       "tour", "the guided flight (default): a window with a display, else frames into --out");
   sub->add_flag("--headless", options->headless, "render frames to --out instead of a window");
   sub->add_option("--out", options->out, "folder for headless frames")->capture_default_str();
-  sub->add_option("--station", options->window.startStation, "station to start at (window)")
+  sub->add_option("--tour", options->window.tour, "tour name or file (assets/tours/NAME.json)")
+      ->capture_default_str();
+  sub->add_option("--language", options->window.language, "caption language (en, de)")
+      ->capture_default_str();
+  sub->add_option("--chapter", options->chapter, "headless: render only this chapter (1..10)")
+      ->check(CLI::Range(1, 10));
+  sub->add_flag("--reduced-motion", options->window.reducedMotion, "cut between views, no flights");
+  sub->add_flag("--kiosk", options->window.kiosk,
+                "booth mode: full screen, attract loop, idle reset; only Ctrl+Alt+Q quits");
+  sub->add_option("--kiosk-idle", options->window.kioskIdle_s,
+                  "kiosk: seconds without input before the idle warning")
+      ->check(CLI::Range(1.0, 86400.0))
+      ->capture_default_str();
+  sub->add_option("--kiosk-warning", options->window.kioskWarning_s,
+                  "kiosk: seconds of warning before the attract loop returns")
+      ->check(CLI::Range(1.0, 3600.0))
       ->capture_default_str();
   sub->add_flag("--fullscreen", options->window.fullscreen, "full screen on the primary monitor");
   sub->add_option("--frames", options->window.maxFrames,

@@ -61,6 +61,8 @@ UiLayer::UiLayer(float fontPixels) {
   }
   m_titleFont = loadFirst(TITLE_FONT_CANDIDATES, std::size(TITLE_FONT_CANDIDATES),
                           fontPixels * 1.6f, nullptr);
+  m_captionFont =
+      loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), fontPixels * 1.3f, nullptr);
   applyStyle(fontPixels / 16.0f);
 }
 
@@ -140,6 +142,32 @@ void UiLayer::drawHud(const HudInfo& hud) {
     ImGui::SetNextWindowPos(ImVec2(margin, io.DisplaySize.y - margin), 0, ImVec2(0, 1));
     ImGui::Begin("##status", nullptr, flags);
     ImGui::TextUnformatted(hud.status.c_str());
+    ImGui::End();
+  }
+  if (!hud.caption.empty()) {
+    const float width = std::min(io.DisplaySize.x * 0.62f, ImGui::GetFontSize() * 40.0f);
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y - margin * 4.0f), 0,
+                            ImVec2(0.5f, 1.0f));
+    ImGui::SetNextWindowSize(ImVec2(width, 0));
+    ImGui::Begin("##caption", nullptr, flags & ~ImGuiWindowFlags_AlwaysAutoResize);
+    if (m_captionFont) ImGui::PushFont(m_captionFont);
+    ImGui::PushTextWrapPos(0.0f);
+    if (hud.captionIsAction) {
+      ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "%s", hud.caption.c_str());
+    } else {
+      ImGui::TextUnformatted(hud.caption.c_str());
+    }
+    ImGui::PopTextWrapPos();
+    if (m_captionFont) ImGui::PopFont();
+    ImGui::End();
+  }
+  if (!hud.banner.empty()) {
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.4f), 0,
+                            ImVec2(0.5f, 0.5f));
+    ImGui::Begin("##banner", nullptr, flags);
+    if (m_titleFont) ImGui::PushFont(m_titleFont);
+    ImGui::TextUnformatted(hud.banner.c_str());
+    if (m_titleFont) ImGui::PopFont();
     ImGui::End();
   }
   if (!hud.help.empty()) {

@@ -16,6 +16,9 @@ struct HudInfo {
   std::string subtitle;  // one line describing it
   std::string status;    // bottom-left line: scale, speed, fps ...
   std::string help;      // bottom-right key help (window mode)
+  std::string caption;   // tour narration, large, bottom centre (captions for all narration)
+  bool captionIsAction = false;  // the step's call to action: drawn highlighted
+  std::string banner;            // centred notice (e.g. the kiosk's idle countdown)
 };
 
 class UiLayer {
@@ -40,6 +43,7 @@ class UiLayer {
 
  private:
   ImFont* m_titleFont = nullptr;
+  ImFont* m_captionFont = nullptr;
   std::string m_fontPath;
 };
 

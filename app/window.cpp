@@ -88,8 +88,8 @@ float Window::contentScale() const {
 bool Window::shouldClose() const {
   return glfwWindowShouldClose(m_window);
 }
-void Window::requestClose() {
-  glfwSetWindowShouldClose(m_window, GLFW_TRUE);
+void Window::cancelClose() {
+  glfwSetWindowShouldClose(m_window, GLFW_FALSE);
 }
 void Window::waitEvents() const {
   glfwWaitEventsTimeout(0.1);
@@ -109,8 +109,8 @@ void Window::onScroll(GLFWwindow* window, double, double y) {
   self(window)->m_pending.scroll += y;
 }
 
-void Window::onKey(GLFWwindow* window, int key, int, int action, int) {
-  if (action == GLFW_PRESS && key >= 0) self(window)->m_pending.keysPressed.push_back(key);
+void Window::onKey(GLFWwindow* window, int key, int, int action, int mods) {
+  if (action == GLFW_PRESS && key >= 0) self(window)->m_pending.keysPressed.push_back({key, mods});
 }
 
 void Window::onMouseButton(GLFWwindow* window, int button, int action, int) {

@@ -18,8 +18,12 @@ struct InputSnapshot {
   double scroll = 0;                        // wheel notches (+ = away from the user)
   bool leftClick = false;                   // pressed and released without dragging
   double clickX = 0, clickY = 0;
-  std::vector<int> keysPressed;  // GLFW key codes pressed this frame
-  bool keyHeld[512] = {};        // GLFW key codes currently down
+  struct KeyPress {
+    int key;   // GLFW key code
+    int mods;  // GLFW_MOD_* held when it was pressed
+  };
+  std::vector<KeyPress> keysPressed;  // keys pressed this frame, in order
+  bool keyHeld[512] = {};             // GLFW key codes currently down
 };
 
 class Window {
@@ -37,7 +41,8 @@ class Window {
   /// UI scale of the monitor (1 on ordinary displays, 2 on HiDPI).
   float contentScale() const;
   bool shouldClose() const;
-  void requestClose();
+  /// Ignores a close request (booth mode: only the operator may quit).
+  void cancelClose();
   /// Processes events and returns the input since the last call.
   InputSnapshot poll();
   /// Blocks until an event arrives (used while minimised, so no CPU is burnt).

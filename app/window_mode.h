@@ -1,4 +1,5 @@
-// The interactive window: free flight, station jumps, zoom one scale in/out, picking.
+// The interactive window: the guided tour (or booth mode), free flight off the path, zoom one
+// scale in/out, picking.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +10,12 @@
 namespace app {
 
 struct WindowModeOptions {
-  std::string startStation = "rack";
+  std::string tour = "default";
+  std::string language = "en";
+  bool reducedMotion = false;
+  bool kiosk = false;         // booth mode: attract loop, idle reset, only the operator chord quits
+  double kioskIdle_s = 90.0;  // quiet time in the tour before "are you still there?"
+  double kioskWarning_s = 15.0;  // the countdown before the attract loop returns
   bool fullscreen = false;
   uint64_t maxFrames = 0;  // 0: until the window is closed
 };

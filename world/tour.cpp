@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <set>
 
@@ -26,6 +27,13 @@ std::string joined(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
   return out;
+}
+
+// 0.5 -> "0.5", 600 -> "600" (std::to_string would print "600.000000").
+std::string shortNumber(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", value);
+  return buffer;
 }
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {
@@ -222,7 +230,7 @@ class TourParser {
     if (!value) return false;
     out = value->get<double>();
     if (!std::isfinite(out) || out < lo || out > hi)
-      return flag(at, "must be within [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      return flag(at, "must be within [" + shortNumber(lo) + ", " + shortNumber(hi) + "]");
     return true;
   }
 

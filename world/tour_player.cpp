@@ -181,8 +181,13 @@ void TourPlayer::advance(double dt_s) {
   }
   if (!m_desc.autoAdvance || m_finished) return;
   m_beatElapsed_s += dt_s;
-  if (m_beatElapsed_s < beatDuration_s()) return;
-  if (!next()) m_finished = true;
+  const double over_s = m_beatElapsed_s - beatDuration_s();
+  if (over_s < 0) return;
+  if (!next()) {
+    m_finished = true;
+    return;
+  }
+  m_beatElapsed_s = over_s;  // carried over, so the holds add up exactly
 }
 
 void TourPlayer::setReducedMotion(bool on) {

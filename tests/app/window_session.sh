@@ -33,7 +33,7 @@ xdotool windowunmap "$wid"; sleep 0.5
 xdotool windowmap "$wid"; sleep 0.5
 xdotool windowactivate "$wid" 2>/dev/null || true
 xdotool windowfocus --sync "$wid" 2>/dev/null || true
-for key in Next Next Prior minus equal 3; do xdotool key --window "$wid" "$key"; sleep 0.3; done
+for key in Next Next Prior minus equal 3; do xdotool key --window "$wid" "$key" 2>/dev/null; sleep 0.3; done
 xdotool key --window "$wid" Escape
 for _ in $(seq 100); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$app" 2>/dev/null; then echo "window_session: dcwalk did not quit on Esc" >&2; exit 1; fi

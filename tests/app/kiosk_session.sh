@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Booth mode in a real window under Xvfb, driven by xdotool: attract -> (key) tour -> (quiet)
+# idle warning -> attract; Escape does not quit; presenter keys work; only
+# Ctrl+Alt+Q ends it, with exit 0 and zero validation errors.
+# Usage: kiosk_session.sh DCWALK_EXE LOG_FILE
+set -u
+exe=$1
+log=$2
+for tool in Xvfb xdotool; do
+  command -v $tool >/dev/null || { echo "kiosk_session: $tool is not installed" >&2; exit 3; }
+done
+for n in $(seq 141 190); do
+  [ -e /tmp/.X11-unix/X$n ] || [ -e /tmp/.X$n-lock ] || { display=:$n; break; }
+done
+Xvfb "$display" -screen 0 1024x600x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+cleanup() { kill "$xvfb" 2>/dev/null; [ -n "${app:-}" ] && kill "$app" 2>/dev/null; }
+trap cleanup EXIT
+export DISPLAY=$display
+for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+
+"$exe" tour --kiosk --validation --kiosk-idle 3 --kiosk-warning 2 >"$log" 2>&1 &
+app=$!
+wid=$(timeout 60 xdotool search --sync --name '^dcwalk$' | head -n 1)
+[ -n "$wid" ] || { echo "kiosk_session: no window" >&2; cat "$log" >&2; exit 1; }
+sleep 1
+xdotool key --window "$wid" Escape 2>/dev/null; sleep 1          # Escape starts the tour, never quits
+kill -0 "$app" 2>/dev/null || { echo "kiosk_session: Escape quit the kiosk" >&2; exit 1; }
+for key in Next Next Prior 3 b b; do xdotool key --window "$wid" "$key" 2>/dev/null; sleep 0.3; done
+sleep 8                                                # quiet: warning after 3 s, attract after 2 more
+xdotool key --window "$wid" ctrl+alt+q
+for _ in $(seq 100); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$app" 2>/dev/null; then echo "kiosk_session: Ctrl+Alt+Q did not quit" >&2; exit 1; fi
+wait "$app"
+status=$?
+app=
+expected=("kiosk attract -> tour" "kiosk tour -> idle_warning" "kiosk idle_warning -> attract")
+last=0
+for line in "${expected[@]}"; do
+  at=$(grep -n -F "$line" "$log" | head -n 1 | cut -d: -f1)
+  [ -n "$at" ] && [ "$at" -gt "$last" ] || { echo "kiosk_session: missing '$line' in order" >&2; cat "$log" >&2; exit 1; }
+  last=$at
+done
+if grep -q "validation error" "$log"; then grep "validation error" "$log" >&2; exit 1; fi
+exit $status
