@@ -31,16 +31,88 @@ int nestingDepth(const std::string& text) {
   return maxDepth;
 }
 
-// Offset of the first `"key"` followed by ':' at or after `from` (npos when absent).
-size_t findKey(const std::string& text, const std::string& key, size_t from) {
-  const std::string quoted = "\"" + key + "\"";
-  for (size_t pos = text.find(quoted, from); pos != std::string::npos;
-       pos = text.find(quoted, pos + 1)) {
-    size_t after = pos + quoted.size();
-    while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
-    if (after < text.size() && text[after] == ':') return pos;
+size_t skipSpace(const std::string& t, size_t i) {
+  while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+  return i;
+}
+
+// `i` at an opening quote: the index after the closing one.
+size_t skipString(const std::string& t, size_t i) {
+  for (++i; i < t.size(); ++i) {
+    if (t[i] == '\\')
+      ++i;
+    else if (t[i] == '"')
+      return i + 1;
   }
-  return std::string::npos;
+  return t.size();
+}
+
+// `i` at the start of a value: the index after it (iterative, so hostile nesting is harmless).
+size_t skipValue(const std::string& t, size_t i) {
+  int depth = 0;
+  while (i < t.size()) {
+    const char c = t[i];
+    if (c == '"') {
+      i = skipString(t, i);
+      if (depth == 0) return i;
+      continue;
+    }
+    if (c == '{' || c == '[') ++depth;
+    if (c == '}' || c == ']') {
+      if (depth == 0) return i;
+      if (--depth == 0) return i + 1;
+    }
+    if (depth == 0 && (c == ',' || std::isspace(static_cast<unsigned char>(c)))) return i;
+    ++i;
+  }
+  return i;
+}
+
+// Byte offset in `text` of the member key (or array element) that `pointer` names; follows array
+// indices too, so a step in chapter 7 is not reported on chapter 1's line. npos when not found.
+size_t locate(const std::string& text, const nlohmann::json::json_pointer& pointer) {
+  size_t i = skipSpace(text, 0), found = std::string::npos;
+  std::vector<std::string> tokens;
+  for (nlohmann::json::json_pointer p = pointer; !p.empty(); p.pop_back())
+    tokens.insert(tokens.begin(), p.back());
+  for (const std::string& token : tokens) {
+    if (i >= text.size()) return found;
+    if (text[i] == '{') {
+      i = skipSpace(text, i + 1);
+      bool hit = false;
+      while (i < text.size() && text[i] == '"') {
+        const size_t keyAt = i;
+        i = skipString(text, i);
+        const std::string key = text.substr(keyAt + 1, i - keyAt - 2);
+        i = skipSpace(text, i);
+        if (i >= text.size() || text[i] != ':') return found;
+        i = skipSpace(text, i + 1);
+        if (key == token) {
+          found = keyAt;
+          hit = true;
+          break;
+        }
+        i = skipSpace(text, skipValue(text, i));
+        if (i < text.size() && text[i] == ',') i = skipSpace(text, i + 1);
+      }
+      if (!hit) return found;
+    } else if (text[i] == '[') {
+      if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos ||
+          token.size() > 9)
+        return found;
+      const size_t index = std::stoul(token);
+      i = skipSpace(text, i + 1);
+      for (size_t n = 0; n < index; ++n) {
+        i = skipSpace(text, skipValue(text, i));
+        if (i >= text.size() || text[i] != ',') return found;
+        i = skipSpace(text, i + 1);
+      }
+      found = i;
+    } else {
+      return found;
+    }
+  }
+  return found;
 }
 
 }  // namespace
@@ -59,29 +131,11 @@ std::pair<size_t, size_t> lineColumnOf(const std::string& text, size_t offset) {
 }
 
 std::string JsonFile::where(const nlohmann::json::json_pointer& pointer) const {
-  // Walk the pointer's object keys in order through the text; array indices keep the parent's line.
-  size_t offset = 0;
-  bool found = false;
-  std::string ptr = pointer.to_string();
-  size_t start = 1;
-  while (start <= ptr.size() && !ptr.empty()) {
-    size_t end = ptr.find('/', start);
-    std::string token =
-        ptr.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    bool isIndex = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
-    if (!isIndex) {
-      size_t pos = findKey(text, token, offset);
-      if (pos == std::string::npos) break;
-      offset = pos;
-      found = true;
-    }
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
+  const size_t offset = locate(text, pointer);
   std::ostringstream out;
   out << path.string();
-  if (found) out << ":" << lineColumnOf(text, offset).first;
-  if (!ptr.empty()) out << " (" << ptr << ")";
+  if (offset != std::string::npos) out << ":" << lineColumnOf(text, offset).first;
+  if (!pointer.empty()) out << " (" << pointer.to_string() << ")";
   return out.str();
 }
 

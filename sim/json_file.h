@@ -21,7 +21,8 @@ struct JsonFile {
   std::string text;
   nlohmann::json root;
 
-  /// "path:line (pointer)" for the value at `pointer` (the line of its key, best effort).
+  /// "path:line (pointer)" for the value at `pointer`: the line of its key (or array element),
+  /// found by walking the pointer through the text; the deepest part found when not all is.
   std::string where(const nlohmann::json::json_pointer& pointer) const;
 };
 

@@ -40,97 +40,6 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-size_t skipSpace(const std::string& t, size_t i) {
-  while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
-  return i;
-}
-
-// `i` at an opening quote: the index after the closing one.
-size_t skipString(const std::string& t, size_t i) {
-  for (++i; i < t.size(); ++i) {
-    if (t[i] == '\\')
-      ++i;
-    else if (t[i] == '"')
-      return i + 1;
-  }
-  return t.size();
-}
-
-// `i` at the start of a value: the index after it (iterative, so hostile nesting is harmless).
-size_t skipValue(const std::string& t, size_t i) {
-  int depth = 0;
-  while (i < t.size()) {
-    const char c = t[i];
-    if (c == '"') {
-      i = skipString(t, i);
-      if (depth == 0) return i;
-      continue;
-    }
-    if (c == '{' || c == '[') ++depth;
-    if (c == '}' || c == ']') {
-      if (depth == 0) return i;
-      if (--depth == 0) return i + 1;
-    }
-    if (depth == 0 && (c == ',' || std::isspace(static_cast<unsigned char>(c)))) return i;
-    ++i;
-  }
-  return i;
-}
-
-// Byte offset in `text` of the member key (or array element) that `pointer` names; follows array
-// indices too, so a step in chapter 7 is not reported on chapter 1's line. npos when not found.
-size_t locate(const std::string& text, const Pointer& pointer) {
-  size_t i = skipSpace(text, 0), found = std::string::npos;
-  std::vector<std::string> tokens;
-  for (Pointer p = pointer; !p.empty(); p.pop_back()) tokens.insert(tokens.begin(), p.back());
-  for (const std::string& token : tokens) {
-    if (i >= text.size()) return found;
-    if (text[i] == '{') {
-      i = skipSpace(text, i + 1);
-      bool hit = false;
-      while (i < text.size() && text[i] == '"') {
-        const size_t keyAt = i;
-        i = skipString(text, i);
-        const std::string key = text.substr(keyAt + 1, i - keyAt - 2);
-        i = skipSpace(text, i);
-        if (i >= text.size() || text[i] != ':') return found;
-        i = skipSpace(text, i + 1);
-        if (key == token) {
-          found = keyAt;
-          hit = true;
-          break;
-        }
-        i = skipSpace(text, skipValue(text, i));
-        if (i < text.size() && text[i] == ',') i = skipSpace(text, i + 1);
-      }
-      if (!hit) return found;
-    } else if (text[i] == '[') {
-      if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos ||
-          token.size() > 9)
-        return found;
-      const size_t index = std::stoul(token);
-      i = skipSpace(text, i + 1);
-      for (size_t n = 0; n < index; ++n) {
-        i = skipSpace(text, skipValue(text, i));
-        if (i >= text.size() || text[i] != ',') return found;
-        i = skipSpace(text, i + 1);
-      }
-      found = i;
-    } else {
-      return found;
-    }
-  }
-  return found;
-}
-
-// "file:line (pointer)", with the line found by following the pointer through the text.
-std::string whereOf(const sim::JsonFile& file, const Pointer& pointer) {
-  const size_t offset = locate(file.text, pointer);
-  if (offset == std::string::npos) return file.where(pointer);
-  return file.path.string() + ":" + std::to_string(sim::lineColumnOf(file.text, offset).first) +
-         " (" + pointer.to_string() + ")";
-}
-
 // Reads one document; the first error wins and names file:line (pointer).
 class TourParser {
  public:
@@ -170,12 +79,12 @@ class TourParser {
 
  private:
   sim::Result<Tour> fail(const Pointer& at, const std::string& message) {
-    m_error = whereOf(m_file, at) + ": " + message;
+    m_error = m_file.where(at) + ": " + message;
     return error();
   }
   sim::Result<Tour> error() const { return sim::Result<Tour>::failure(m_error); }
   bool flag(const Pointer& at, const std::string& message) {
-    m_error = whereOf(m_file, at) + ": " + message;
+    m_error = m_file.where(at) + ": " + message;
     return false;
   }
 
@@ -221,7 +130,7 @@ class TourParser {
   // A strings-file key: recorded with its place so a missing translation names it.
   bool key(const Pointer& at, std::string& out) {
     if (!text(at, out)) return false;
-    m_uses.push_back({out, whereOf(m_file, at)});
+    m_uses.push_back({out, m_file.where(at)});
     return true;
   }
 
@@ -278,7 +187,7 @@ class TourParser {
   }
 
   bool readStep(const Pointer& at, TourStep& step) {
-    step.where = whereOf(m_file, at);
+    step.where = m_file.where(at);
     if (!field(at, Json::value_t::object, "an object")) return false;
     if (!onlyFields(at, {"station", "orbit", "narration", "action", "scenario", "engine_scenario",
                          "faults", "overlays", "hold_s"}))
@@ -442,13 +351,13 @@ sim::Result<StringTable> parseStrings(const sim::JsonFile& file, std::string lan
   using R = sim::Result<StringTable>;
   const Pointer root;
   if (!file.root.is_object())
-    return R::failure(whereOf(file, root) + ": a strings file is one JSON object of key -> text");
+    return R::failure(file.where(root) + ": a strings file is one JSON object of key -> text");
   StringTable table{file.path, std::move(language), {}};
   if (table.language.empty())
     return R::failure(file.path.string() + ": the file name must be strings.<language>.json");
   for (const auto& [k, value] : file.root.items()) {
     if (!value.is_string() || value.get<std::string>().empty())
-      return R::failure(whereOf(file, root / k) + ": the text of \"" + k +
+      return R::failure(file.where(root / k) + ": the text of \"" + k +
                         "\" must be a non-empty string");
     table.texts.emplace(k, value.get<std::string>());
   }
