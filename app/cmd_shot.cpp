@@ -1,9 +1,12 @@
-// `dcwalk shot`: one station rendered headless to a PNG.
+// `dcwalk shot`: one station rendered headless to a PNG, optionally at a simulated time of an
+// engine scenario, with faults injected and a live overlay drawn.
+#include <cmath>
 #include <cstdio>
 
 #include "app/commands.h"
 #include "app/session.h"
 #include "renderer/image_io.h"
+#include "sim/engine/fault_spec.h"
 
 namespace app {
 namespace {
@@ -12,12 +15,40 @@ struct ShotOptions {
   RenderOptions render;
   std::string station = "rack";
   std::string out = "shot.png";
+  std::string scenario = "training_405b";
+  double time_s = 0;
+  std::string overlay = "none";
+  std::vector<std::string> faults;
 };
 
 int runShot(const ShotOptions& options) {
+  // Flags first, before the (slow) world and renderer are made.
+  const auto metric = world::parseOverlayMetric(options.overlay);
+  if (!metric) {
+    std::fprintf(stderr,
+                 "dcwalk: shot: unknown --overlay '%s' (power, temperature, utilisation, "
+                 "link_load, none)\n",
+                 options.overlay.c_str());
+    return EXIT_BAD_INPUT;
+  }
+  if (!std::isfinite(options.time_s) || options.time_s < 0) {
+    std::fprintf(stderr, "dcwalk: shot: --time must be a finite number of seconds >= 0\n");
+    return EXIT_BAD_INPUT;
+  }
+  SessionDesc sessionDesc;
+  sessionDesc.engineScenario = options.scenario;
+  for (const std::string& spec : options.faults) {
+    auto fault = sim::engine::parseFaultSpec(spec);
+    if (!fault) {
+      std::fprintf(stderr, "dcwalk: shot: --fault: %s\n", fault.error().c_str());
+      return EXIT_BAD_INPUT;
+    }
+    sessionDesc.faults.push_back(*fault);
+  }
+
   Session session;
-  if (int status =
-          openSession(options.render, nullptr, fontPixelsFor(options.render.height), session)) {
+  if (int status = openSession(options.render, nullptr, fontPixelsFor(options.render.height),
+                               session, sessionDesc)) {
     return status;
   }
   const world::Station* station = session.world->station(options.station);
@@ -28,18 +59,27 @@ int runShot(const ShotOptions& options) {
                  options.station.c_str(), names.c_str());
     return EXIT_BAD_INPUT;
   }
+  session.engine->advanceTo(options.time_s);
+  syncOverlay(session, *metric);
+
   world::Camera camera;
   frameStation(*station, camera);
-  renderer::Pixels pixels = renderView(session, camera, stationHud(*station), options.render.width,
-                                       options.render.height);
+  HudInfo hud = stationHud(*station);
+  hud.status = simStatus(*session.engine, session.world->racks()) + "   |   " + hud.status;
+  renderer::Pixels pixels =
+      renderView(session, camera, hud, options.render.width, options.render.height);
   std::string error;
   if (!renderer::writePng(options.out, pixels, error)) {
     std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
     return EXIT_FAILURE_RUNTIME;
   }
-  std::printf("wrote %s (%ux%u, station %s, %llu triangles)\n", options.out.c_str(), pixels.width,
-              pixels.height, station->name.c_str(),
-              static_cast<unsigned long long>(session.worldStats.triangles));
+  std::printf("wrote %s (%ux%u, station %s, %llu triangles, t = %.2f s, overlay %s)\n",
+              options.out.c_str(), pixels.width, pixels.height, station->name.c_str(),
+              static_cast<unsigned long long>(session.worldStats.triangles),
+              session.engine->time_s(), std::string(world::overlayMetricName(*metric)).c_str());
+  std::printf("status: %s\n", hud.status.c_str());
+  for (const world::Label& label : session.list.labels)
+    std::printf("label: %s\n", label.text.c_str());
   return reportValidation() ? EXIT_OK : EXIT_FAILURE_RUNTIME;
 }
 
@@ -51,6 +91,15 @@ Command addShotCommand(CLI::App& cli) {
   sub->add_option("--station", options->station, "station name (see `dcwalk stations`)")
       ->capture_default_str();
   sub->add_option("--out", options->out, "PNG file to write")->capture_default_str();
+  sub->add_option("--scenario", options->scenario, "engine built-in scenario")
+      ->capture_default_str();
+  sub->add_option("--time", options->time_s, "simulated seconds to advance before the shot")
+      ->capture_default_str();
+  sub->add_option("--overlay", options->overlay,
+                  "heatmap and live labels: power, temperature, utilisation, link_load, none")
+      ->capture_default_str();
+  sub->add_option("--fault", options->faults,
+                  "fault KIND[:TARGET]@START[-END][,severity=X] (repeatable), e.g. pump_trip@10");
   addRenderOptions(*sub, options->render);
   return {sub, [options] { return runShot(*options); }};
 }

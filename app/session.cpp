@@ -7,6 +7,7 @@
 #include "sim/engine/scenarios.h"
 
 #include "app/commands.h"
+#include "app/legend.h"
 #include "app/window.h"
 
 namespace app {
@@ -23,6 +24,8 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     std::fprintf(stderr, "dcwalk: %s\n", engineDesc.error().c_str());
     return EXIT_BAD_INPUT;
   }
+  for (const sim::engine::FaultDesc& fault : sessionDesc.faults)
+    engineDesc->faults.push_back(fault);
   auto engine = sim::engine::Engine::create(*catalog, *engineDesc);
   if (!engine) {
     std::fprintf(stderr, "dcwalk: %s\n", engine.error().c_str());
@@ -74,6 +77,46 @@ HudInfo stationHud(const world::Station& station) {
   return hud;
 }
 
+void syncOverlay(Session& session, world::OverlayMetric metric) {
+  world::updateOverlay(*session.engine, metric, session.world->overlay());
+}
+
+std::string simStatus(const sim::engine::Engine& engine, const world::RackMap& racks) {
+  const sim::engine::Snapshot s = engine.snapshot();
+  const sim::engine::Aggregates& a = s.aggregates;
+  // Hall 0's racks: the modelled ones as the engine has them, the rest mirror their average.
+  const sim::engine::Cluster& c = engine.cluster();
+  const uint32_t modelled = std::min<uint32_t>(c.racks, uint32_t(s.rackPower_W.size()));
+  double modelledSum_W = 0;
+  for (uint32_t r = 0; r < modelled; ++r) modelledSum_W += s.rackPower_W[r];
+  const double mirrored_W = modelled ? modelledSum_W / modelled : 0.0;
+  double hall_W = 0;
+  if (!racks.rowStarts().empty() && !racks.rowStarts()[0].empty()) {
+    const uint32_t end = racks.rowStarts()[0].back();
+    for (uint32_t r = racks.rowStarts()[0].front(); r < end; ++r) {
+      hall_W += r < modelled ? s.rackPower_W[r] : mirrored_W;
+    }
+  }
+  char text[256];
+  int n = std::snprintf(text, sizeof(text), "t = %.2f s", engine.time_s());
+  if (engine.training()) {
+    if (a.lastStepTime_s > 0) {
+      n += std::snprintf(text + n, sizeof(text) - size_t(n), "   step %.2f s   %.2f M tokens/s",
+                         a.lastStepTime_s, a.tokensPerSecond / 1e6);
+    } else {
+      n += std::snprintf(text + n, sizeof(text) - size_t(n), "   fault-free step %.2f s",
+                         engine.faultFreeStepTime_s());
+    }
+  } else {
+    n += std::snprintf(text + n, sizeof(text) - size_t(n), "   %.0f output tokens/s",
+                       a.tokensPerSecond);
+  }
+  std::snprintf(text + n, sizeof(text) - size_t(n),
+                "   hall 0 IT %.1f MW   campus IT %.1f MW   PUE %.2f", hall_W / 1e6,
+                a.campusIt_W / 1e6, a.pue);
+  return text;
+}
+
 renderer::Pixels renderView(Session& session, const world::Camera& camera, const HudInfo& hud,
                             uint32_t width, uint32_t height) {
   world::FrameDesc frame;
@@ -85,6 +128,7 @@ renderer::Pixels renderView(Session& session, const world::Camera& camera, const
     session.ui->beginFrame(float(width), float(height), 1.0f / 30.0f);
     session.ui->drawLabels(session.list, float(width), float(height));
     session.ui->drawHud(hud);
+    drawLegend(session.world->overlay());
     draw = session.ui->endFrame();
   }
   return session.renderer->renderToPixels(session.list, draw, {width, height});

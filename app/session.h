@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/options.h"
 #include "app/ui_layer.h"
@@ -19,6 +20,7 @@ class Window;
 struct SessionDesc {
   std::string engineScenario = "training_405b";  // sim::engine built-in scenario
   int campusScale = 1;                           // the benchmark's N x racks
+  std::vector<sim::engine::FaultDesc> faults;    // injected on top of the scenario's own
 };
 
 struct Session {
@@ -43,7 +45,16 @@ void frameStation(const world::Station& station, world::Camera& camera);
 /// HUD text for a station.
 HudInfo stationHud(const world::Station& station);
 
-/// Renders the camera's view headless, with labels and `hud`, at width x height. ImGui windows
+/// Fills the world's overlay with `metric` from the engine's current state.
+void syncOverlay(Session& session, world::OverlayMetric metric);
+
+/// HUD status line from the engine: simulated time, training step time and tokens/s (or
+/// inference output tokens/s), the hero hall's IT MW (its racks, `racks` gives which), campus
+/// IT MW and PUE.
+std::string simStatus(const sim::engine::Engine& engine, const world::RackMap& racks);
+
+/// Renders the camera's view headless, with labels, `hud` and the overlay legend (when an
+/// overlay is on), at width x height. ImGui windows
 /// appear on their second frame, so the UI is built twice and the second draw is kept.
 renderer::Pixels renderView(Session& session, const world::Camera& camera, const HudInfo& hud,
                             uint32_t width, uint32_t height);

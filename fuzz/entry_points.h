@@ -1,8 +1,8 @@
 // The fuzzed entry points, shared by the libFuzzer targets (fuzz/*_fuzzer.cpp) and the tests that
-// replay fuzz/regressions/ (tests/sim/fuzz_regressions_test.cpp; glTF: gltf_entry_point.h), so a reproducer
-// goes through exactly the code that found it. Each returns "" when the contract held, otherwise
-// what broke: parsers may refuse anything, but a refusal must carry a message naming the file,
-// and what they accept must be usable (finite, non-negative model sizes).
+// replay fuzz/regressions/ (tests/sim/fuzz_regressions_test.cpp; glTF: gltf_entry_point.h), so a
+// reproducer goes through exactly the code that found it. Each returns "" when the contract held,
+// otherwise what broke: parsers may refuse anything, but a refusal must carry a message naming the
+// file, and what they accept must be usable (finite, non-negative model sizes).
 #pragma once
 
 #include <cmath>
@@ -54,7 +54,7 @@ inline std::string json(const uint8_t* data, size_t size) {
   if (!file) return checkNamed(file.error(), name);
   if (file->root.is_object()) {
     for (const auto& [key, value] : file->root.items()) {
-      std::string where = file->where(nlohmann::json::json_pointer("/" + key));
+      std::string where = file->where(nlohmann::json::json_pointer() / key);
       if (where.find(name) == std::string::npos) return "where() lost the file name: " + where;
     }
   }
@@ -97,8 +97,8 @@ inline std::string scenario(const uint8_t* data, size_t size) {
   if (!file) {
     if (auto problem = checkNamed(file.error(), name); !problem.empty()) return problem;
   }
-  auto parsed = file ? sim::parseScenario(*file)
-                     : sim::Result<sim::ScenarioDesc>::failure("not parsed");
+  auto parsed =
+      file ? sim::parseScenario(*file) : sim::Result<sim::ScenarioDesc>::failure("not parsed");
   if (parsed) {
     desc = std::move(*parsed);
   } else {
@@ -134,8 +134,7 @@ inline std::string hfConfig(const uint8_t* data, size_t size) {
              std::to_string(model->params) + ", active " + std::to_string(model->activeParams) +
              ", kv bytes/token " + std::to_string(model->kvBytesPerTokenBf16);
   }
-  if (model->activeParams > model->params)
-    return "active parameters exceed total parameters";
+  if (model->activeParams > model->params) return "active parameters exceed total parameters";
   return "";
 }
 

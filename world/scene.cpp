@@ -106,7 +106,7 @@ struct CollectWalk {
     return view.selection[size_t(matched)] == childName ? matched + 1 : -1;
   }
 
-  void visit(PrototypeId id, const glm::dmat4& world, int matched) {
+  void visit(PrototypeId id, const glm::dmat4& world, int matched, uint32_t tintState) {
     const Prototype& proto = scene.prototype(id);
     ++stats.prototypesVisited;
     const bool selected = !view.selection.empty() && matched == int(view.selection.size());
@@ -117,10 +117,12 @@ struct CollectWalk {
     if (view.cull && (!sphereVisible(frustum, rel, radius) || px < view.minPixels)) return;
     if (proto.lod.hasProxy && px < proto.lod.openPixels * view.lodScale) {
       const glm::dmat4 m = world * boxTransform(proto.bounds.center(), proto.bounds.size());
-      emit(proxyMesh, m, proto.lod.proxyLook, box, selected);
+      const Look* tint = view.tint ? view.tint->look(tintState, true) : nullptr;
+      emit(proxyMesh, m, tint ? *tint : proto.lod.proxyLook, box, selected);
       ++stats.proxies;
       return;
     }
+    const Look* tint = view.tint ? view.tint->look(tintState, false) : nullptr;
     for (const Part& part : proto.parts) {
       const Aabb partBox = transformAabb(world, part.bounds);
       const glm::dvec3 partRel = partBox.center() - view.eye;
@@ -129,10 +131,12 @@ struct CollectWalk {
                         projected(partRel, partRadius) < view.minPixels)) {
         continue;
       }
-      emit(part.mesh, world * part.local, part.look, partBox, selected);
+      emit(part.mesh, world * part.local, tint ? *tint : part.look, partBox, selected);
     }
-    for (const ChildInstance& child : proto.children) {
-      visit(child.prototype, world * child.local, childMatch(matched, child.name));
+    for (uint32_t i = 0; i < proto.children.size(); ++i) {
+      const ChildInstance& child = proto.children[i];
+      const uint32_t childTint = view.tint ? view.tint->childState(tintState, id, i) : 0;
+      visit(child.prototype, world * child.local, childMatch(matched, child.name), childTint);
     }
   }
 };
@@ -287,7 +291,7 @@ CollectStats Scene::collect(const CullView& view, MeshId proxyMesh,
   if (m_prototypes.empty()) return {};
   const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);
   CollectWalk walk{*this, view, makeFrustum(view), focal, proxyMesh, perMesh, {}};
-  walk.visit(m_root, m_rootTransform, 0);
+  walk.visit(m_root, m_rootTransform, 0, 0);
   return walk.stats;
 }
 

@@ -87,6 +87,19 @@ struct PickHit {
   Aabb worldBounds;  // of the part hit
 };
 
+/// Colours instances by what they are during collect (the live overlays). Each instance has a
+/// state derived from its parent's state and its child slot (the root's state is 0), so the walk
+/// never looks at names.
+class TintRule {
+ public:
+  virtual ~TintRule() = default;
+  /// State of child number `child` of prototype `parent`, whose instance is in `parentState`.
+  virtual uint32_t childState(uint32_t parentState, PrototypeId parent, uint32_t child) const = 0;
+  /// The look that replaces an instance's own in `state` (its parts, or its proxy box when
+  /// `proxy`), or nullptr.
+  virtual const Look* look(uint32_t state, bool proxy) const = 0;
+};
+
 /// Per-frame inputs of the LOD/culling walk.
 struct CullView {
   glm::dvec3 eye{0.0};
@@ -98,6 +111,7 @@ struct CullView {
   double lodScale = 1.0;    // > 1 expands later (coarser)
   bool cull = true;  // false: no frustum or small-object culling (the benchmark's naive baseline)
   std::vector<std::string> selection;  // instance path segments to outline (empty: none)
+  const TintRule* tint = nullptr;      // overlay colours (nullptr: every part its own look)
 };
 
 struct CollectStats {

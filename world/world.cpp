@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -12,6 +13,27 @@ namespace {
 constexpr double NEAR_FRACTION = 0.5;
 constexpr double MIN_NEAR_M = 1e-7;
 constexpr double MAX_NEAR_M = 1.0;
+
+// Live labels: smallest on-screen size (px) worth a label, and how much of the way to the anchor
+// a blocker may be hit at and still count as the labelled thing (its own cover, a cold plate).
+constexpr double MIN_OVERLAY_LABEL_PX = 16.0;
+constexpr double BLOCKER_SLACK = 0.93;
+// Candidates tested for occlusion per label wanted (each test is one ray pick).
+constexpr uint32_t CANDIDATES_PER_LABEL = 3;
+constexpr uint32_t GPU_CANDIDATE_BIT = 0x80000000u;
+
+bool contains(const Aabb& outer, const Aabb& inner) {
+  const glm::dvec3 eps(1e-6);
+  return glm::all(glm::lessThanEqual(outer.min - eps, inner.min)) &&
+         glm::all(glm::lessThanEqual(inner.max, outer.max + eps));
+}
+
+// "184" for a value in `unit` (no decimals: labels are read at a glance).
+std::string formatValue(double value, const std::string& unit) {
+  char text[48];
+  std::snprintf(text, sizeof(text), "%.0f %s", value, unit.c_str());
+  return text;
+}
 
 // Whether instance path `path` is `ancestor` or lies inside it ("" is the root).
 bool isWithin(const std::string& path, const std::string& ancestor) {
@@ -33,6 +55,9 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   const PrototypeId campus = buildCampus(ctx, desc.campus);
   world->m_scene.setRoot(campus, glm::translate(glm::dmat4(1.0), desc.origin_m));
   world->m_stations = makeStations(world->m_scene, desc.verticalFov_rad);
+  world->m_racks = RackMap::build(world->m_scene);
+  world->m_tint.bind(world->m_scene, world->m_racks);
+  world->m_heroGpus = findHeroGpus(world->m_scene, world->m_racks);
   return world;
 }
 
@@ -61,6 +86,10 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     if (end == std::string::npos) end = frame.selectedPath.size();
     view.selection.push_back(frame.selectedPath.substr(start, end - start));
     start = end + 1;
+  }
+  if (m_overlay.active()) {
+    m_tint.prepare(m_overlay);
+    view.tint = &m_tint;
   }
   const CollectStats stats = m_scene.collect(view, m_primitives.box, m_scratch);
 
@@ -119,7 +148,75 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     label.priority = static_cast<float>(candidates[i].first);
     out.labels.push_back(std::move(label));
   }
+  addOverlayLabels(view, frame, out);
   return result;
+}
+
+void World::addOverlayLabels(const CullView& view, const FrameDesc& frame, RenderList& out) {
+  if (!m_overlay.active() || frame.maxOverlayLabels == 0) return;
+  const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);
+  const double halfW = 0.5 * double(std::max(1u, frame.width_px));
+  const double halfH = 0.5 * view.viewportHeight_px;
+  auto anchorOf = [](const Aabb& b) { return glm::dvec3(b.center().x, b.max.y, b.center().z); };
+  // On screen and large enough: its depth, else a negative number.
+  auto depthIfShown = [&](const Aabb& b) {
+    const glm::dvec3 rel = anchorOf(b) - view.eye;
+    const double depth = glm::dot(rel, view.forward);
+    if (depth <= 0) return -1.0;
+    const double x = glm::dot(rel, view.right) / depth * focal;
+    const double y = glm::dot(rel, view.up) / depth * focal;
+    if (std::abs(x) > halfW || std::abs(y) > halfH) return -1.0;
+    const glm::dvec3 size = b.size();
+    const double px = std::max({size.x, size.y, size.z}) / depth * focal;
+    return px < MIN_OVERLAY_LABEL_PX ? -1.0 : depth;
+  };
+
+  m_labelCandidates.clear();
+  const uint32_t racks =
+      std::min<uint32_t>(m_racks.rackCount(), uint32_t(m_overlay.rackValues.size()));
+  for (uint32_t i = 0; i < racks; ++i) {
+    const double depth = depthIfShown(m_racks.rackBounds(i));
+    if (depth > 0) m_labelCandidates.emplace_back(depth, i);
+  }
+  for (uint32_t i = 0; i < m_heroGpus.size(); ++i) {
+    if (m_heroGpus[i].local(m_overlay.gpusPerTray) >= m_overlay.heroGpuValues.size()) continue;
+    const double depth = depthIfShown(m_heroGpus[i].bounds);
+    if (depth > 0) m_labelCandidates.emplace_back(depth, GPU_CANDIDATE_BIT | i);
+  }
+  const size_t tested = std::min<size_t>(m_labelCandidates.size(),
+                                         size_t(frame.maxOverlayLabels) * CANDIDATES_PER_LABEL);
+  std::partial_sort(m_labelCandidates.begin(), m_labelCandidates.begin() + tested,
+                    m_labelCandidates.end());
+
+  const std::string badge = " (" + std::string(sim::basisName(m_overlay.basis)) + ")";
+  uint32_t added = 0;
+  for (size_t c = 0; c < tested && added < frame.maxOverlayLabels; ++c) {
+    const uint32_t id = m_labelCandidates[c].second;
+    const bool gpu = (id & GPU_CANDIDATE_BIT) != 0;
+    const uint32_t index = id & ~GPU_CANDIDATE_BIT;
+    const Aabb& bounds = gpu ? m_heroGpus[index].bounds : m_racks.rackBounds(index);
+    const glm::dvec3 anchor = anchorOf(bounds) - view.eye;
+    const double anchorDistance = glm::length(anchor);
+    const auto blocker = m_scene.pick(view.eye, anchor);
+    if (blocker && blocker->distance_m < BLOCKER_SLACK * anchorDistance &&
+        !contains(bounds, blocker->worldBounds)) {
+      continue;
+    }
+    Label label;
+    for (int k = 0; k < 3; ++k) label.anchor[k] = static_cast<float>(anchor[k]);
+    if (gpu) {
+      const uint32_t local = m_heroGpus[index].local(m_overlay.gpusPerTray);
+      label.text = "GPU " + std::to_string(local) + "  " +
+                   formatValue(m_overlay.heroGpuValues[local], m_overlay.gpuRange.unit) + badge;
+    } else {
+      label.text = "rack " + std::to_string(index) + "  " +
+                   formatValue(m_overlay.rackValues[index], m_overlay.rackRange.unit) + badge;
+    }
+    // Nearer first when labels collide.
+    label.priority = static_cast<float>(focal / std::max(1e-3, m_labelCandidates[c].first));
+    out.labels.push_back(std::move(label));
+    ++added;
+  }
 }
 
 std::optional<PickHit> World::pick(const Camera& camera, double x_px, double y_px,

@@ -11,6 +11,7 @@
 #include "sim/result.h"
 #include "world/builders.h"
 #include "world/camera.h"
+#include "world/overlays.h"
 #include "world/stations.h"
 
 namespace world {
@@ -25,10 +26,11 @@ struct WorldDesc {
 struct FrameDesc {
   uint32_t width_px = 1280;
   uint32_t height_px = 720;
-  double lodScale = 1.0;     // > 1: coarser (expand prototypes later)
-  bool cull = true;          // false: draw what is outside the view too (benchmark baseline)
-  uint32_t maxLabels = 6;    // station labels in view, largest first
-  std::string selectedPath;  // instance path (PickHit::path) drawn with params.z = 1 (outline)
+  double lodScale = 1.0;          // > 1: coarser (expand prototypes later)
+  bool cull = true;               // false: draw what is outside the view too (benchmark baseline)
+  uint32_t maxLabels = 6;         // station labels in view, largest first
+  std::string selectedPath;       // instance path (PickHit::path) drawn with params.z = 1 (outline)
+  uint32_t maxOverlayLabels = 6;  // live metric labels (nearest racks / hero GPUs in view)
 };
 
 struct FrameStats {
@@ -61,6 +63,14 @@ class World {
     return m_scene.nearestSurfaceDistance(point);
   }
 
+  /// The overlay drawn every frame (metric None: the default look, no live labels).
+  OverlayState& overlay() { return m_overlay; }
+  const OverlayState& overlay() const { return m_overlay; }
+  /// The campus's racks in RackId order.
+  const RackMap& racks() const { return m_racks; }
+  /// The hero rack's GPU packages built as their own instances (the open hero tray's).
+  const std::vector<HeroGpu>& heroGpus() const { return m_heroGpus; }
+
  private:
   World() = default;
   MeshLibrary m_meshes;
@@ -68,6 +78,13 @@ class World {
   Scene m_scene;
   std::vector<Station> m_stations;
   std::vector<std::vector<gpu::Instance>> m_scratch;  // per-mesh instances, reused every frame
+  RackMap m_racks;
+  OverlayTint m_tint;
+  OverlayState m_overlay;
+  std::vector<HeroGpu> m_heroGpus;
+  std::vector<std::pair<double, uint32_t>> m_labelCandidates;  // reused every frame
+
+  void addOverlayLabels(const CullView& view, const FrameDesc& frame, RenderList& out);
 };
 
 }  // namespace world

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -23,8 +25,8 @@ namespace {
 
 /// A fresh, empty folder for one test.
 fs::path freshDir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() /
-                 ("dcwalk-atomic-" + name + "-" + std::to_string(::getpid()));
+  fs::path dir =
+      fs::temp_directory_path() / ("dcwalk-atomic-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -48,14 +50,13 @@ int countWithPrefix(const fs::path& dir, const std::string& prefix) {
 }
 
 /// Version `generation` of a large self-describing file: a header naming the generation and the
-/// length, filler derived from the generation, and a trailer. Any truncation or mix of two
-/// versions differs from every version.
+/// length, a filler letter that differs between consecutive generations, and a trailer. Any
+/// truncation or mix of two versions differs from every version.
 std::string version(uint32_t generation) {
-  const size_t fillerBytes = (2u << 20) + generation * 7u;  // ~2 MiB: saving takes a while
+  const size_t fillerBytes = (1u << 20) + generation % 1000;  // ~1 MiB: a save takes a while
   std::string text = "dcwalk-test gen=" + std::to_string(generation) +
                      " filler=" + std::to_string(fillerBytes) + "\n";
-  std::minstd_rand fill(generation + 1);
-  for (size_t i = 0; i < fillerBytes; ++i) text.push_back(static_cast<char>('a' + fill() % 26));
+  text.append(fillerBytes, static_cast<char>('a' + generation % 26));
   text += "\nend gen=" + std::to_string(generation) + "\n";
   return text;
 }
@@ -129,8 +130,7 @@ TEST(AtomicFile, CorruptFileIsSetAsideWithItsBytesAndDefaultsUsed) {
   EXPECT_EQ(loaded.setAsidePath.filename().string().rfind("settings.json.corrupt-", 0), 0u);
   EXPECT_EQ(readAll(loaded.setAsidePath), corrupt);
   EXPECT_NE(loaded.message.find(file.string()), std::string::npos) << loaded.message;
-  EXPECT_NE(loaded.message.find(loaded.setAsidePath.string()), std::string::npos)
-      << loaded.message;
+  EXPECT_NE(loaded.message.find(loaded.setAsidePath.string()), std::string::npos) << loaded.message;
 
   // A second corrupt file within the same second gets its own name; nothing is overwritten.
   writePlain(file, "[1, 2]");
@@ -158,27 +158,41 @@ TEST(AtomicFile, KillingTheWriterMidSaveLeavesOldOrNewWholeFile) {
   fs::path file = dir / "settings.json";
   ASSERT_TRUE(app::writeFileAtomic(file, version(0)).ok());
 
-  constexpr int KILLS = 40;
+  constexpr int KILLS = 30;
   int killsMidSave = 0;  // kills that left a temporary behind: the child was inside a save
   std::minstd_rand delays(12345);
   long newestSeen = 0;
   for (int round = 0; round < KILLS; ++round) {
     const uint32_t firstGeneration = 1 + static_cast<uint32_t>(round) * 1000;
+    int started[2];
+    ASSERT_EQ(::pipe(started), 0);
     pid_t child = ::fork();
     ASSERT_GE(child, 0) << "fork failed";
     if (child == 0) {
-      // The child saves new versions back to back until it is killed.
+      // The child saves new versions back to back until it is killed, and says when the first
+      // save is done so that the kill lands while it is saving, not while it starts up.
+      ::close(started[0]);
       for (uint32_t g = firstGeneration;; ++g) {
         if (!app::writeFileAtomic(file, version(g)).ok()) ::_exit(3);
+        if (g == firstGeneration) {
+          char byte = 1;
+          if (::write(started[1], &byte, 1) != 1) ::_exit(4);
+          ::close(started[1]);
+        }
       }
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5 + delays() % 60));
+    ::close(started[1]);
+    char byte = 0;
+    ASSERT_EQ(::read(started[0], &byte, 1), 1) << "the writer failed before its first save";
+    ::close(started[0]);
+    std::this_thread::sleep_for(std::chrono::microseconds(delays() % 20000));
     ASSERT_EQ(::kill(child, SIGKILL), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(child, &status, 0), child);
     ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
         << "the writer stopped by itself (status " << status << ")";
     if (countWithPrefix(dir, "settings.json.tmp-") > 0) ++killsMidSave;
+    newestSeen = std::max<long>(newestSeen, firstGeneration);  // its first save was complete
 
     const long generation = wholeVersion(readAll(file));
     ASSERT_GE(generation, 0) << "round " << round << ": the file is not one whole version";
@@ -187,6 +201,7 @@ TEST(AtomicFile, KillingTheWriterMidSaveLeavesOldOrNewWholeFile) {
   }
   // The kills did land inside saves, so the test exercised what it claims to.
   EXPECT_GT(killsMidSave, 0);
+  std::printf("%d of %d kills landed inside a save\n", killsMidSave, KILLS);
 
   // The next save removes what the killed writers left behind.
   ASSERT_TRUE(app::writeFileAtomic(file, version(7)).ok());
