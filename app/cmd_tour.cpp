@@ -55,6 +55,9 @@ int runHeadlessTour(const TourOptions& options) {
     return EXIT_FAILURE_RUNTIME;
   }
   if (options.chapter == 0) player->start(world::Pose{});
+  // Key frames show the default job a few seconds in: every rack and GPU has real values.
+  constexpr double KEY_FRAME_SIM_TIME_S = 5.0;
+  session.engine->advanceTo(KEY_FRAME_SIM_TIME_S);
   std::vector<renderer::Pixels> keyFrames;  // the first step of each chapter
   size_t written = 0;
   size_t lastChapter = SIZE_MAX;
@@ -63,7 +66,9 @@ int runHeadlessTour(const TourOptions& options) {
     if (options.chapter > 0 && frame.chapterNumber != options.chapter) break;
     world::Camera camera;
     camera.setPose(frame.cameraPose);
+    syncOverlay(session, tourOverlayMetric(frame));
     HudInfo hud = tourHud(frame);
+    hud.status = simStatus(*session.engine, session.world->racks());
     renderer::Pixels pixels =
         renderView(session, camera, hud, options.render.width, options.render.height);
     const std::string chapterId = player->tour().chapters[frame.chapter].id;

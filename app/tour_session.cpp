@@ -28,4 +28,12 @@ HudInfo tourHud(const world::TourFrame& frame) {
   return hud;
 }
 
+world::OverlayMetric tourOverlayMetric(const world::TourFrame& frame) {
+  for (const std::string& overlay : frame.overlays) {
+    if (overlay.rfind("heat.", 0) != 0) continue;
+    if (auto metric = world::parseOverlayMetric(overlay.substr(5))) return *metric;
+  }
+  return world::OverlayMetric::None;
+}
+
 }  // namespace app

@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include "app/commands.h"
+#include "app/legend.h"
 #include "app/session.h"
 #include "app/tour_session.h"
 #include "app/window.h"
@@ -21,8 +22,8 @@ namespace {
 constexpr const char* HELP_TEXT =
     "Space/PageDown next  PageUp back  1-9 0 chapters  Home back to the tour\n"
     "WASD fly  Q/E down/up  Shift fast  right-drag look  wheel closer/farther  +/- scale\n"
-    "click select  left-drag orbit  F fly to selection  L language  R reduced motion  H help  "
-    "Esc quit";
+    "click select  left-drag orbit  F fly to selection  O heat overlay  L language\n"
+    "R reduced motion  H help  Esc quit";
 
 // The window's camera: the tour player drives it while on the path; any flying input leaves the
 // path (the tour waits) and Home returns to it.
@@ -154,18 +155,24 @@ class WindowApp {
     if (!m_player.onPath())
       hud.caption = m_language == "de" ? "Freier Flug: Pos1 führt zurück zur Tour"
                                        : "Free flight: Home returns to the tour";
+    hud.status = simStatus(*m_session.engine, m_session.world->racks());
     if (!kioskMode) {
       char status[256];
-      std::snprintf(status, sizeof(status), "%s%s  nearest surface %s   %.0f fps   %llu triangles",
+      std::snprintf(status, sizeof(status),
+                    "\n%s%s  nearest surface %s   %.0f fps   %llu triangles",
                     m_selection ? "selected: " : "", m_selection ? m_selection->part.c_str() : "",
                     world::formatLength(m_session.worldStats.nearestSurface_m).c_str(), fps,
                     static_cast<unsigned long long>(m_session.worldStats.triangles));
-      hud.status = status;
+      hud.status += status;
       if (m_showHelp) hud.help = HELP_TEXT;
     }
     return hud;
   }
 
+  /// The heat overlay: the visitor's choice (O) once made, else what the tour step asks for.
+  world::OverlayMetric overlay() const {
+    return m_overlayChosen ? m_overlay : tourOverlayMetric(m_player.frame());
+  }
   const world::Camera& camera() const { return m_camera; }
   std::string selectedPath() const { return m_selection ? m_selection->path : std::string(); }
   bool quitRequested() const { return m_quit; }
@@ -211,6 +218,8 @@ class WindowApp {
   std::optional<world::PickHit> m_selection;
   std::optional<world::FlyTo> m_flight;
   double m_flightElapsed_s = 0;
+  world::OverlayMetric m_overlay = world::OverlayMetric::None;
+  bool m_overlayChosen = false;
   std::string m_language = "en";
   bool m_reducedMotion = false;
   bool m_showHelp = true;
@@ -290,6 +299,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   uint64_t frames = 0;
   bool blanked = false;
   std::string banner;
+  double simTime_s = 0;
   while (!app.quitRequested()) {
     if (window.shouldClose()) {
       if (!options.kiosk) break;
@@ -349,6 +359,9 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
       app.fly(input, dt, extent);
     }
     app.advance(dt);
+    simTime_s += dt;  // the simulation runs in real time behind every scale
+    session.engine->advanceTo(simTime_s);
+    syncOverlay(session, app.overlay());
 
     world::FrameDesc frame{extent.width, extent.height};
     frame.selectedPath = app.selectedPath();
@@ -361,6 +374,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
       HudInfo hud = app.hud(fps, options.kiosk);
       hud.banner = banner;
       session.ui->drawHud(hud);
+      drawLegend(session.world->overlay());
     }
     session.renderer->drawFrame(session.list, session.ui->endFrame(), extent);
     if (options.maxFrames && ++frames >= options.maxFrames) break;
