@@ -158,6 +158,21 @@ Result<JsonFile> parseJsonText(std::string text, const std::filesystem::path& di
     if (size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
     return Result<JsonFile>::failure(displayName.string() + ":" + std::to_string(line) + ":" +
                                      std::to_string(column) + ": " + what);
+  } catch (const nlohmann::json::exception& e) {
+    // Other parser errors carry no position (e.g. out_of_range 406, "number overflow parsing
+    // '1e400'"): place them at the first occurrence of the quoted token when there is one.
+    std::string what = e.what();
+    if (size_t close = what.find("] "); close != std::string::npos) what = what.substr(close + 2);
+    std::string place = displayName.string();
+    const size_t open = what.find('\''), end = what.rfind('\'');
+    if (open != std::string::npos && end > open + 1) {
+      const size_t at = file.text.find(what.substr(open + 1, end - open - 1));
+      if (at != std::string::npos) {
+        auto [line, column] = lineColumnOf(file.text, at);
+        place += ":" + std::to_string(line) + ":" + std::to_string(column);
+      }
+    }
+    return Result<JsonFile>::failure(place + ": " + what);
   }
   return file;
 }

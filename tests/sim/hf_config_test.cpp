@@ -57,8 +57,8 @@ TEST(HfConfig, KA33_LlamaFfnWidthRule) {
   // The catalog's stored multipliers reproduce its stored widths.
   auto catalog = Catalog::loadDirectory(assetsDir() / "catalog");
   ASSERT_TRUE(catalog.ok()) << catalog.error();
-  for (const std::string& id : {"llama3_1_8b", "llama3_1_70b", "llama3_1_405b"}) {
-    const std::string base = "models." + id + ".";
+  for (const char* id : {"llama3_1_8b", "llama3_1_70b", "llama3_1_405b"}) {
+    const std::string base = std::string("models.") + id + ".";
     EXPECT_EQ(llamaFfnHidden(static_cast<int>(catalog->find(base + "hidden")->value),
                              catalog->find(base + "ffn_dim_multiplier")->value,
                              static_cast<int>(catalog->find(base + "ffn_multiple_of")->value)),
