@@ -29,6 +29,7 @@ struct BenchOptions {
   int campusScale = 1;
   std::string scenario = "training_405b";
   std::string jsonOut;
+  std::string traceOut;  // per-frame CSV: path, time on the path, frame/GPU ms, triangles
 };
 
 double msSince(Clock::time_point start) {
@@ -52,6 +53,7 @@ nlohmann::json summary(const std::vector<double>& v) {
 
 struct PathSamples {
   std::vector<double> frame_ms, sim_ms, world_ms, ui_ms, record_ms, gpu_ms, triangles, draws;
+  std::vector<double> time_s;  // where on the path each measured frame was
 };
 
 PathSamples flyPath(Session& session, sim::engine::Engine* engine, const BenchPath& path,
@@ -87,6 +89,7 @@ PathSamples flyPath(Session& session, sim::engine::Engine* engine, const BenchPa
     if (i < options.warmup) continue;
     const renderer::FrameStats& rs = session.renderer->lastFrameStats();
     s.frame_ms.push_back(frameMs);
+    s.time_s.push_back(t);
     s.sim_ms.push_back(simMs);
     s.world_ms.push_back(worldMs);
     s.ui_ms.push_back(uiMs);
@@ -133,6 +136,13 @@ int runBench(const BenchOptions& options) {
       return EXIT_BAD_INPUT;
     }
     PathSamples s = flyPath(session, session.engine.get(), path, options);
+    if (!options.traceOut.empty()) {
+      std::ofstream trace(options.traceOut, std::ios::app);
+      for (size_t i = 0; i < s.frame_ms.size(); ++i) {
+        trace << name << "," << s.time_s[i] << "," << s.frame_ms[i] << ","
+              << (i < s.gpu_ms.size() ? s.gpu_ms[i] : -1.0) << "," << s.triangles[i] << "\n";
+      }
+    }
     report["paths"][name] = {
         {"description", path.description},
         {"path_duration_s", path.duration_s},
@@ -202,6 +212,8 @@ Command addBenchCommand(CLI::App& cli) {
   sub->add_option("--scenario", options->scenario, "engine scenario stepped every frame")
       ->capture_default_str();
   sub->add_option("--json", options->jsonOut, "also write the report as JSON to this file");
+  sub->add_option("--trace", options->traceOut,
+                  "append per-frame rows (path,t_s,frame_ms,gpu_ms,triangles) to this CSV file");
   addRenderOptions(*sub, options->render);
   return {sub, [options] { return runBench(*options); }};
 }

@@ -31,9 +31,17 @@ void main() {
   vec3 color = base * ambient * mix(0.55, 1.0, hemi);
   color += base * max(dot(n, sun), 0.0) * (1.0 - ambient);
   vec3 halfway = normalize(sun + toEye);
-  color += vec3(inParams.y) * pow(max(dot(n, halfway), 0.0), 48.0);
+  // Blinn-Phong with exponent 32 by repeated squaring: software rasterizers pay dearly for pow.
+  float spec = max(dot(n, halfway), 0.0);
+  spec *= spec;
+  spec *= spec;
+  spec *= spec;
+  spec *= spec;
+  spec *= spec;
+  color += vec3(inParams.y) * spec;
   color = mix(color, base, clamp(inParams.x, 0.0, 1.0));  // emissive: full colour, unlit
-  float rim = pow(1.0 - max(dot(n, toEye), 0.0), 3.0);
+  float facing = 1.0 - max(dot(n, toEye), 0.0);
+  float rim = facing * facing * facing;
   color += inParams.z * rim * vec3(1.0, 0.85, 0.3);  // selection highlight
 
   float fog = 1.0 - exp(-distanceToCamera / max(frame.fogColor.a, 1e-9));

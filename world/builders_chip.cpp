@@ -51,7 +51,7 @@ PrototypeId buildSubPartition(BuildContext& ctx, double w, double d, double t) {
   const MeshId box = ctx.meshes.box;
   Prototype p;
   p.name = "SM sub-partition";
-  p.lod = proxyLod(looks::LOGIC, 60.0f);
+  p.lod = proxyLod(looks::LOGIC, 120.0f);
   p.parts.push_back(
       boxPart(box, dvec3(0, t * 0.25, 0), dvec3(w, t * 0.5, d), looks::SILICON_LIGHT, "floor"));
   // Bands from the back (-Z) to the front (+Z), as fractions of the depth.

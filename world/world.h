@@ -78,6 +78,7 @@ class World {
   Scene m_scene;
   std::vector<Station> m_stations;
   std::vector<std::vector<gpu::Instance>> m_scratch;  // per-mesh instances, reused every frame
+  std::vector<std::pair<float, uint32_t>> m_order;    // draw order of one bucket, reused
   RackMap m_racks;
   OverlayTint m_tint;
   OverlayState m_overlay;

@@ -77,8 +77,11 @@ void ScenePass::create(const vkutil::Context& ctx, VkFormat colorFormat, VkForma
   sky.layout = m_skyLayout;
   sky.colorFormat = colorFormat;
   sky.depthFormat = depthFormat;
-  sky.depthTest = false;
+  // Drawn after the scene, only where nothing else is (depth still at the cleared 0, which the
+  // sky's full-screen triangle also has): early depth test spares the covered pixels.
+  sky.depthTest = true;
   sky.depthWrite = false;
+  sky.depthCompare = VK_COMPARE_OP_EQUAL;
   sky.cullMode = VK_CULL_MODE_NONE;
   sky.cache = cache;
   m_skyPipeline = vkutil::createGraphicsPipeline(ctx.device, sky);
@@ -137,20 +140,6 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
   const world::ViewParams& view = list.view;
   const float aspect = float(extent.width) / float(extent.height);
 
-  gpu::SkyConstants sky{};
-  // The inverse of a rotation is its transpose.
-  for (int c = 0; c < 4; ++c) {
-    float* column = &sky.inverseViewRotation.columns[c].x;
-    for (int r = 0; r < 4; ++r) column[r] = view.viewRotation[r * 4 + c];
-  }
-  sky.projection = {std::tan(view.verticalFovRadians * 0.5f), aspect, 0, 0};
-  sky.top = vec4Of(view.skyTop, 1);
-  sky.horizon = vec4Of(view.skyHorizon, 1);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_skyPipeline);
-  vkCmdPushConstants(cmd, m_skyLayout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(sky), &sky);
-  vkCmdDraw(cmd, 3, 1, 0, 0);
-
-  if (list.batches.empty()) return stats;
   gpu::FrameConstants frame{};
   world::viewProjection(view, aspect, &frame.viewProj.columns[0].x);
   float sunLength = std::sqrt(view.sunDirection[0] * view.sunDirection[0] +
@@ -178,6 +167,19 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
     stats.triangles += uint64_t(range.indexCount / 3) * batch.instanceCount;
     stats.instances += batch.instanceCount;
   }
+  gpu::SkyConstants sky{};
+  // The inverse of a rotation is its transpose.
+  for (int c = 0; c < 4; ++c) {
+    float* column = &sky.inverseViewRotation.columns[c].x;
+    for (int r = 0; r < 4; ++r) column[r] = view.viewRotation[r * 4 + c];
+  }
+  sky.projection = {std::tan(view.verticalFovRadians * 0.5f), aspect, 0, 0};
+  sky.top = vec4Of(view.skyTop, 1);
+  sky.horizon = vec4Of(view.skyHorizon, 1);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_skyPipeline);
+  vkCmdPushConstants(cmd, m_skyLayout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(sky), &sky);
+  vkCmdDraw(cmd, 3, 1, 0, 0);
+
   return stats;
 }
 
