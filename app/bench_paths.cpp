@@ -68,17 +68,24 @@ BenchPath campusPath(const world::World& world) {
 }  // namespace
 
 std::vector<std::string> benchPathNames() {
-  return {"stations", "campus"};
+  return {"stations", "campus", "overlays"};
 }
 
 bool makeBenchPath(const world::World& world, const std::string& name, BenchPath& out) {
   if (world.stations().empty()) return false;
-  if (name == "stations")
+  if (name == "stations") {
     out = stationsPath(world);
-  else if (name == "campus")
+  } else if (name == "campus") {
     out = campusPath(world);
-  else
+  } else if (name == "overlays") {
+    // The station path with the power heat map and its live labels on at every scale.
+    out = stationsPath(world);
+    out.name = "overlays";
+    out.description = "the station path with the power overlay and live labels on";
+    out.overlay = world::OverlayMetric::Power;
+  } else {
     return false;
+  }
   return true;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "world/overlays.h"
 #include "world/world.h"
 
 namespace app {
@@ -14,6 +15,7 @@ struct BenchPath {
   std::string description;
   double duration_s = 0;
   std::function<world::Pose(double time_s)> poseAt;
+  world::OverlayMetric overlay = world::OverlayMetric::None;  // heat overlay shown along the way
 };
 
 /// Names of the paths `makeBenchPath` knows.

@@ -21,7 +21,7 @@ using Clock = std::chrono::steady_clock;
 
 struct BenchOptions {
   RenderOptions render;
-  std::vector<std::string> paths = {"stations", "campus"};
+  std::vector<std::string> paths = {"stations", "campus", "overlays"};
   uint32_t frames = 300;
   uint32_t warmup = 20;
   bool noLod = false;
@@ -73,6 +73,7 @@ PathSamples flyPath(Session& session, sim::engine::Engine* engine, const BenchPa
     camera.setPose(path.poseAt(t));
     auto start = Clock::now();
     if (engine) engine->step();
+    if (engine) syncOverlay(session, path.overlay);
     const double simMs = msSince(start);
     start = Clock::now();
     world::FrameStats ws = session.world->buildRenderList(camera, frame, session.list);
@@ -195,7 +196,7 @@ int runBench(const BenchOptions& options) {
 Command addBenchCommand(CLI::App& cli) {
   auto options = std::make_shared<BenchOptions>();
   CLI::App* sub = cli.add_subcommand("bench", "fly fixed paths headless and report frame times");
-  sub->add_option("--path", options->paths, "paths to fly: stations, campus")
+  sub->add_option("--path", options->paths, "paths to fly: stations, campus, overlays")
       ->check(CLI::IsMember(benchPathNames()))
       ->capture_default_str();
   sub->add_option("--frames", options->frames, "measured frames per path")
