@@ -59,7 +59,9 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
   out.renderer = renderer::Renderer::create(desc, error);
   if (!out.renderer) {
     std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
-    return EXIT_FAILURE_RUNTIME;
+    // A --device that names no usable device is bad input; anything else is the machine's.
+    const bool badChoice = !options.device.empty() && error.find("--device") != std::string::npos;
+    return badChoice ? EXIT_BAD_INPUT : EXIT_FAILURE_RUNTIME;
   }
   out.renderer->setMeshes(out.world->meshes());
   return EXIT_OK;

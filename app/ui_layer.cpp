@@ -20,7 +20,7 @@ constexpr const char* TITLE_FONT_CANDIDATES[] = {
     "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
 };
 
-ImFont* loadFirst(const char* const* candidates, size_t count, float pixels, std::string* path) {
+ImFont* loadFirst(const char* const* candidates, size_t count, float pixels) {
   ImGuiIO& io = ImGui::GetIO();
   for (size_t i = 0; i < count; ++i) {
     std::error_code ec;
@@ -28,7 +28,6 @@ ImFont* loadFirst(const char* const* candidates, size_t count, float pixels, std
       ImFontConfig config;
       config.OversampleH = 2;
       if (ImFont* font = io.Fonts->AddFontFromFileTTF(candidates[i], pixels, &config)) {
-        if (path) *path = candidates[i];
         return font;
       }
     }
@@ -52,17 +51,15 @@ UiLayer::UiLayer(float fontPixels) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // no imgui.ini written next to the user's files
-  ImFont* body = loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), fontPixels, &m_fontPath);
+  ImFont* body = loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), fontPixels);
   if (!body) {
     ImFontConfig config;
     config.SizePixels = fontPixels;
     io.Fonts->AddFontDefault(&config);
-    m_fontPath = "(ImGui built-in)";
   }
-  m_titleFont = loadFirst(TITLE_FONT_CANDIDATES, std::size(TITLE_FONT_CANDIDATES),
-                          fontPixels * 1.6f, nullptr);
-  m_captionFont =
-      loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), fontPixels * 1.3f, nullptr);
+  m_titleFont =
+      loadFirst(TITLE_FONT_CANDIDATES, std::size(TITLE_FONT_CANDIDATES), fontPixels * 1.6f);
+  m_captionFont = loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), fontPixels * 1.3f);
   applyStyle(fontPixels / 16.0f);
 }
 

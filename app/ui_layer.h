@@ -39,12 +39,10 @@ class UiLayer {
   void drawHud(const HudInfo& hud);
   /// Ends the frame; the draw data stays valid until the next beginFrame.
   ImDrawData* endFrame();
-  const std::string& fontPath() const { return m_fontPath; }
 
  private:
   ImFont* m_titleFont = nullptr;
   ImFont* m_captionFont = nullptr;
-  std::string m_fontPath;
 };
 
 }  // namespace app

@@ -1,5 +1,5 @@
 // The renderer: draws a world::RenderList (plus optional ImGui draw data) into a window's
-// swapchain or into an offscreen image read back as pixels. Knows nothing of sim/ or GLFW.
+// swapchain or into an offscreen image read back as pixels. Knows nothing of sim/ or windowing.
 #pragma once
 
 #include <cstdint>

@@ -132,23 +132,6 @@ bool createInstance(const ContextDesc& desc, Context& ctx, std::string& error) {
 
 }  // namespace
 
-std::vector<std::string> listDevices(const ContextDesc& desc) {
-  ContextDesc plain = desc;
-  plain.validation = false;
-  plain.createSurface = nullptr;
-  Context ctx;
-  std::string error;
-  std::vector<std::string> names;
-  if (!createInstance(plain, ctx, error)) return names;
-  for (VkPhysicalDevice device : enumerateDevices(ctx.instance)) {
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(device, &props);
-    names.push_back(std::string(props.deviceName) + " (" + deviceTypeName(props.deviceType) + ")");
-  }
-  vkDestroyInstance(ctx.instance, nullptr);
-  return names;
-}
-
 bool createContext(const ContextDesc& desc, Context& ctx, std::string& error) {
   if (!createInstance(desc, ctx, error)) return false;
   if (desc.createSurface) {
@@ -166,7 +149,7 @@ bool createContext(const ContextDesc& desc, Context& ctx, std::string& error) {
   for (size_t i = 0; i < devices.size(); ++i) {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(devices[i], &props);
-    names.push_back(props.deviceName);
+    names.push_back(std::string(props.deviceName) + " (" + deviceTypeName(props.deviceType) + ")");
     if (!supportsRequirements(devices[i], ctx.surface)) continue;
     const std::string& pref = desc.devicePreference;
     if (!pref.empty()) {

@@ -15,7 +15,7 @@ struct ContextDesc {
   /// "" picks the best device (discrete > integrated > virtual > CPU); a number picks by index;
   /// anything else picks the first device whose name contains it.
   std::string devicePreference;
-  std::vector<std::string> instanceExtensions;  // e.g. what GLFW needs for a surface
+  std::vector<std::string> instanceExtensions;  // e.g. what the window system needs for a surface
   /// Creates the window surface once the instance exists; empty for headless.
   std::function<VkSurfaceKHR(VkInstance)> createSurface;
 };
@@ -34,8 +34,6 @@ struct Context {
   bool validationEnabled = false;
 };
 
-/// Names and types of every device the loader reports (for `--device` and error messages).
-std::vector<std::string> listDevices(const ContextDesc& desc);
 /// Creates the context; on failure returns false with a message (no device, no Vulkan 1.3, ...).
 bool createContext(const ContextDesc& desc, Context& out, std::string& error);
 void destroyContext(Context& context);

@@ -46,7 +46,8 @@ TEST(Cli, BadFlagsAndValuesExitTwoWithOneLineAndUsage) {
   for (const char* args :
        {"--no-such-flag", "shot --size 12", "shot --size 640x", "bench --frames 0",
         "bench --path moon", "shot --station nowhere --size 64x64 --out /dev/null",
-        "sim --engine training_405b --until 1 --fault melt@1"}) {
+        "sim --engine training_405b --until 1 --fault melt@1",
+        "shot --device no-such-gpu --size 64x64 --out /dev/null"}) {
     auto run = dcwalk(args);
     EXPECT_EQ(run.status, 2) << args << ": " << run.out;
     EXPECT_NE(run.out.find("dcwalk"), std::string::npos) << args;

@@ -76,7 +76,9 @@ TEST(PipelineCache, CorruptTruncatedOrForeignFilesAreIgnored) {
     }
     auto r = makeWithCache(file);
     ASSERT_TRUE(r) << "case " << i;
-    if (i != 3) EXPECT_FALSE(vkutil::pipelineCacheMatchesDevice(r->context(), bad[i])) << i;
+    if (i != 3) {
+      EXPECT_FALSE(vkutil::pipelineCacheMatchesDevice(r->context(), bad[i])) << i;
+    }
     world::MeshLibrary library = fixtures::boxLibrary();
     r->setMeshes(library);
     world::RenderList list;
