@@ -41,7 +41,7 @@ int runAssetCheck(const std::string& file) {
 
 Command addAssetCommand(CLI::App& cli) {
   auto file = std::make_shared<std::string>();
-  CLI::App* sub = cli.add_subcommand("asset", "Inspect user assets (glTF models)");
+  CLI::App* sub = cli.add_subcommand("asset", "inspect user assets (glTF models)");
   sub->require_subcommand(1);
   CLI::App* check = sub->add_subcommand(
       "check", "Say whether a .gltf/.glb loads (counts) or why not (file and place)");

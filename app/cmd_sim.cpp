@@ -124,7 +124,7 @@ int runSim(const SimOptions& o) {
 Command addSimCommand(CLI::App& cli) {
   auto options = std::make_shared<SimOptions>();
   CLI::App* sub = cli.add_subcommand(
-      "sim", "Evaluate a scenario (cluster + workload) with the analytic calculators");
+      "sim", "evaluate a scenario (cluster + workload), or run a time simulation (--engine)");
   sub->add_option("--scenario", options->scenario,
                   "Scenario file, or the name of a built-in one (assets/scenarios/NAME.json)");
   sub->add_option("--set", options->sets, "Override a scenario field: path=value (repeatable)")
