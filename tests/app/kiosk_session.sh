@@ -6,23 +6,12 @@
 set -u
 exe=$1
 log=$2
-for tool in Xvfb xdotool; do
-  command -v $tool >/dev/null || { echo "kiosk_session: $tool is not installed" >&2; exit 3; }
-done
-for n in $(seq 141 190); do
-  [ -e /tmp/.X11-unix/X$n ] || [ -e /tmp/.X$n-lock ] || { display=:$n; break; }
-done
-Xvfb "$display" -screen 0 1024x600x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb=$!
-cleanup() { kill "$xvfb" 2>/dev/null; [ -n "${app:-}" ] && kill "$app" 2>/dev/null; }
-trap cleanup EXIT
-export DISPLAY=$display
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+. "$(dirname "$0")/xvfb_session.sh"
+start_xvfb kiosk_session 141 190 1024x600x24
 
 "$exe" tour --kiosk --validation --kiosk-idle 3 --kiosk-warning 2 >"$log" 2>&1 &
 app=$!
-wid=$(timeout 60 xdotool search --sync --name '^dcwalk$' | head -n 1)
-[ -n "$wid" ] || { echo "kiosk_session: no window" >&2; cat "$log" >&2; exit 1; }
+wait_for_window kiosk_session "$log"
 sleep 1
 xdotool key --window "$wid" Escape 2>/dev/null; sleep 1          # Escape starts the tour, never quits
 kill -0 "$app" 2>/dev/null || { echo "kiosk_session: Escape quit the kiosk" >&2; exit 1; }

@@ -5,24 +5,12 @@
 set -u
 exe=$1
 log=$2
-for tool in Xvfb xdotool; do
-  command -v $tool >/dev/null || { echo "window_session: $tool is not installed" >&2; exit 3; }
-done
-# A display number nobody uses.
-for n in $(seq 90 140); do
-  [ -e /tmp/.X11-unix/X$n ] || [ -e /tmp/.X$n-lock ] || { display=:$n; break; }
-done
-Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb=$!
-cleanup() { kill "$xvfb" 2>/dev/null; [ -n "${app:-}" ] && kill "$app" 2>/dev/null; }
-trap cleanup EXIT
-export DISPLAY=$display
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+. "$(dirname "$0")/xvfb_session.sh"
+start_xvfb window_session 90 140 1600x1000x24
 
 DCWALK_VALIDATION=1 "$exe" tour --validation --size 800x450 >"$log" 2>&1 &
 app=$!
-wid=$(timeout 60 xdotool search --sync --name '^dcwalk$' | head -n 1)
-[ -n "$wid" ] || { echo "window_session: no dcwalk window appeared" >&2; cat "$log" >&2; exit 1; }
+wait_for_window window_session "$log"
 sleep 1
 for i in $(seq 20); do
   xdotool windowsize "$wid" $((320 + (i * 37) % 900)) $((200 + (i * 53) % 600))
