@@ -8,6 +8,8 @@
 
 #include "app/commands.h"
 #include "app/session.h"
+#include "app/soak.h"
+#include "app/tour_driver.h"
 #include "app/tour_session.h"
 #include "app/window_mode.h"
 #include "renderer/image_io.h"
@@ -21,6 +23,7 @@ struct TourOptions {
   std::string out = "out";
   int chapter = 0;  // headless: only this chapter (1..10); 0 = all
   WindowModeOptions window;
+  SoakOptions soak;
 };
 
 bool haveDisplay() {
@@ -43,7 +46,9 @@ int runHeadlessTour(const TourOptions& options) {
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
     return EXIT_BAD_INPUT;
   }
-  if (options.chapter > 0 && !player->jumpToChapterKey(options.chapter % 10)) {
+  TourDriver driver(session, std::move(*player));
+  driver.start();
+  if (options.chapter > 0 && !driver.player().jumpToChapterKey(options.chapter % 10)) {
     std::fprintf(stderr, "dcwalk: tour: there is no chapter %d\n", options.chapter);
     return EXIT_BAD_INPUT;
   }
@@ -54,24 +59,21 @@ int runHeadlessTour(const TourOptions& options) {
                  ec.message().c_str());
     return EXIT_FAILURE_RUNTIME;
   }
-  if (options.chapter == 0) player->start(world::Pose{});
-  // Key frames show the default job a few seconds in: every rack and GPU has real values.
-  constexpr double KEY_FRAME_SIM_TIME_S = 5.0;
-  session.engine->advanceTo(KEY_FRAME_SIM_TIME_S);
   std::vector<renderer::Pixels> keyFrames;  // the first step of each chapter
   size_t written = 0;
   size_t lastChapter = SIZE_MAX;
   do {
-    const world::TourFrame frame = player->frame();
+    driver.advance(0);  // the step's view, and its engine scenario and faults
+    const world::TourFrame frame = driver.player().frame();
     if (options.chapter > 0 && frame.chapterNumber != options.chapter) break;
-    world::Camera camera;
-    camera.setPose(frame.cameraPose);
-    syncOverlay(session, tourOverlayMetric(frame));
-    HudInfo hud = tourHud(frame);
-    hud.status = simStatus(*session.engine, session.world->racks());
+    // A key frame shows the simulation as a visitor sees it at the end of the step.
+    const world::TourStep& step = driver.player().tour().chapters[frame.chapter].steps[frame.step];
+    session.engine->advanceTo(session.engine->time_s() + step.hold_s);
+    syncOverlay(session, driver.overlay());
     renderer::Pixels pixels =
-        renderView(session, camera, hud, options.render.width, options.render.height);
-    const std::string chapterId = player->tour().chapters[frame.chapter].id;
+        renderView(session, driver.camera(), driver.hud(options.window.language),
+                   options.render.width, options.render.height);
+    const std::string chapterId = driver.player().tour().chapters[frame.chapter].id;
     char name[128];
     std::snprintf(name, sizeof(name), "%02zu-%s-%zu.png", frame.chapter + 1, chapterId.c_str(),
                   frame.step + 1);
@@ -83,7 +85,7 @@ int runHeadlessTour(const TourOptions& options) {
     ++written;
     if (frame.chapter != lastChapter) keyFrames.push_back(std::move(pixels));
     lastChapter = frame.chapter;
-  } while (player->nextStep());
+  } while (driver.player().nextStep());
   renderer::Pixels sheet = renderer::makeContactSheet(keyFrames, 4, 480);
   std::string error;
   const auto sheetPath = std::filesystem::path(options.out) / "contact-sheet.png";
@@ -112,8 +114,21 @@ Command addTourCommand(CLI::App& cli) {
   sub->add_option("--chapter", options->chapter, "headless: render only this chapter (1..10)")
       ->check(CLI::Range(1, 10));
   sub->add_flag("--reduced-motion", options->window.reducedMotion, "cut between views, no flights");
-  sub->add_flag("--kiosk", options->window.kiosk,
-                "booth mode: full screen, attract loop, idle reset; only Ctrl+Alt+Q quits");
+  CLI::Option* kiosk =
+      sub->add_flag("--kiosk", options->window.kiosk,
+                    "booth mode: full screen, attract loop, idle reset; only Ctrl+Alt+Q quits");
+  sub->add_option("--soak", options->soak.minutes,
+                  "with --kiosk: run booth mode headless for MINUTES with a scripted visitor and "
+                  "report memory, frame time and validation errors (OUT/soak.json)")
+      ->check(CLI::Range(0.01, 10080.0))
+      ->needs(kiosk);
+  sub->add_option("--fps", options->soak.fpsCap, "with --soak: at most this many frames a second")
+      ->check(CLI::Range(1.0, 240.0))
+      ->capture_default_str();
+  sub->add_option("--soak-report-every", options->soak.reportEvery_s,
+                  "with --soak: seconds between report lines")
+      ->check(CLI::Range(1.0, 3600.0))
+      ->capture_default_str();
   sub->add_option("--kiosk-idle", options->window.kioskIdle_s,
                   "kiosk: seconds without input before the idle warning")
       ->check(CLI::Range(1.0, 86400.0))
@@ -126,7 +141,16 @@ Command addTourCommand(CLI::App& cli) {
   sub->add_option("--frames", options->window.maxFrames,
                   "quit after this many frames (window; 0 = run until closed)");
   addRenderOptions(*sub, options->render);
-  return {sub, [options] {
+  return {sub, [options, sub] {
+            if (sub->count("--soak")) {
+              SoakOptions soak = options->soak;
+              soak.tour = options->window.tour;
+              soak.language = options->window.language;
+              soak.kioskIdle_s = options->window.kioskIdle_s;
+              soak.kioskWarning_s = options->window.kioskWarning_s;
+              soak.out = options->out;
+              return runSoak(options->render, soak);
+            }
             if (options->headless || !haveDisplay()) return runHeadlessTour(*options);
             return runWindowMode(options->render, options->window);
           }};

@@ -8,18 +8,31 @@
 
 namespace app {
 
-double peakResidentBytes() {
+namespace {
+
+// A "Name:  123 kB" line of /proc/self/status in bytes, or 0.
+double statusBytes(const std::string& field) {
   std::ifstream in("/proc/self/status");
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) {
-      std::istringstream fields(line.substr(6));
+    if (line.rfind(field, 0) == 0) {
+      std::istringstream fields(line.substr(field.size()));
       double kib = 0;
       fields >> kib;
       return kib * 1024.0;
     }
   }
   return 0;
+}
+
+}  // namespace
+
+double peakResidentBytes() {
+  return statusBytes("VmHWM:");
+}
+
+double residentBytes() {
+  return statusBytes("VmRSS:");
 }
 
 double secondsSinceProcessStart() {

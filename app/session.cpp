@@ -12,6 +12,21 @@
 
 namespace app {
 
+namespace {
+
+sim::Result<std::unique_ptr<sim::engine::Engine>> createEngine(
+    const sim::Catalog& catalog, const std::string& name,
+    const std::vector<sim::engine::FaultDesc>& faults) {
+  auto engineDesc = sim::engine::builtinScenario(name);
+  if (!engineDesc) {
+    return sim::Result<std::unique_ptr<sim::engine::Engine>>::failure(engineDesc.error());
+  }
+  for (const sim::engine::FaultDesc& fault : faults) engineDesc->faults.push_back(fault);
+  return sim::engine::Engine::create(catalog, *engineDesc);
+}
+
+}  // namespace
+
 int openSession(const RenderOptions& options, Window* window, float fontPixels, Session& out,
                 const SessionDesc& sessionDesc) {
   auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
@@ -19,20 +34,14 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     std::fprintf(stderr, "dcwalk: %s\n", catalog.error().c_str());
     return EXIT_BAD_INPUT;
   }
-  auto engineDesc = sim::engine::builtinScenario(sessionDesc.engineScenario);
-  if (!engineDesc) {
-    std::fprintf(stderr, "dcwalk: %s\n", engineDesc.error().c_str());
-    return EXIT_BAD_INPUT;
-  }
-  for (const sim::engine::FaultDesc& fault : sessionDesc.faults)
-    engineDesc->faults.push_back(fault);
-  auto engine = sim::engine::Engine::create(*catalog, *engineDesc);
+  out.catalog = std::make_unique<sim::Catalog>(std::move(*catalog));
+  auto engine = createEngine(*out.catalog, sessionDesc.engineScenario, sessionDesc.faults);
   if (!engine) {
     std::fprintf(stderr, "dcwalk: %s\n", engine.error().c_str());
     return EXIT_BAD_INPUT;
   }
   out.engine = std::move(*engine);
-  auto dims = world::Dimensions::fromCatalog(*catalog);
+  auto dims = world::Dimensions::fromCatalog(*out.catalog);
   if (!dims) {
     std::fprintf(stderr, "dcwalk: %s\n", dims.error().c_str());
     return EXIT_BAD_INPUT;
@@ -65,6 +74,21 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
   }
   out.renderer->setMeshes(out.world->meshes());
   return EXIT_OK;
+}
+
+sim::Result<bool> startEngine(Session& session, const std::string& name,
+                              const std::vector<sim::engine::FaultDesc>& faults) {
+  auto engine = createEngine(*session.catalog, name, faults);
+  if (!engine) return sim::Result<bool>::failure(engine.error());
+  const uint32_t racks = (*engine)->cluster().campusRacks;
+  const uint32_t running = session.engine->cluster().campusRacks;
+  if (racks != running) {
+    return sim::Result<bool>::failure("engine scenario '" + name + "' has " +
+                                      std::to_string(racks) + " campus racks; the world has " +
+                                      std::to_string(running));
+  }
+  session.engine = std::move(*engine);
+  return true;
 }
 
 void frameStation(const world::Station& station, world::Camera& camera) {

@@ -9,7 +9,9 @@
 #include "app/options.h"
 #include "app/ui_layer.h"
 #include "renderer/renderer.h"
+#include "sim/catalog.h"
 #include "sim/engine/engine.h"
+#include "sim/result.h"
 #include "world/world.h"
 
 namespace app {
@@ -24,6 +26,7 @@ struct SessionDesc {
 };
 
 struct Session {
+  std::unique_ptr<sim::Catalog> catalog;        // the shipped catalog, loaded once
   std::unique_ptr<sim::engine::Engine> engine;  // drives every scale; its counts size the campus
   std::unique_ptr<world::World> world;
   std::unique_ptr<UiLayer> ui;
@@ -38,6 +41,12 @@ struct Session {
 /// device); the message is printed.
 int openSession(const RenderOptions& options, Window* window, float fontPixels, Session& out,
                 const SessionDesc& desc = {});
+
+/// Replaces the session's engine with a fresh one (t = 0) running built-in scenario `name` plus
+/// `faults`. The world keeps its campus, so the new engine must have the same campus racks; on
+/// any failure the running engine stays and the message says why.
+sim::Result<bool> startEngine(Session& session, const std::string& name,
+                              const std::vector<sim::engine::FaultDesc>& faults);
 
 /// Points `camera` at a station's viewpoint.
 void frameStation(const world::Station& station, world::Camera& camera);

@@ -9,9 +9,11 @@
 #include <backends/imgui_impl_glfw.h>
 #include <imgui.h>
 
+#include "app/booth.h"
 #include "app/commands.h"
 #include "app/legend.h"
 #include "app/session.h"
+#include "app/tour_driver.h"
 #include "app/tour_session.h"
 #include "app/window.h"
 #include "world/tour_kiosk.h"
@@ -25,23 +27,17 @@ constexpr const char* HELP_TEXT =
     "click select  left-drag orbit  F fly to selection  O heat overlay  L language\n"
     "R reduced motion  H help  Esc quit";
 
-// The window's camera: the tour player drives it while on the path; any flying input leaves the
-// path (the tour waits) and Home returns to it.
+// The window on top of the tour driver: keys, mouse flight (which leaves the path; Home
+// returns), picking, zooming one scale, and the debug status line.
 class WindowApp {
  public:
-  WindowApp(Session& session, Window& window, world::TourPlayer player)
-      : m_session(session), m_window(window), m_player(std::move(player)) {}
-
-  void startTour() {
-    m_player.start(m_camera.pose());
-    m_camera.setPose(m_player.frame().cameraPose);
-  }
-
-  void setPlayer(world::TourPlayer player) {
-    m_player = std::move(player);
-    startTour();
-  }
-  world::TourPlayer& player() { return m_player; }
+  WindowApp(Session& session, Window& window, TourDriver& driver, std::string language,
+            bool reducedMotion)
+      : m_session(session),
+        m_window(window),
+        m_driver(driver),
+        m_language(std::move(language)),
+        m_reducedMotion(reducedMotion) {}
 
   /// Keys of the tour and the flight (not used in kiosk mode, which filters keys itself).
   void handleKey(int key) {
@@ -52,15 +48,15 @@ class WindowApp {
       case GLFW_KEY_PAGE_DOWN:
       case GLFW_KEY_SPACE:
       case GLFW_KEY_RIGHT:
-        next();
+        m_driver.next();
         break;
       case GLFW_KEY_PAGE_UP:
       case GLFW_KEY_LEFT:
-        prev();
+        m_driver.prev();
         break;
       case GLFW_KEY_HOME:
       case GLFW_KEY_BACKSPACE:
-        m_player.returnToPath(m_camera.pose());
+        m_driver.returnToPath();
         break;
       case GLFW_KEY_EQUAL:
       case GLFW_KEY_KP_ADD:
@@ -74,49 +70,47 @@ class WindowApp {
         m_showHelp = !m_showHelp;
         break;
       case GLFW_KEY_L:
-        m_player.setLanguage(m_language = m_language == "en" ? "de" : "en");
+        m_driver.player().setLanguage(m_language = m_language == "en" ? "de" : "en");
         break;
       case GLFW_KEY_R:
         m_reducedMotion = !m_reducedMotion;
-        m_player.setReducedMotion(m_reducedMotion);
+        m_driver.player().setReducedMotion(m_reducedMotion);
+        break;
+      case GLFW_KEY_O:
+        m_driver.cycleOverlay();
         break;
       case GLFW_KEY_F:
         flyToSelection();
         break;
       default:
-        if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) chapter(key - GLFW_KEY_0);
+        if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) m_driver.chapter(key - GLFW_KEY_0);
     }
   }
-  void next() { m_player.next(); }
-  void prev() { m_player.prev(); }
-  void chapter(int digit) { m_player.jumpToChapterKey(digit); }
 
-  /// Free-flight input; returns true when the visitor moved the camera.
-  bool fly(const InputSnapshot& input, double dt, VkExtent2D extent) {
+  /// Free-flight input; any move leaves the tour's path.
+  void fly(const InputSnapshot& input, double dt, VkExtent2D extent) {
     const ImGuiIO& io = ImGui::GetIO();
-    const double clearance = std::max(1e-6, m_session.world->nearestSurface(m_camera.position()));
-    bool moved = false;
+    world::Camera& camera = m_driver.camera();
+    const double clearance = std::max(1e-6, m_session.world->nearestSurface(camera.position()));
     if (!io.WantCaptureMouse) {
       if (input.mouseDeltaX != 0 || input.mouseDeltaY != 0) {
-        leavePath();
+        m_driver.leavePath();
         const double radiansPerPixel = 0.004;
         if (glfwGetMouseButton(m_window.handle(), GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS &&
             m_selection) {
-          m_camera.orbit(m_selection->worldBounds.center(), -input.mouseDeltaX * radiansPerPixel,
-                         -input.mouseDeltaY * radiansPerPixel);
+          camera.orbit(m_selection->worldBounds.center(), -input.mouseDeltaX * radiansPerPixel,
+                       -input.mouseDeltaY * radiansPerPixel);
         } else {
-          m_camera.look(-input.mouseDeltaX * radiansPerPixel, -input.mouseDeltaY * radiansPerPixel);
+          camera.look(-input.mouseDeltaX * radiansPerPixel, -input.mouseDeltaY * radiansPerPixel);
         }
-        moved = true;
       }
       if (input.scroll != 0) {
-        leavePath();
-        m_camera.dolly(input.scroll, clearance);
-        moved = true;
+        m_driver.leavePath();
+        camera.dolly(input.scroll, clearance);
       }
       if (input.leftClick) {
         world::FrameDesc frame{extent.width, extent.height};
-        m_selection = m_session.world->pick(m_camera, input.clickX, input.clickY, frame);
+        m_selection = m_session.world->pick(camera, input.clickX, input.clickY, frame);
       }
     }
     if (!io.WantCaptureKeyboard) {
@@ -129,33 +123,14 @@ class WindowApp {
       if (input.keyHeld[GLFW_KEY_S]) axes.z -= 1;
       if (input.keyHeld[GLFW_KEY_LEFT_SHIFT]) axes *= 4.0;
       if (axes != glm::dvec3(0.0)) {
-        leavePath();
-        m_camera.fly(axes, dt, clearance);
-        moved = true;
+        m_driver.leavePath();
+        camera.fly(axes, dt, clearance);
       }
     }
-    return moved;
-  }
-
-  /// Advances the tour (or a free fly-to) and places the camera.
-  void advance(double dt) {
-    if (m_flight) {
-      m_flightElapsed_s += dt;
-      m_camera.setPose(m_flight->sample(m_flightElapsed_s));
-      if (m_flight->finished(m_flightElapsed_s)) m_flight.reset();
-      return;
-    }
-    m_player.advance(dt);
-    if (m_player.onPath()) m_camera.setPose(m_player.frame().cameraPose);
   }
 
   HudInfo hud(double fps, bool kioskMode) const {
-    const world::TourFrame frame = m_player.frame();
-    HudInfo hud = tourHud(frame);
-    if (!m_player.onPath())
-      hud.caption = m_language == "de" ? "Freier Flug: Pos1 führt zurück zur Tour"
-                                       : "Free flight: Home returns to the tour";
-    hud.status = simStatus(*m_session.engine, m_session.world->racks());
+    HudInfo hud = m_driver.hud(m_language);
     if (!kioskMode) {
       char status[256];
       std::snprintf(status, sizeof(status),
@@ -169,34 +144,17 @@ class WindowApp {
     return hud;
   }
 
-  /// The heat overlay: the visitor's choice (O) once made, else what the tour step asks for.
-  world::OverlayMetric overlay() const {
-    return m_overlayChosen ? m_overlay : tourOverlayMetric(m_player.frame());
-  }
-  const world::Camera& camera() const { return m_camera; }
   std::string selectedPath() const { return m_selection ? m_selection->path : std::string(); }
   bool quitRequested() const { return m_quit; }
 
  private:
-  void leavePath() {
-    if (m_player.onPath()) m_player.leavePath();
-    m_flight.reset();
-  }
-
-  void flyTo(const world::OrbitPose& target) {
-    leavePath();
-    const double distance = std::max(1e-6, glm::length(target.target - m_camera.position()));
-    m_flight.emplace(world::toOrbitPose(m_camera.pose(), distance), target);
-    m_flightElapsed_s = 0;
-  }
-
   void zoomScale(int direction) {
     const auto& stations = m_session.world->stations();
     std::optional<size_t> current = world::closestOnLadder(stations, scaleInView());
     std::optional<size_t> next =
         current ? world::neighbourOnLadder(stations, stations[*current].name, direction)
                 : std::nullopt;
-    if (next) flyTo(stations[*next].viewpoint);
+    if (next) m_driver.flyTo(stations[*next].viewpoint);
   }
 
   // The size of what the camera looks at: twice the distance to the nearest surface is a fair
@@ -205,22 +163,17 @@ class WindowApp {
 
   void flyToSelection() {
     if (!m_selection) return;
-    world::OrbitPose target = world::toOrbitPose(m_camera.pose(), 1.0);
+    world::OrbitPose target = world::toOrbitPose(m_driver.camera().pose(), 1.0);
     target.target = m_selection->worldBounds.center();
     target.distance_m = 2.0 * glm::length(m_selection->worldBounds.size());
-    flyTo(target);
+    m_driver.flyTo(target);
   }
 
   Session& m_session;
   Window& m_window;
-  world::TourPlayer m_player;
-  world::Camera m_camera;
+  TourDriver& m_driver;
   std::optional<world::PickHit> m_selection;
-  std::optional<world::FlyTo> m_flight;
-  double m_flightElapsed_s = 0;
-  world::OverlayMetric m_overlay = world::OverlayMetric::None;
-  bool m_overlayChosen = false;
-  std::string m_language = "en";
+  std::string m_language;
   bool m_reducedMotion = false;
   bool m_showHelp = true;
   bool m_quit = false;
@@ -257,16 +210,6 @@ world::KioskEvent kioskEvent(const InputSnapshot::KeyPress& press) {
   }
 }
 
-world::TourPlayerDesc playerDesc(const WindowModeOptions& options, bool attract) {
-  world::TourPlayerDesc desc;
-  desc.language = options.language;
-  desc.reducedMotion = options.reducedMotion;
-  desc.autoAdvance = attract;
-  desc.loop = attract;
-  desc.highlightsOnly = attract;
-  return desc;
-}
-
 }  // namespace
 
 int runWindowMode(const RenderOptions& render, const WindowModeOptions& options) {
@@ -281,26 +224,27 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   if (int status = openSession(render, &window, 18.0f * window.contentScale(), session)) {
     return status;
   }
-  auto player = makeTourPlayer(session, options.tour, playerDesc(options, options.kiosk));
+  world::TourPlayerDesc playerDesc;
+  playerDesc.language = options.language;
+  playerDesc.reducedMotion = options.reducedMotion;
+  Booth booth(session, options.tour, playerDesc,
+              world::KioskDesc{options.kioskIdle_s, options.kioskWarning_s}, options.kiosk);
+  auto player =
+      options.kiosk ? booth.attractPlayer() : makeTourPlayer(session, options.tour, playerDesc);
   if (!player) {
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
     return EXIT_BAD_INPUT;
   }
   ImGui_ImplGlfw_InitForVulkan(window.handle(), true);
-  WindowApp app(session, window, std::move(*player));
-  app.startTour();
-  world::KioskMachine kiosk(world::KioskDesc{options.kioskIdle_s, options.kioskWarning_s});
-  world::KioskState kioskState = kiosk.state();
-  if (options.kiosk) std::printf("dcwalk: kiosk %s\n", world::kioskStateName(kioskState));
+  TourDriver driver(session, std::move(*player));
+  driver.start();
+  WindowApp app(session, window, driver, options.language, options.reducedMotion);
 
   using Clock = std::chrono::steady_clock;
   auto last = Clock::now();
   double fps = 0;
   uint64_t frames = 0;
-  bool blanked = false;
-  std::string banner;
-  double simTime_s = 0;
-  while (!app.quitRequested()) {
+  while (!app.quitRequested() && !booth.quitRequested()) {
     if (window.shouldClose()) {
       if (!options.kiosk) break;
       window.cancelClose();  // a visitor cannot close the booth's window
@@ -325,54 +269,24 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
           input.scroll != 0) {
         events.push_back({world::KioskInput::AnyKey});
       }
-      if (app.player().finished()) events.push_back({world::KioskInput::TourEnded});
-      if (events.empty()) events.push_back({world::KioskInput::None});
-      double step = wall_s;  // the booth's timeouts run on the wall clock
-      for (const world::KioskEvent& event : events) {
-        const world::KioskOutput out = kiosk.update(event, step);
-        step = 0;
-        if (out.quit) app.handleKey(GLFW_KEY_ESCAPE);
-        if (out.startTour || out.startAttract) {
-          auto fresh = makeTourPlayer(session, options.tour, playerDesc(options, out.startAttract));
-          if (fresh) app.setPlayer(std::move(*fresh));
-        }
-        if (out.next) app.next();
-        if (out.prev) app.prev();
-        if (out.chapterDigit >= 0) app.chapter(out.chapterDigit);
-        blanked = out.blanked;
-        if (out.state != kioskState) {  // a log line per transition, for the booth operator
-          std::printf("dcwalk: kiosk %s -> %s\n", world::kioskStateName(kioskState),
-                      world::kioskStateName(out.state));
-          std::fflush(stdout);
-          kioskState = out.state;
-        }
-        banner.clear();
-        if (out.state == world::KioskState::IdleWarning) {
-          char text[128];
-          std::snprintf(text, sizeof(text), "Still there? Press any key.  (%.0f s)",
-                        out.warningLeft_s);
-          banner = text;
-        }
-      }
+      booth.update(events, wall_s, driver);
     } else {
       for (const auto& press : input.keysPressed) app.handleKey(press.key);
       app.fly(input, dt, extent);
     }
-    app.advance(dt);
-    simTime_s += dt;  // the simulation runs in real time behind every scale
-    session.engine->advanceTo(simTime_s);
-    syncOverlay(session, app.overlay());
+    driver.advance(dt);  // the simulation runs in real time behind every scale
+    syncOverlay(session, driver.overlay());
 
     world::FrameDesc frame{extent.width, extent.height};
     frame.selectedPath = app.selectedPath();
-    session.worldStats = session.world->buildRenderList(app.camera(), frame, session.list);
-    if (blanked) session.list.clear();  // presenter's blank: an empty scene, no UI
+    session.worldStats = session.world->buildRenderList(driver.camera(), frame, session.list);
+    if (booth.blanked()) session.list.clear();  // presenter's blank: an empty scene, no UI
     ImGui_ImplGlfw_NewFrame();
     session.ui->beginFrame(0, 0, float(dt));
-    if (!blanked) {
+    if (!booth.blanked()) {
       session.ui->drawLabels(session.list, float(extent.width), float(extent.height));
       HudInfo hud = app.hud(fps, options.kiosk);
-      hud.banner = banner;
+      hud.banner = booth.banner();
       session.ui->drawHud(hud);
       drawLegend(session.world->overlay());
     }

@@ -1,0 +1,72 @@
+// What every live mode of the tour shares (the window, booth mode, the headless soak and clip):
+// the tour player, the camera it drives, a free fly-to, the visitor's overlay choice, and the
+// simulation following each step's engine scenario and faults. No window library here: the
+// window adds keys, mouse flight and picking on top.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "app/session.h"
+#include "app/ui_layer.h"
+#include "world/camera.h"
+#include "world/flight.h"
+#include "world/overlays.h"
+#include "world/tour_player.h"
+
+namespace app {
+
+class TourDriver {
+ public:
+  TourDriver(Session& session, world::TourPlayer player);
+
+  /// Starts the tour from the current camera (cut under reduced motion).
+  void start();
+  /// Replaces the player (attract loop <-> tour) and starts it.
+  void setPlayer(world::TourPlayer player);
+  world::TourPlayer& player() { return m_player; }
+  const world::TourPlayer& player() const { return m_player; }
+
+  void next() { m_player.next(); }
+  void prev() { m_player.prev(); }
+  /// Number keys: 1-9 chapters 1-9, 0 chapter 10.
+  void chapter(int digit) { m_player.jumpToChapterKey(digit); }
+  /// Leaves the path (the visitor flies); cancels a fly-to.
+  void leavePath();
+  /// Back to the tour from free flight, flying from where the camera is.
+  void returnToPath() { m_player.returnToPath(m_camera.pose()); }
+  /// Off the path: an eased flight from the camera to `target`.
+  void flyTo(const world::OrbitPose& target);
+
+  /// Advances `dt_s`: the fly-to or the tour places the camera; the engine follows the step's
+  /// scenario and faults and runs `dt_s` of simulated time.
+  void advance(double dt_s);
+
+  /// The tour's HUD: chapter, caption (a free-flight hint off the path) and the sim status.
+  HudInfo hud(const std::string& language) const;
+
+  /// The visitor's overlay once chosen (cycleOverlay), else what the tour step asks for.
+  world::OverlayMetric overlay() const;
+  /// Next heat overlay in world::overlayMetrics() order, then none.
+  void cycleOverlay();
+
+  world::Camera& camera() { return m_camera; }
+  const world::Camera& camera() const { return m_camera; }
+  /// The engine scenario running now ("" before the first step asked for one).
+  const std::string& engineScenario() const { return m_simKey; }
+
+ private:
+  void followStep();
+
+  Session& m_session;
+  world::TourPlayer m_player;
+  world::Camera m_camera;
+  std::optional<world::FlyTo> m_flight;
+  double m_flightElapsed_s = 0;
+  world::OverlayMetric m_overlay = world::OverlayMetric::None;
+  bool m_overlayChosen = false;
+  uint64_t m_stepSerial = UINT64_MAX;
+  std::string m_simKey;  // engine scenario + faults of the running engine
+};
+
+}  // namespace app
