@@ -130,7 +130,7 @@ void Renderer::setMeshes(const world::MeshLibrary& meshes) {
 Renderer::Frame& Renderer::beginFrame() {
   Frame& frame = *m_frames[m_frameIndex % FRAMES_IN_FLIGHT];
   const auto start = std::chrono::steady_clock::now();
-  VK_CHECK(vkWaitForFences(m_ctx.device, 1, &frame.done, VK_TRUE, UINT64_MAX));
+  VK_WAIT_FENCE(m_ctx.device, frame.done);
   m_stats.fenceWaitMilliseconds =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   readTimestamps(frame);
@@ -304,7 +304,7 @@ FrameResult Renderer::drawFrame(const world::RenderList& list, ImDrawData* ui,
   submit.pCommandBufferInfos = &cmdInfo;
   submit.signalSemaphoreInfoCount = 1;
   submit.pSignalSemaphoreInfos = &signal;
-  VK_CHECK(vkQueueSubmit2(m_ctx.queue, 1, &submit, frame.done));
+  VK_CHECK(vkutil::queueSubmit(m_ctx.queue, submit, frame.done));
   frame.timestampsWritten = frame.timestamps != VK_NULL_HANDLE;
   ++m_frameIndex;
 
@@ -366,7 +366,7 @@ Renderer::Frame& Renderer::submitOffscreen(const world::RenderList& list, ImDraw
   VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
   submit.commandBufferInfoCount = 1;
   submit.pCommandBufferInfos = &cmdInfo;
-  VK_CHECK(vkQueueSubmit2(m_ctx.queue, 1, &submit, frame.done));
+  VK_CHECK(vkutil::queueSubmit(m_ctx.queue, submit, frame.done));
   frame.timestampsWritten = frame.timestamps != VK_NULL_HANDLE;
   ++m_frameIndex;
   return frame;
@@ -382,7 +382,7 @@ void Renderer::drawOffscreen(const world::RenderList& list, ImDrawData* ui, VkEx
 
 Pixels Renderer::renderToPixels(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent) {
   Frame& frame = submitOffscreen(list, ui, extent, /*readback=*/true);
-  VK_CHECK(vkWaitForFences(m_ctx.device, 1, &frame.done, VK_TRUE, UINT64_MAX));
+  VK_WAIT_FENCE(m_ctx.device, frame.done);
   readTimestamps(frame);
 
   Pixels pixels;

@@ -1,7 +1,10 @@
 #include "renderer/vk/check.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 
 namespace vkutil {
 
@@ -46,10 +49,46 @@ const char* resultName(VkResult result) {
   }
 }
 
+namespace {
+
+[[noreturn]] void deviceLost(const char* what, const char* file, int line) {
+  // No teardown: waiting for a lost device can block forever. Files are written atomically, so
+  // leaving now loses nothing that was saved.
+  std::fprintf(stderr,
+               "dcwalk: the graphics device was lost (%s at %s:%d): the driver was reset, or the "
+               "GPU was removed or stopped responding. dcwalk stops; start it again.\n",
+               what, std::strrchr(file, '/') ? std::strrchr(file, '/') + 1 : file, line);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+}  // namespace
+
 void failCheck(const char* call, VkResult result, const char* file, int line) {
+  if (result == VK_ERROR_DEVICE_LOST) {
+    const std::string what = std::string(call) + " returned VK_ERROR_DEVICE_LOST";
+    deviceLost(what.c_str(), file, line);
+  }
   std::fprintf(stderr, "dcwalk: Vulkan call failed: %s returned %s at %s:%d\n", call,
                resultName(result), file, line);
   std::abort();
+}
+
+void waitFence(VkDevice device, VkFence fence, const char* file, int line) {
+  const VkResult result = vkWaitForFences(device, 1, &fence, VK_TRUE, FENCE_TIMEOUT_NS);
+  if (result == VK_TIMEOUT) deviceLost("a frame did not finish within 60 s", file, line);
+  if (result != VK_SUCCESS) failCheck("vkWaitForFences", result, file, line);
+}
+
+VkResult queueSubmit(VkQueue queue, const VkSubmitInfo2& submit, VkFence fence) {
+  static const long injectAt = [] {
+    const char* text = std::getenv("DCWALK_INJECT_DEVICE_LOST");
+    return text ? std::strtol(text, nullptr, 10) : 0L;
+  }();
+  static std::atomic<long> submissions{0};
+  if (injectAt > 0 && ++submissions == injectAt) return VK_ERROR_DEVICE_LOST;
+  return vkQueueSubmit2(queue, 1, &submit, fence);
 }
 
 }  // namespace vkutil

@@ -147,8 +147,8 @@ void endOneTimeCommands(const Context& ctx, VkCommandPool pool, VkCommandBuffer 
   VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
   submit.commandBufferInfoCount = 1;
   submit.pCommandBufferInfos = &cmdInfo;
-  VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &submit, fence));
-  VK_CHECK(vkWaitForFences(ctx.device, 1, &fence, VK_TRUE, UINT64_MAX));
+  VK_CHECK(queueSubmit(ctx.queue, submit, fence));
+  VK_WAIT_FENCE(ctx.device, fence);
   vkDestroyFence(ctx.device, fence, nullptr);
   vkFreeCommandBuffers(ctx.device, pool, 1, &cmd);
 }

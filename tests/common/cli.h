@@ -14,9 +14,11 @@ struct CliRun {
 };
 
 /// Runs `dcwalk <args>` through the shell; stderr joins stdout when `withStderr`, else is dropped.
-inline CliRun dcwalk(const std::string& args, bool withStderr = true) {
+/// `prefix` goes before the executable (environment assignments, `timeout 60`).
+inline CliRun dcwalk(const std::string& args, bool withStderr = true,
+                     const std::string& prefix = "") {
   const std::string command =
-      std::string("'") + DCWALK_EXE + "' " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
+      prefix + " '" + DCWALK_EXE + "' " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
   CliRun run;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return run;

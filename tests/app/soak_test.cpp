@@ -1,0 +1,62 @@
+// The booth soak end to end: a short headless kiosk run with a fast idle timeout walks through
+// attract, tour and the idle warning, reports memory over time and writes OUT/soak.json.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/common/cli.h"
+
+namespace {
+
+TEST(Soak, ShortBoothLoopVisitsEveryStateAndReports) {
+  const auto out = std::filesystem::temp_directory_path() / "dcwalk-soak-test";
+  std::filesystem::remove_all(out);
+  // 0.3 min with a 2 s idle timeout and a 1 s warning: several attract -> tour -> warning rounds.
+  const testcli::CliRun run = testcli::dcwalk(
+      "tour --kiosk --headless --soak 0.3 --soak-report-every 3 --kiosk-idle 2 "
+      "--kiosk-warning 1 --size 320x180 --validation --out " +
+          out.string(),
+      true, "timeout 120");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("soak done"), std::string::npos) << run.out;
+
+  std::ifstream in(out / "soak.json");
+  ASSERT_TRUE(in) << run.out;
+  const nlohmann::json report = nlohmann::json::parse(in);
+  const auto& states = report.at("frames_by_kiosk_state");
+  for (const char* state : {"attract", "tour", "idle_warning"}) {
+    EXPECT_GT(states.value(state, 0), 0) << state;
+  }
+  // attract -> tour -> idle_warning -> attract is three changes a round; at least two rounds.
+  EXPECT_GE(report.at("kiosk_transitions").get<int>(), 6);
+  EXPECT_EQ(report.at("validation_errors").get<int>(), 0);
+  // One row per 3 s over 18 s (the last may fall past the end).
+  const auto& rows = report.at("reports");
+  EXPECT_GE(rows.size(), 4u);
+  EXPECT_LE(rows.size(), 6u);
+  double previousFrames = 0;
+  for (const auto& row : rows) {
+    EXPECT_GT(row.at("resident_bytes").get<double>(), 10e6);  // a real process, read from /proc
+    EXPECT_GT(row.at("frames").get<double>(), previousFrames);
+    previousFrames = row.at("frames").get<double>();
+  }
+  // The growth the report states is the one its rows show.
+  const double baseline = rows.front().at("resident_bytes");
+  double max = baseline;
+  for (const auto& row : rows) max = std::max(max, row.at("resident_bytes").get<double>());
+  max = std::max(max, report.at("final_resident_bytes").get<double>());
+  EXPECT_NEAR(report.at("resident_growth").get<double>(), (max - baseline) / baseline, 1e-9);
+  EXPECT_LE(report.at("resident_growth").get<double>(), 0.05);
+  std::filesystem::remove_all(out);
+}
+
+TEST(Soak, NeedsKioskMode) {
+  const testcli::CliRun run = testcli::dcwalk("tour --headless --soak 1");
+  EXPECT_EQ(run.status, 2) << run.out;
+  EXPECT_NE(run.out.find("--kiosk"), std::string::npos) << run.out;
+}
+
+}  // namespace
