@@ -8,6 +8,7 @@
 
 #include "app/commands.h"
 #include "app/session.h"
+#include "app/settings.h"
 #include "app/soak.h"
 #include "app/tour_driver.h"
 #include "app/tour_session.h"
@@ -34,8 +35,9 @@ bool haveDisplay() {
 
 int runHeadlessTour(const TourOptions& options) {
   Session session;
-  if (int status =
-          openSession(options.render, nullptr, fontPixelsFor(options.render.height), session)) {
+  if (int status = openSession(options.render, nullptr,
+                               fontPixelsFor(options.render.height) * float(options.window.uiScale),
+                               session)) {
     return status;
   }
   world::TourPlayerDesc desc;
@@ -114,6 +116,9 @@ Command addTourCommand(CLI::App& cli) {
   sub->add_option("--chapter", options->chapter, "headless: render only this chapter (1..10)")
       ->check(CLI::Range(1, 10));
   sub->add_flag("--reduced-motion", options->window.reducedMotion, "cut between views, no flights");
+  sub->add_option("--ui-scale", options->window.uiScale,
+                  "text size (0.5..4; the window also applies the monitor's HiDPI scale)")
+      ->check(CLI::Range(MIN_UI_SCALE, MAX_UI_SCALE));
   CLI::Option* kiosk =
       sub->add_flag("--kiosk", options->window.kiosk,
                     "booth mode: full screen, attract loop, idle reset; only Ctrl+Alt+Q quits");
@@ -152,7 +157,18 @@ Command addTourCommand(CLI::App& cli) {
               return runSoak(options->render, soak);
             }
             if (options->headless || !haveDisplay()) return runHeadlessTour(*options);
-            return runWindowMode(options->render, options->window);
+            // The window remembers the visitor's language, motion and text size; flags given
+            // on the command line win. Booth mode reads them but never writes.
+            WindowModeOptions window = options->window;
+            const LoadedSettings loaded = loadSettings(settingsPath());
+            if (!loaded.message.empty())
+              std::fprintf(stderr, "dcwalk: %s\n", loaded.message.c_str());
+            if (!sub->count("--language")) window.language = loaded.settings.language;
+            if (!sub->count("--reduced-motion"))
+              window.reducedMotion = loaded.settings.reducedMotion;
+            if (!sub->count("--ui-scale")) window.uiScale = loaded.settings.uiScale;
+            if (!window.kiosk) window.settingsFile = settingsPath();
+            return runWindowMode(options->render, window);
           }};
 }
 

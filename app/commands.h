@@ -31,6 +31,8 @@ Command addShotCommand(CLI::App& cli);
 Command addStationsCommand(CLI::App& cli);
 /// `dcwalk bench`: fixed paths, frame-time percentiles and budgets (app/cmd_bench.cpp).
 Command addBenchCommand(CLI::App& cli);
+/// `dcwalk settings [set KEY VALUE | reset]`: the user's settings file (app/cmd_settings.cpp).
+Command addSettingsCommand(CLI::App& cli);
 /// `dcwalk tour` (the default): the window, or the tour rendered headless (app/cmd_tour.cpp).
 Command addTourCommand(CLI::App& cli);
 

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   commands.push_back(app::addBenchCommand(cli));
   commands.push_back(app::addStationsCommand(cli));
   commands.push_back(app::addAssetCommand(cli));
+  commands.push_back(app::addSettingsCommand(cli));
 
   // `tour` is the default: `dcwalk` and `dcwalk --size 800x600` mean `dcwalk tour ...`.
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -13,6 +13,7 @@
 #include "app/commands.h"
 #include "app/legend.h"
 #include "app/session.h"
+#include "app/settings.h"
 #include "app/tour_driver.h"
 #include "app/tour_session.h"
 #include "app/window.h"
@@ -31,13 +32,12 @@ constexpr const char* HELP_TEXT =
 // returns), picking, zooming one scale, and the debug status line.
 class WindowApp {
  public:
-  WindowApp(Session& session, Window& window, TourDriver& driver, std::string language,
-            bool reducedMotion)
+  WindowApp(Session& session, Window& window, TourDriver& driver, const WindowModeOptions& options)
       : m_session(session),
         m_window(window),
         m_driver(driver),
-        m_language(std::move(language)),
-        m_reducedMotion(reducedMotion) {}
+        m_settingsFile(options.settingsFile),
+        m_settings{options.language, options.reducedMotion, options.uiScale} {}
 
   /// Keys of the tour and the flight (not used in kiosk mode, which filters keys itself).
   void handleKey(int key) {
@@ -70,11 +70,14 @@ class WindowApp {
         m_showHelp = !m_showHelp;
         break;
       case GLFW_KEY_L:
-        m_driver.player().setLanguage(m_language = m_language == "en" ? "de" : "en");
+        m_settings.language = m_settings.language == "en" ? "de" : "en";
+        m_driver.player().setLanguage(m_settings.language);
+        saveSettings();
         break;
       case GLFW_KEY_R:
-        m_reducedMotion = !m_reducedMotion;
-        m_driver.player().setReducedMotion(m_reducedMotion);
+        m_settings.reducedMotion = !m_settings.reducedMotion;
+        m_driver.player().setReducedMotion(m_settings.reducedMotion);
+        saveSettings();
         break;
       case GLFW_KEY_O:
         m_driver.cycleOverlay();
@@ -130,7 +133,7 @@ class WindowApp {
   }
 
   HudInfo hud(double fps, bool kioskMode) const {
-    HudInfo hud = m_driver.hud(m_language);
+    HudInfo hud = m_driver.hud(m_settings.language);
     if (!kioskMode) {
       char status[256];
       std::snprintf(status, sizeof(status),
@@ -148,6 +151,14 @@ class WindowApp {
   bool quitRequested() const { return m_quit; }
 
  private:
+  // Remembers the visitor's choices for the next run; a failed save is reported, not fatal.
+  void saveSettings() const {
+    if (m_settingsFile.empty()) return;
+    if (auto saved = app::saveSettings(m_settingsFile, m_settings); !saved) {
+      std::fprintf(stderr, "dcwalk: %s\n", saved.error().c_str());
+    }
+  }
+
   void zoomScale(int direction) {
     const auto& stations = m_session.world->stations();
     std::optional<size_t> current = world::closestOnLadder(stations, scaleInView());
@@ -173,8 +184,8 @@ class WindowApp {
   Window& m_window;
   TourDriver& m_driver;
   std::optional<world::PickHit> m_selection;
-  std::string m_language;
-  bool m_reducedMotion = false;
+  std::filesystem::path m_settingsFile;
+  Settings m_settings;
   bool m_showHelp = true;
   bool m_quit = false;
 };
@@ -221,7 +232,8 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     return EXIT_FAILURE_RUNTIME;
   }
   Session session;
-  if (int status = openSession(render, &window, 18.0f * window.contentScale(), session)) {
+  if (int status = openSession(render, &window,
+                               18.0f * window.contentScale() * float(options.uiScale), session)) {
     return status;
   }
   world::TourPlayerDesc playerDesc;
@@ -238,7 +250,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   ImGui_ImplGlfw_InitForVulkan(window.handle(), true);
   TourDriver driver(session, std::move(*player));
   driver.start();
-  WindowApp app(session, window, driver, options.language, options.reducedMotion);
+  WindowApp app(session, window, driver, options);
 
   using Clock = std::chrono::steady_clock;
   auto last = Clock::now();

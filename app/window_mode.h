@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 #include "app/options.h"
@@ -16,6 +17,9 @@ struct WindowModeOptions {
   bool kiosk = false;         // booth mode: attract loop, idle reset, only the operator chord quits
   double kioskIdle_s = 90.0;  // quiet time in the tour before "are you still there?"
   double kioskWarning_s = 15.0;  // the countdown before the attract loop returns
+  double uiScale = 1.0;          // text size on top of the monitor's HiDPI scale
+  // Where L (language) and R (reduced motion) are remembered; empty: not saved (booth mode).
+  std::filesystem::path settingsFile;
   bool fullscreen = false;
   uint64_t maxFrames = 0;  // 0: until the window is closed
 };

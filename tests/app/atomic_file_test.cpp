@@ -15,9 +15,7 @@
 #include <string>
 #include <thread>
 
-// The app test executable links dcwalk_sim only (app/ is the executable itself), so the one
-// translation unit under test is compiled into this test directly.
-#include "app/atomic_file.cpp"
+#include "app/atomic_file.h"
 
 namespace fs = std::filesystem;
 

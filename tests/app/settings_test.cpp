@@ -1,0 +1,182 @@
+// The user's settings (app/settings.h): defaults, round trips, unusable files set aside with a
+// message, `dcwalk settings` from the command line, and the app killed while it saves.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "app/settings.h"
+#include "tests/common/cli.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path freshDir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("dcwalk-settings-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+void writeText(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+int setAsideCount(const fs::path& dir) {
+  int n = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().filename().string().find(".corrupt-") != std::string::npos) ++n;
+  }
+  return n;
+}
+
+TEST(Settings, MissingFileGivesDefaultsSilently) {
+  const fs::path dir = freshDir("missing");
+  const app::LoadedSettings loaded = app::loadSettings(dir / "settings.json");
+  EXPECT_EQ(loaded.message, "");
+  EXPECT_EQ(loaded.settings.language, "en");
+  EXPECT_FALSE(loaded.settings.reducedMotion);
+  EXPECT_DOUBLE_EQ(loaded.settings.uiScale, 1.0);
+  EXPECT_FALSE(fs::exists(dir / "settings.json"));  // reading creates nothing
+  fs::remove_all(dir);
+}
+
+TEST(Settings, SaveThenLoadRoundTripsIntoANewFolder) {
+  const fs::path dir = freshDir("roundtrip");
+  const fs::path file = dir / "nested" / "settings.json";
+  app::Settings settings;
+  settings.language = "de";
+  settings.reducedMotion = true;
+  settings.uiScale = 1.75;
+  ASSERT_TRUE(app::saveSettings(file, settings).ok());
+  const app::LoadedSettings loaded = app::loadSettings(file);
+  EXPECT_EQ(loaded.message, "");
+  EXPECT_EQ(loaded.settings.language, "de");
+  EXPECT_TRUE(loaded.settings.reducedMotion);
+  EXPECT_DOUBLE_EQ(loaded.settings.uiScale, 1.75);
+  fs::remove_all(dir);
+}
+
+TEST(Settings, UnknownKeysAreIgnored) {
+  const fs::path dir = freshDir("unknown");
+  writeText(dir / "settings.json", R"({"language": "de", "from_a_newer_version": [1, 2]})");
+  const app::LoadedSettings loaded = app::loadSettings(dir / "settings.json");
+  EXPECT_EQ(loaded.message, "");
+  EXPECT_EQ(loaded.settings.language, "de");
+  EXPECT_EQ(setAsideCount(dir), 0);
+  fs::remove_all(dir);
+}
+
+TEST(Settings, UnusableFilesAreSetAsideAndDefaultsUsed) {
+  const char* cases[] = {
+      "{\"language\": \"de\"",          // truncated JSON
+      "[1, 2, 3]",                      // not an object
+      "{\"language\": 7}",              // wrong type
+      "{\"language\": \"fr\"}",         // not a shipped language
+      "{\"ui_scale\": 40}",             // out of range
+      "{\"reduced_motion\": \"yes\"}",  // wrong type
+      "\xff\xfe garbage",               // not text
+  };
+  for (const char* text : cases) {
+    SCOPED_TRACE(text);
+    const fs::path dir = freshDir("corrupt");
+    const fs::path file = dir / "settings.json";
+    writeText(file, text);
+    const app::LoadedSettings loaded = app::loadSettings(file);
+    EXPECT_NE(loaded.message.find(file.string()), std::string::npos) << loaded.message;
+    EXPECT_EQ(loaded.settings.language, "en");
+    EXPECT_DOUBLE_EQ(loaded.settings.uiScale, 1.0);
+    EXPECT_FALSE(fs::exists(file));
+    EXPECT_EQ(setAsideCount(dir), 1);  // kept for the user, never overwritten
+    fs::remove_all(dir);
+  }
+}
+
+TEST(Settings, SetValidatesKeysAndValues) {
+  app::Settings settings;
+  std::string error;
+  EXPECT_TRUE(app::setSetting(settings, "ui_scale", "2.5", error));
+  EXPECT_DOUBLE_EQ(settings.uiScale, 2.5);
+  for (const char* bad : {"0.49", "4.01", "nan", "inf", "2x", ""}) {
+    EXPECT_FALSE(app::setSetting(settings, "ui_scale", bad, error)) << bad;
+    EXPECT_NE(error.find("ui_scale"), std::string::npos);
+  }
+  EXPECT_DOUBLE_EQ(settings.uiScale, 2.5);  // a refused value changes nothing
+  EXPECT_FALSE(app::setSetting(settings, "colour", "red", error));
+  EXPECT_NE(error.find("unknown setting 'colour'"), std::string::npos);
+}
+
+TEST(Settings, CommandLineShowsSetsAndRefuses) {
+  const fs::path dir = freshDir("cli");
+  const std::string env = "DCWALK_SETTINGS='" + (dir / "settings.json").string() + "'";
+  testcli::CliRun run = testcli::dcwalk("settings set language de", true, env);
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_EQ(app::loadSettings(dir / "settings.json").settings.language, "de");
+
+  run = testcli::dcwalk("settings set ui_scale 9", true, env);
+  EXPECT_EQ(run.status, 2) << run.out;
+  EXPECT_NE(run.out.find("ui_scale must be"), std::string::npos) << run.out;
+  run = testcli::dcwalk("settings set language", true, env);
+  EXPECT_EQ(run.status, 2) << run.out;
+  EXPECT_EQ(app::loadSettings(dir / "settings.json").settings.language, "de");  // untouched
+
+  run = testcli::dcwalk("settings", true, env);
+  EXPECT_EQ(run.status, 0);
+  EXPECT_NE(run.out.find("\"language\": \"de\""), std::string::npos) << run.out;
+  run = testcli::dcwalk("settings reset", true, env);
+  EXPECT_EQ(run.status, 0);
+  EXPECT_EQ(app::loadSettings(dir / "settings.json").settings.language, "en");
+  fs::remove_all(dir);
+}
+
+// The real program, killed at random instants while it saves: the file is always the old
+// settings or the new ones, whole, and never set aside on the next start.
+TEST(Settings, KillingDcwalkWhileItSavesNeverCorruptsTheFile) {
+  const fs::path dir = freshDir("kill");
+  const fs::path file = dir / "settings.json";
+  app::Settings initial;
+  initial.uiScale = 1.25;
+  ASSERT_TRUE(app::saveSettings(file, initial).ok());
+  const std::string exe = DCWALK_EXE;
+  std::minstd_rand delays(2026);
+  int killed = 0;
+  constexpr int ROUNDS = 60;
+  for (int round = 0; round < ROUNDS; ++round) {
+    const std::string value = round % 2 ? "1.5" : "2.5";
+    pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      ::setenv("DCWALK_SETTINGS", file.c_str(), 1);
+      const int devnull = ::open("/dev/null", O_WRONLY);
+      ::dup2(devnull, 1);
+      ::dup2(devnull, 2);
+      ::execl(exe.c_str(), exe.c_str(), "settings", "set", "ui_scale", value.c_str(),
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(delays() % 15000));
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    if (WIFSIGNALED(status)) ++killed;
+    const app::LoadedSettings loaded = app::loadSettings(file);
+    ASSERT_EQ(loaded.message, "") << "round " << round;
+    const double scale = loaded.settings.uiScale;
+    EXPECT_TRUE(scale == 1.25 || scale == 1.5 || scale == 2.5) << scale;
+  }
+  EXPECT_GT(killed, ROUNDS / 4);  // the kills did land while dcwalk ran
+  EXPECT_EQ(setAsideCount(dir), 0);
+  fs::remove_all(dir);
+}
+
+}  // namespace
