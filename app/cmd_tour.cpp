@@ -1,11 +1,13 @@
 // `dcwalk tour` (the default command): with a display, the window; without one (or with
-// --headless), every station's key frame rendered to PNGs plus a contact sheet.
+// --headless), every step's key frame rendered to PNGs plus a contact sheet, or with --fps the
+// tour as a clip (frames + MP4); with --kiosk --soak, the headless booth soak (app/soak.h).
 #include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
+#include "app/capture.h"
 #include "app/commands.h"
 #include "app/session.h"
 #include "app/settings.h"
@@ -23,6 +25,7 @@ struct TourOptions {
   bool headless = false;
   std::string out = "out";
   int chapter = 0;  // headless: only this chapter (1..10); 0 = all
+  double fps = 0;   // headless: a clip at this rate instead of key frames; soak: the frame cap
   WindowModeOptions window;
   SoakOptions soak;
 };
@@ -49,7 +52,7 @@ int runHeadlessTour(const TourOptions& options) {
     return EXIT_BAD_INPUT;
   }
   TourDriver driver(session, std::move(*player));
-  driver.start();
+  driver.start(/*cut=*/true);
   if (options.chapter > 0 && !driver.player().jumpToChapterKey(options.chapter % 10)) {
     std::fprintf(stderr, "dcwalk: tour: there is no chapter %d\n", options.chapter);
     return EXIT_BAD_INPUT;
@@ -101,6 +104,78 @@ int runHeadlessTour(const TourOptions& options) {
   return reportValidation() ? EXIT_OK : EXIT_FAILURE_RUNTIME;
 }
 
+// The tour as a visitor sees it, flights and all, at `fps`: numbered PNG frames in OUT/frames
+// (or OUT/frames-chapter-K), then an MP4 beside them when ffmpeg is installed.
+int runHeadlessClip(const TourOptions& options) {
+  Session session;
+  if (int status = openSession(options.render, nullptr,
+                               fontPixelsFor(options.render.height) * float(options.window.uiScale),
+                               session)) {
+    return status;
+  }
+  world::TourPlayerDesc desc;
+  desc.language = options.window.language;
+  desc.reducedMotion = options.window.reducedMotion;
+  desc.autoAdvance = true;  // nobody presses keys: every beat holds for its time
+  auto player = makeTourPlayer(session, options.window.tour, desc);
+  if (!player) {
+    std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
+  TourDriver driver(session, std::move(*player));
+  driver.start(/*cut=*/true);
+  if (options.chapter > 0 && !driver.player().jumpToChapterKey(options.chapter % 10)) {
+    std::fprintf(stderr, "dcwalk: tour: there is no chapter %d\n", options.chapter);
+    return EXIT_BAD_INPUT;
+  }
+  const std::string name =
+      options.chapter > 0 ? "chapter-" + std::to_string(options.chapter) : std::string("tour");
+  const std::filesystem::path folder =
+      std::filesystem::path(options.out) / (options.chapter > 0 ? "frames-" + name : "frames");
+  std::error_code ec;
+  std::filesystem::remove_all(folder, ec);  // frames of an earlier clip would join this one
+  std::filesystem::create_directories(folder, ec);
+  if (ec) {
+    std::fprintf(stderr, "dcwalk: tour: cannot create '%s': %s\n", folder.c_str(),
+                 ec.message().c_str());
+    return EXIT_FAILURE_RUNTIME;
+  }
+  const double dt = 1.0 / options.fps;
+  constexpr uint64_t MAX_FRAMES = 1'000'000;  // a runaway guard: 9 hours at 30 fps
+  uint64_t frames = 0;
+  for (; frames < MAX_FRAMES; ++frames) {
+    driver.advance(frames == 0 ? 0.0 : dt);
+    const world::TourFrame frame = driver.player().frame();
+    if (driver.player().finished()) break;
+    if (options.chapter > 0 && frame.chapterNumber != options.chapter) break;
+    syncOverlay(session, driver.overlay());
+    renderer::Pixels pixels = renderView(session, driver.camera(), driver.hud(desc.language),
+                                         options.render.width, options.render.height);
+    char file[32];
+    std::snprintf(file, sizeof(file), "frame-%06llu.png",
+                  static_cast<unsigned long long>(frames + 1));
+    std::string error;
+    if (!renderer::writePng(folder / file, pixels, error)) {
+      std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
+      return EXIT_FAILURE_RUNTIME;
+    }
+  }
+  std::printf("dcwalk: rendered %llu frames (%.1f s at %g fps) into %s\n",
+              static_cast<unsigned long long>(frames), double(frames) * dt, options.fps,
+              std::filesystem::absolute(folder).c_str());
+  if (!haveFfmpeg()) {
+    std::printf("dcwalk: no MP4: ffmpeg is not installed (Debian package ffmpeg)\n");
+  } else if (frames > 0) {
+    const auto mp4 = std::filesystem::path(options.out) / (name + ".mp4");
+    if (auto encoded = encodeFrames(folder, options.fps, mp4); !encoded) {
+      std::fprintf(stderr, "dcwalk: %s\n", encoded.error().c_str());
+      return EXIT_FAILURE_RUNTIME;
+    }
+    std::printf("dcwalk: encoded %s\n", std::filesystem::absolute(mp4).c_str());
+  }
+  return reportValidation() ? EXIT_OK : EXIT_FAILURE_RUNTIME;
+}
+
 }  // namespace
 
 Command addTourCommand(CLI::App& cli) {
@@ -116,6 +191,9 @@ Command addTourCommand(CLI::App& cli) {
   sub->add_option("--chapter", options->chapter, "headless: render only this chapter (1..10)")
       ->check(CLI::Range(1, 10));
   sub->add_flag("--reduced-motion", options->window.reducedMotion, "cut between views, no flights");
+  sub->add_option("--captures", options->window.captureDir,
+                  "window: folder for F12 screenshots and F9 clips")
+      ->capture_default_str();
   sub->add_option("--ui-scale", options->window.uiScale,
                   "text size (0.5..4; the window also applies the monitor's HiDPI scale)")
       ->check(CLI::Range(MIN_UI_SCALE, MAX_UI_SCALE));
@@ -127,9 +205,10 @@ Command addTourCommand(CLI::App& cli) {
                   "report memory, frame time and validation errors (OUT/soak.json)")
       ->check(CLI::Range(0.01, 10080.0))
       ->needs(kiosk);
-  sub->add_option("--fps", options->soak.fpsCap, "with --soak: at most this many frames a second")
-      ->check(CLI::Range(1.0, 240.0))
-      ->capture_default_str();
+  sub->add_option("--fps", options->fps,
+                  "headless: render the tour as a clip at this rate (PNG frames, and an MP4 where "
+                  "ffmpeg is installed); with --soak: at most this many frames a second (30)")
+      ->check(CLI::Range(1.0, 240.0));
   sub->add_option("--soak-report-every", options->soak.reportEvery_s,
                   "with --soak: seconds between report lines")
       ->check(CLI::Range(1.0, 3600.0))
@@ -149,12 +228,16 @@ Command addTourCommand(CLI::App& cli) {
   return {sub, [options, sub] {
             if (sub->count("--soak")) {
               SoakOptions soak = options->soak;
+              if (options->fps > 0) soak.fpsCap = options->fps;
               soak.tour = options->window.tour;
               soak.language = options->window.language;
               soak.kioskIdle_s = options->window.kioskIdle_s;
               soak.kioskWarning_s = options->window.kioskWarning_s;
               soak.out = options->out;
               return runSoak(options->render, soak);
+            }
+            if ((options->headless || !haveDisplay()) && options->fps > 0) {
+              return runHeadlessClip(*options);
             }
             if (options->headless || !haveDisplay()) return runHeadlessTour(*options);
             // The window remembers the visitor's language, motion and text size; flags given

@@ -108,7 +108,7 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
     return EXIT_FAILURE_RUNTIME;
   }
   TourDriver driver(session, std::move(*player));
-  driver.start();
+  driver.start(/*cut=*/true);
   ScriptedVisitor visitor(options);
   const VkExtent2D extent{render.width, render.height};
 

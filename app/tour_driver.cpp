@@ -27,9 +27,10 @@ std::string simKey(const world::TourFrame& frame) {
 TourDriver::TourDriver(Session& session, world::TourPlayer player)
     : m_session(session), m_player(std::move(player)) {}
 
-void TourDriver::start() {
+void TourDriver::start(bool cut) {
   m_flight.reset();
   m_player.start(m_camera.pose());
+  if (cut) m_player.land();
   m_camera.setPose(m_player.frame().cameraPose);
   followStep();
 }

@@ -20,9 +20,10 @@ class TourDriver {
  public:
   TourDriver(Session& session, world::TourPlayer player);
 
-  /// Starts the tour from the current camera (cut under reduced motion).
-  void start();
-  /// Replaces the player (attract loop <-> tour) and starts it.
+  /// Starts the tour: a flight from the current camera, or with `cut` (and under reduced
+  /// motion) straight at the first view.
+  void start(bool cut = false);
+  /// Replaces the player (attract loop <-> tour) and starts it with a flight.
   void setPlayer(world::TourPlayer player);
   world::TourPlayer& player() { return m_player; }
   const world::TourPlayer& player() const { return m_player; }

@@ -176,6 +176,32 @@ void UiLayer::drawHud(const HudInfo& hud) {
   }
 }
 
+std::optional<size_t> UiLayer::drawChapterMenu(const std::string& heading,
+                                               const std::vector<std::string>& entries,
+                                               size_t current) {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.45f), 0,
+                          ImVec2(0.5f, 0.5f));
+  ImGui::Begin("##chapters", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                   ImGuiWindowFlags_NoSavedSettings);
+  if (m_titleFont) ImGui::PushFont(m_titleFont);
+  ImGui::TextUnformatted(heading.c_str());
+  if (m_titleFont) ImGui::PopFont();
+  std::optional<size_t> clicked;
+  const float width = ImGui::GetFontSize() * 22.0f;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const bool here = i == current;
+    if (here) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.20f, 0.45f, 0.75f, 1.0f));
+    ImGui::PushID(int(i));
+    if (ImGui::Button(entries[i].c_str(), ImVec2(width, 0))) clicked = i;
+    ImGui::PopID();
+    if (here) ImGui::PopStyleColor();
+  }
+  ImGui::End();
+  return clicked;
+}
+
 ImDrawData* UiLayer::endFrame() {
   ImGui::Render();
   return ImGui::GetDrawData();

@@ -2,7 +2,9 @@
 // labels (projected, decluttered) and the HUD. Works the same in a window and headless.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "world/render_list.h"
 
@@ -37,6 +39,10 @@ class UiLayer {
   /// priority are dropped. Returns how many were drawn.
   int drawLabels(const world::RenderList& list, float width, float height);
   void drawHud(const HudInfo& hud);
+  /// The chapter menu: one button per entry ("3  The 3 AM crash"), `current` highlighted.
+  /// Returns the entry clicked this frame.
+  std::optional<size_t> drawChapterMenu(const std::string& heading,
+                                        const std::vector<std::string>& entries, size_t current);
   /// Ends the frame; the draw data stays valid until the next beginFrame.
   ImDrawData* endFrame();
 

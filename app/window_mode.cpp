@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 #include <GLFW/glfw3.h>
@@ -10,6 +11,7 @@
 #include <imgui.h>
 
 #include "app/booth.h"
+#include "app/capture.h"
 #include "app/commands.h"
 #include "app/legend.h"
 #include "app/session.h"
@@ -26,7 +28,7 @@ constexpr const char* HELP_TEXT =
     "Space/PageDown next  PageUp back  1-9 0 chapters  Home back to the tour\n"
     "WASD fly  Q/E down/up  Shift fast  right-drag look  wheel closer/farther  +/- scale\n"
     "click select  left-drag orbit  F fly to selection  O heat overlay  L language\n"
-    "R reduced motion  H help  Esc quit";
+    "R reduced motion  M chapter menu  F12 screenshot  F9 record clip  H help  Esc quit";
 
 // The window on top of the tour driver: keys, mouse flight (which leaves the path; Home
 // returns), picking, zooming one scale, and the debug status line.
@@ -37,6 +39,7 @@ class WindowApp {
         m_window(window),
         m_driver(driver),
         m_settingsFile(options.settingsFile),
+        m_captureDir(options.captureDir),
         m_settings{options.language, options.reducedMotion, options.uiScale} {}
 
   /// Keys of the tour and the flight (not used in kiosk mode, which filters keys itself).
@@ -85,9 +88,90 @@ class WindowApp {
       case GLFW_KEY_F:
         flyToSelection();
         break;
+      case GLFW_KEY_M:
+      case GLFW_KEY_TAB:
+        m_menuOpen = !m_menuOpen;
+        break;
+      case GLFW_KEY_F12:
+        m_wantScreenshot = true;
+        break;
+      case GLFW_KEY_F9:
+        m_toggleRecording = true;
+        break;
       default:
-        if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) m_driver.chapter(key - GLFW_KEY_0);
+        if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) {
+          m_driver.chapter(key - GLFW_KEY_0);
+          m_menuOpen = false;
+        }
     }
+  }
+
+  /// The chapter menu (M): every chapter played, the current one highlighted; a click jumps.
+  void drawChapterMenu() {
+    if (!m_menuOpen) return;
+    const world::TourPlayer& player = m_driver.player();
+    std::vector<std::string> entries;
+    std::vector<size_t> chapters;
+    size_t current = 0;
+    const size_t here = player.frame().chapter;
+    for (const auto& [chapter, step] : player.order()) {
+      if (step != 0) continue;
+      if (chapter == here) current = entries.size();
+      chapters.push_back(chapter);
+      entries.push_back(player.text(player.tour().chapters[chapter].title));
+    }
+    const std::string heading = m_settings.language == "de" ? "Kapitel" : "Chapters";
+    if (auto clicked = m_session.ui->drawChapterMenu(heading, entries, current)) {
+      m_driver.player().jumpToChapter(chapters[*clicked]);
+      m_menuOpen = false;
+    }
+  }
+
+  /// Takes the screenshot asked for (F12) and feeds the clip (F9) with this frame's pixels,
+  /// rendered offscreen from the same render list and UI.
+  void capture(ImDrawData* ui, VkExtent2D extent) {
+    if (m_toggleRecording) {
+      m_toggleRecording = false;
+      if (m_clip) {
+        finishClip();
+      } else {
+        const auto mp4 = m_captureDir / (captureStem() + ".mp4");
+        auto started = ClipRecorder::start(mp4, extent.width, extent.height, 30.0);
+        if (started) {
+          m_clip = std::move(*started);
+          notify("Recording " + mp4.string() + "  (F9 stops)");
+        } else {
+          notify(started.error());
+        }
+      }
+    }
+    if (!m_wantScreenshot && !m_clip) return;
+    const renderer::Pixels pixels = m_session.renderer->renderToPixels(m_session.list, ui, extent);
+    if (m_wantScreenshot) {
+      m_wantScreenshot = false;
+      auto saved = saveScreenshot(pixels, m_captureDir);
+      notify(saved ? "Saved " + saved->string() : saved.error());
+    }
+    if (m_clip && !m_clip->addFrame(pixels)) finishClip();  // resized, or ffmpeg went away
+  }
+
+  void finishClip() {
+    auto done = m_clip->finish();
+    const uint64_t frames = m_clip->frames();
+    m_clip.reset();
+    notify(done ? "Saved " + done->string() + " (" + std::to_string(frames) + " frames)"
+                : done.error());
+  }
+
+  /// A notice shown for a few seconds (and printed).
+  void notify(const std::string& text) {
+    std::printf("dcwalk: %s\n", text.c_str());
+    std::fflush(stdout);
+    m_notice = text;
+    m_noticeUntil = std::chrono::steady_clock::now() + std::chrono::seconds(4);
+  }
+  std::string notice() const {
+    return std::chrono::steady_clock::now() < m_noticeUntil ? m_notice : std::string();
   }
 
   /// Free-flight input; any move leaves the tour's path.
@@ -147,6 +231,11 @@ class WindowApp {
     return hud;
   }
 
+  /// Finishes a clip still being recorded (the window is closing).
+  void stopRecording() {
+    if (m_clip) finishClip();
+  }
+
   std::string selectedPath() const { return m_selection ? m_selection->path : std::string(); }
   bool quitRequested() const { return m_quit; }
 
@@ -186,6 +275,13 @@ class WindowApp {
   std::optional<world::PickHit> m_selection;
   std::filesystem::path m_settingsFile;
   Settings m_settings;
+  std::filesystem::path m_captureDir;
+  std::unique_ptr<ClipRecorder> m_clip;
+  std::string m_notice;
+  std::chrono::steady_clock::time_point m_noticeUntil;
+  bool m_menuOpen = false;
+  bool m_wantScreenshot = false;
+  bool m_toggleRecording = false;
   bool m_showHelp = true;
   bool m_quit = false;
 };
@@ -249,7 +345,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   }
   ImGui_ImplGlfw_InitForVulkan(window.handle(), true);
   TourDriver driver(session, std::move(*player));
-  driver.start();
+  driver.start(/*cut=*/true);
   WindowApp app(session, window, driver, options);
 
   using Clock = std::chrono::steady_clock;
@@ -298,13 +394,17 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     if (!booth.blanked()) {
       session.ui->drawLabels(session.list, float(extent.width), float(extent.height));
       HudInfo hud = app.hud(fps, options.kiosk);
-      hud.banner = booth.banner();
+      hud.banner = options.kiosk ? booth.banner() : app.notice();
       session.ui->drawHud(hud);
       drawLegend(session.world->overlay());
+      if (!options.kiosk) app.drawChapterMenu();
     }
-    session.renderer->drawFrame(session.list, session.ui->endFrame(), extent);
+    ImDrawData* ui = session.ui->endFrame();
+    app.capture(ui, extent);
+    session.renderer->drawFrame(session.list, ui, extent);
     if (options.maxFrames && ++frames >= options.maxFrames) break;
   }
+  app.stopRecording();
   session.renderer->waitIdle();
   ImGui_ImplGlfw_Shutdown();
   return reportValidation() ? EXIT_OK : EXIT_FAILURE_RUNTIME;

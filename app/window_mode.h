@@ -20,6 +20,7 @@ struct WindowModeOptions {
   double uiScale = 1.0;          // text size on top of the monitor's HiDPI scale
   // Where L (language) and R (reduced motion) are remembered; empty: not saved (booth mode).
   std::filesystem::path settingsFile;
+  std::filesystem::path captureDir = "captures";  // F12 screenshots and F9 clips
   bool fullscreen = false;
   uint64_t maxFrames = 0;  // 0: until the window is closed
 };

@@ -190,12 +190,14 @@ void TourPlayer::advance(double dt_s) {
   m_beatElapsed_s = over_s;  // carried over, so the holds add up exactly
 }
 
+void TourPlayer::land() {
+  m_flight.reset();
+  m_pose = toPose(m_target);
+}
+
 void TourPlayer::setReducedMotion(bool on) {
   m_desc.reducedMotion = on;
-  if (on && m_flight) {
-    m_flight.reset();
-    m_pose = toPose(m_target);
-  }
+  if (on) land();
 }
 
 bool TourPlayer::setLanguage(const std::string& code) {
@@ -207,13 +209,15 @@ bool TourPlayer::setLanguage(const std::string& code) {
   return false;
 }
 
+std::string TourPlayer::text(const std::string& key) const {
+  const std::string* found = m_bundle.languages[m_language].find(key);
+  return found ? *found : key;
+}
+
 TourFrame TourPlayer::frame() const {
   const auto [c, s] = m_order[m_index];
   const TourChapter& chapter = m_bundle.tour.chapters[c];
   const TourStep& st = chapter.steps[s];
-  const StringTable& strings = m_bundle.languages[m_language];
-  // Keys were checked against every language on load.
-  auto text = [&](const std::string& key) { return *strings.find(key); };
   TourFrame f;
   f.chapter = c;
   f.step = s;

@@ -77,6 +77,8 @@ class TourPlayer {
   bool onPath() const { return !m_free; }
   /// Advances time: the flight, and the beats when auto-advancing.
   void advance(double dt_s);
+  /// Ends the current flight at its target: a cut, once.
+  void land();
   /// Cuts the current flight short and cuts future moves (or brings them back).
   void setReducedMotion(bool on);
   /// Switches the caption language; false (and no change) when the bundle lacks it.
@@ -86,6 +88,8 @@ class TourPlayer {
   bool finished() const { return m_finished; }
   /// The frame's outputs.
   TourFrame frame() const;
+  /// A strings key in the current language (keys were checked on load; unknown: the key).
+  std::string text(const std::string& key) const;
   const Tour& tour() const { return m_bundle.tour; }
   /// The steps played in order, as (chapter, step) index pairs.
   const std::vector<std::pair<size_t, size_t>>& order() const { return m_order; }

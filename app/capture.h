@@ -1,0 +1,59 @@
+// Capture: screenshots (F12 in the window) and clips. Clips are encoded by ffmpeg from Debian
+// when it is installed: raw RGBA frames piped into `ffmpeg` (H.264, yuv420p, MP4), or a folder of
+// numbered PNG frames turned into an MP4 afterwards. Without ffmpeg the frames are all there is,
+// and the messages say so.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "renderer/renderer.h"
+#include "sim/result.h"
+
+namespace app {
+
+/// True when an `ffmpeg` executable is on PATH.
+bool haveFfmpeg();
+
+/// "dcwalk-20261129-193012-123" (UTC, milliseconds): a name that sorts by time.
+std::string captureStem();
+
+/// Writes `pixels` as FOLDER/dcwalk-<time>.png (creating the folder); the path, or why not.
+sim::Result<std::filesystem::path> saveScreenshot(const renderer::Pixels& pixels,
+                                                  const std::filesystem::path& folder);
+
+/// Encodes FOLDER/frame-%06d.png (numbered from 1) into `mp4` at `fps` with ffmpeg; errors carry
+/// ffmpeg's last words.
+sim::Result<bool> encodeFrames(const std::filesystem::path& folder, double fps,
+                               const std::filesystem::path& mp4);
+
+/// A clip being recorded from the window: each frame goes straight into ffmpeg's stdin.
+class ClipRecorder {
+ public:
+  /// Starts ffmpeg writing `mp4` for frames of width x height at `fps`.
+  static sim::Result<std::unique_ptr<ClipRecorder>> start(const std::filesystem::path& mp4,
+                                                          uint32_t width, uint32_t height,
+                                                          double fps);
+  ~ClipRecorder();
+  ClipRecorder(const ClipRecorder&) = delete;
+  ClipRecorder& operator=(const ClipRecorder&) = delete;
+
+  /// Adds one frame; false (and the clip is over) when its size differs or ffmpeg has gone.
+  bool addFrame(const renderer::Pixels& pixels);
+  /// Closes the pipe and waits for ffmpeg; the clip's path, or why it failed.
+  sim::Result<std::filesystem::path> finish();
+  uint32_t width() const { return m_width; }
+  uint32_t height() const { return m_height; }
+  uint64_t frames() const { return m_frames; }
+
+ private:
+  ClipRecorder() = default;
+  FILE* m_pipe = nullptr;
+  std::filesystem::path m_path;
+  uint32_t m_width = 0, m_height = 0;
+  uint64_t m_frames = 0;
+};
+
+}  // namespace app
