@@ -13,6 +13,7 @@
 #include "app/settings.h"
 #include "app/soak.h"
 #include "app/tour_driver.h"
+#include "app/tour_panel.h"
 #include "app/tour_session.h"
 #include "app/window_mode.h"
 #include "renderer/image_io.h"
@@ -51,6 +52,11 @@ int runHeadlessTour(const TourOptions& options) {
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
     return EXIT_BAD_INPUT;
   }
+  auto panel = TourPanel::load(*session.catalog);
+  if (!panel) {
+    std::fprintf(stderr, "dcwalk: %s\n", panel.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
   TourDriver driver(session, std::move(*player));
   driver.start(/*cut=*/true);
   if (options.chapter > 0 && !driver.player().jumpToChapterKey(options.chapter % 10)) {
@@ -75,9 +81,13 @@ int runHeadlessTour(const TourOptions& options) {
     const world::TourStep& step = driver.player().tour().chapters[frame.chapter].steps[frame.step];
     session.engine->advanceTo(session.engine->time_s() + step.hold_s);
     syncOverlay(session, driver.overlay());
+    const std::string& language = options.window.language;
+    panel->follow(frame, language);
+    HudInfo hud = driver.hud(language);
+    hud.panelOnRight = panel->view() != nullptr;
     renderer::Pixels pixels =
-        renderView(session, driver.camera(), driver.hud(options.window.language),
-                   options.render.width, options.render.height);
+        renderView(session, driver.camera(), hud, options.render.width, options.render.height,
+                   [&] { panel->draw(/*interactive=*/false, language); });
     const std::string chapterId = driver.player().tour().chapters[frame.chapter].id;
     char name[128];
     std::snprintf(name, sizeof(name), "%02zu-%s-%zu.png", frame.chapter + 1, chapterId.c_str(),
@@ -122,6 +132,11 @@ int runHeadlessClip(const TourOptions& options) {
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
     return EXIT_BAD_INPUT;
   }
+  auto panel = TourPanel::load(*session.catalog);
+  if (!panel) {
+    std::fprintf(stderr, "dcwalk: %s\n", panel.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
   TourDriver driver(session, std::move(*player));
   driver.start(/*cut=*/true);
   if (options.chapter > 0 && !driver.player().jumpToChapterKey(options.chapter % 10)) {
@@ -149,8 +164,12 @@ int runHeadlessClip(const TourOptions& options) {
     if (driver.player().finished()) break;
     if (options.chapter > 0 && frame.chapterNumber != options.chapter) break;
     syncOverlay(session, driver.overlay());
-    renderer::Pixels pixels = renderView(session, driver.camera(), driver.hud(desc.language),
-                                         options.render.width, options.render.height);
+    panel->follow(frame, desc.language);
+    HudInfo hud = driver.hud(desc.language);
+    hud.panelOnRight = panel->view() != nullptr;
+    renderer::Pixels pixels =
+        renderView(session, driver.camera(), hud, options.render.width, options.render.height,
+                   [&] { panel->draw(/*interactive=*/false, desc.language); });
     char file[32];
     std::snprintf(file, sizeof(file), "frame-%06llu.png",
                   static_cast<unsigned long long>(frames + 1));

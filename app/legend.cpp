@@ -12,13 +12,6 @@ namespace {
 // Bar steps: enough that the piecewise palette looks continuous.
 constexpr int BAR_STEPS = 48;
 
-// The palette is sRGB and ImGui writes its colours unconverted into the 8-bit target.
-ImU32 paletteColour(double t) {
-  const world::Rgb c = world::viridis(t);
-  return IM_COL32(int(c.r * 255.0f + 0.5f), int(c.g * 255.0f + 0.5f), int(c.b * 255.0f + 0.5f),
-                  255);
-}
-
 std::string formatEnd(double value, const std::string& unit) {
   char text[48];
   std::snprintf(text, sizeof(text), "%.0f %s", value, unit.c_str());
@@ -50,7 +43,14 @@ void drawBar(const world::LegendRange& range) {
 
 }  // namespace
 
-void drawLegend(const world::OverlayState& overlay) {
+// The palette is sRGB and ImGui writes its colours unconverted into the 8-bit target.
+unsigned int paletteColour(double t) {
+  const world::Rgb c = world::viridis(t);
+  return IM_COL32(int(c.r * 255.0f + 0.5f), int(c.g * 255.0f + 0.5f), int(c.b * 255.0f + 0.5f),
+                  255);
+}
+
+void drawLegend(const world::OverlayState& overlay, float belowY) {
   if (!overlay.active()) return;
   const ImGuiIO& io = ImGui::GetIO();
   const float margin = ImGui::GetFontSize();
@@ -58,7 +58,11 @@ void drawLegend(const world::OverlayState& overlay) {
                                  ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
                                  ImGuiWindowFlags_NoInputs;
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - margin, margin), 0, ImVec2(1, 0));
+  if (belowY >= 0) {
+    ImGui::SetNextWindowPos(ImVec2(margin, belowY + margin * 0.5f));
+  } else {
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - margin, margin), 0, ImVec2(1, 0));
+  }
   ImGui::Begin("##legend", nullptr, flags);
   const std::string title = "overlay: " + std::string(world::overlayMetricName(overlay.metric)) +
                             " (" + std::string(sim::basisName(overlay.basis)) + ")";

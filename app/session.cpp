@@ -41,6 +41,8 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     return EXIT_BAD_INPUT;
   }
   out.engine = std::move(*engine);
+  out.engineScenario = sessionDesc.engineScenario;
+  out.engineFaults = sessionDesc.faults;
   auto dims = world::Dimensions::fromCatalog(*out.catalog);
   if (!dims) {
     std::fprintf(stderr, "dcwalk: %s\n", dims.error().c_str());
@@ -88,6 +90,8 @@ sim::Result<bool> startEngine(Session& session, const std::string& name,
                                       std::to_string(running));
   }
   session.engine = std::move(*engine);
+  session.engineScenario = name;
+  session.engineFaults = faults;
   return true;
 }
 
@@ -144,7 +148,7 @@ std::string simStatus(const sim::engine::Engine& engine, const world::RackMap& r
 }
 
 renderer::Pixels renderView(Session& session, const world::Camera& camera, const HudInfo& hud,
-                            uint32_t width, uint32_t height) {
+                            uint32_t width, uint32_t height, const std::function<void()>& extraUi) {
   world::FrameDesc frame;
   frame.width_px = width;
   frame.height_px = height;
@@ -154,7 +158,8 @@ renderer::Pixels renderView(Session& session, const world::Camera& camera, const
     session.ui->beginFrame(float(width), float(height), 1.0f / 30.0f);
     session.ui->drawLabels(session.list, float(width), float(height));
     session.ui->drawHud(hud);
-    drawLegend(session.world->overlay());
+    drawLegend(session.world->overlay(), hud.panelOnRight ? session.ui->titleBottom() : -1.0f);
+    if (extraUi) extraUi();
     draw = session.ui->endFrame();
   }
   return session.renderer->renderToPixels(session.list, draw, {width, height});

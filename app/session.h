@@ -2,6 +2,7 @@
 // render list reused every frame. Created once per run, for a window or headless.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ struct SessionDesc {
 struct Session {
   std::unique_ptr<sim::Catalog> catalog;        // the shipped catalog, loaded once
   std::unique_ptr<sim::engine::Engine> engine;  // drives every scale; its counts size the campus
+  std::string engineScenario;                   // what the engine runs: built-in scenario name
+  std::vector<sim::engine::FaultDesc> engineFaults;  // and the faults added to it
   std::unique_ptr<world::World> world;
   std::unique_ptr<UiLayer> ui;
   std::unique_ptr<renderer::Renderer> renderer;
@@ -65,7 +68,9 @@ std::string simStatus(const sim::engine::Engine& engine, const world::RackMap& r
 /// Renders the camera's view headless, with labels, `hud` and the overlay legend (when an
 /// overlay is on), at width x height. ImGui windows
 /// appear on their second frame, so the UI is built twice and the second draw is kept.
+/// `extraUi` draws more windows (a simulator panel) in each of the two UI passes.
 renderer::Pixels renderView(Session& session, const world::Camera& camera, const HudInfo& hud,
-                            uint32_t width, uint32_t height);
+                            uint32_t width, uint32_t height,
+                            const std::function<void()>& extraUi = {});
 
 }  // namespace app

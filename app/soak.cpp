@@ -17,6 +17,8 @@
 #include "app/process_stats.h"
 #include "app/session.h"
 #include "app/tour_driver.h"
+#include "app/tour_panel.h"
+#include "app/tour_session.h"
 #include "renderer/vk/validation.h"
 
 namespace app {
@@ -107,10 +109,51 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
                  ec.message().c_str());
     return EXIT_FAILURE_RUNTIME;
   }
-  TourDriver driver(session, std::move(*player));
-  driver.start(/*cut=*/true);
+  auto panel = TourPanel::load(*session.catalog);
+  if (!panel) {
+    std::fprintf(stderr, "dcwalk: %s\n", panel.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
+  world::TourPlayerDesc fullDesc = playerDesc;
+  fullDesc.reducedMotion = true;
+  auto fullTour = makeTourPlayer(session, options.tour, fullDesc);
+  if (!fullTour) {
+    std::fprintf(stderr, "dcwalk: %s\n", fullTour.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
+  TourDriver driver(session, std::move(*fullTour));
   ScriptedVisitor visitor(options);
   const VkExtent2D extent{render.width, render.height};
+
+  // One frame as the booth's screen shows it, submitted offscreen.
+  auto renderFrame = [&](double dt) {
+    syncOverlay(session, driver.overlay());
+    world::FrameDesc frame{extent.width, extent.height};
+    session.worldStats = session.world->buildRenderList(driver.camera(), frame, session.list);
+    if (booth.blanked()) session.list.clear();
+    session.ui->beginFrame(float(extent.width), float(extent.height), float(dt));
+    if (!booth.blanked()) {
+      session.ui->drawLabels(session.list, float(extent.width), float(extent.height));
+      panel->follow(driver.player().frame(), options.language);
+      HudInfo hud = driver.hud(options.language);
+      hud.banner = booth.banner();
+      hud.panelOnRight = panel->view() != nullptr;
+      session.ui->drawHud(hud);
+      drawLegend(session.world->overlay(), hud.panelOnRight ? session.ui->titleBottom() : -1.0f);
+      panel->draw(booth.state() != world::KioskState::Attract, options.language);
+    }
+    session.renderer->drawOffscreen(session.list, session.ui->endFrame(), extent);
+  };
+
+  // Warm-up: every step of the whole tour once (each engine scenario, panel and view), so that
+  // what is measured afterwards is growth, not content seen for the first time.
+  driver.start(/*cut=*/true);
+  do {
+    driver.advance(0);
+    renderFrame(1.0 / 30.0);
+  } while (driver.player().nextStep());
+  driver.setPlayer(std::move(*player));
+  driver.start(/*cut=*/true);
 
   using Clock = std::chrono::steady_clock;
   const auto begin = Clock::now();
@@ -135,19 +178,7 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
     booth.update(visitor.events(booth.state(), now_s), wall_s, driver);
     const double dt = std::clamp(wall_s, 1e-4, 0.1);
     driver.advance(dt);
-    syncOverlay(session, driver.overlay());
-    world::FrameDesc frame{extent.width, extent.height};
-    session.worldStats = session.world->buildRenderList(driver.camera(), frame, session.list);
-    if (booth.blanked()) session.list.clear();
-    session.ui->beginFrame(float(extent.width), float(extent.height), float(dt));
-    if (!booth.blanked()) {
-      session.ui->drawLabels(session.list, float(extent.width), float(extent.height));
-      HudInfo hud = driver.hud(options.language);
-      hud.banner = booth.banner();
-      session.ui->drawHud(hud);
-      drawLegend(session.world->overlay());
-    }
-    session.renderer->drawOffscreen(session.list, session.ui->endFrame(), extent);
+    renderFrame(dt);
     const double frame_s = std::chrono::duration<double>(Clock::now() - frameStart).count();
     windowFrames_ms.push_back(frame_s * 1e3);
     ++stateFrames[world::kioskStateName(booth.state())];

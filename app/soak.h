@@ -1,7 +1,8 @@
 // The headless booth soak (`dcwalk tour --kiosk --headless --soak MINUTES`): booth mode without
 // a window, a scripted visitor walking it through attract -> tour -> idle warning -> attract
-// again and again, every frame rendered offscreen as in a window. Reports resident memory, frame
-// time and validation errors over time, to stdout and to OUT/soak.json.
+// again and again, every frame rendered offscreen as in a window. A warm-up shows every step of
+// the tour once first. Reports resident memory, frame time and validation errors over time, to
+// stdout and to OUT/soak.json.
 #pragma once
 
 #include <string>

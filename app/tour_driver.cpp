@@ -63,7 +63,24 @@ void TourDriver::advance(double dt_s) {
     if (m_player.onPath()) m_camera.setPose(m_player.frame().cameraPose);
   }
   followStep();
-  m_session.engine->advanceTo(m_session.engine->time_s() + dt_s);
+  if (!m_paused) m_session.engine->advanceTo(m_session.engine->time_s() + dt_s * m_simSpeed);
+}
+
+void TourDriver::setSimSpeed(double speed) {
+  m_simSpeed = std::clamp(speed, MIN_SIM_SPEED, MAX_SIM_SPEED);
+}
+
+void TourDriver::stepSimulation() {
+  m_session.engine->step();
+}
+
+void TourDriver::scrubTo(double t_s) {
+  auto started = startEngine(m_session, m_session.engineScenario, m_session.engineFaults);
+  if (!started) {
+    std::fprintf(stderr, "dcwalk: cannot scrub: %s\n", started.error().c_str());
+    return;
+  }
+  m_session.engine->advanceTo(std::max(0.0, t_s));
 }
 
 void TourDriver::followStep() {

@@ -40,8 +40,21 @@ class TourDriver {
   void flyTo(const world::OrbitPose& target);
 
   /// Advances `dt_s`: the fly-to or the tour places the camera; the engine follows the step's
-  /// scenario and faults and runs `dt_s` of simulated time.
+  /// scenario and faults and runs `dt_s` x the sim speed of simulated time (none when paused).
   void advance(double dt_s);
+
+  /// Time controls. Speed: simulated seconds per wall second, clamped to
+  /// [MIN_SIM_SPEED, MAX_SIM_SPEED].
+  void setSimSpeed(double speed);
+  double simSpeed() const { return m_simSpeed; }
+  void setPaused(bool paused) { m_paused = paused; }
+  bool paused() const { return m_paused; }
+  /// One fixed engine step (the way to walk through a paused collective).
+  void stepSimulation();
+  /// Scrubs to `t_s`: the same scenario and faults rerun from 0 (the engine is deterministic).
+  void scrubTo(double t_s);
+  static constexpr double MIN_SIM_SPEED = 0.01;
+  static constexpr double MAX_SIM_SPEED = 100.0;  // 100 engine steps a frame at 30 fps
 
   /// The tour's HUD: chapter, caption (a free-flight hint off the path) and the sim status.
   HudInfo hud(const std::string& language) const;
@@ -66,6 +79,8 @@ class TourDriver {
   double m_flightElapsed_s = 0;
   world::OverlayMetric m_overlay = world::OverlayMetric::None;
   bool m_overlayChosen = false;
+  double m_simSpeed = 1.0;
+  bool m_paused = false;
   uint64_t m_stepSerial = UINT64_MAX;
   std::string m_simKey;  // engine scenario + faults of the running engine
 };

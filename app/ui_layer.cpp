@@ -7,6 +7,8 @@
 
 #include <imgui.h>
 
+#include "app/panel_view.h"
+
 namespace app {
 namespace {
 
@@ -20,6 +22,17 @@ constexpr const char* TITLE_FONT_CANDIDATES[] = {
     "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
 };
 
+// The characters the strings use: Latin with the German letters, Greek (alpha, beta), general
+// punctuation (dashes, quotes, ellipsis), super/subscripts, arrows and maths (minus, times,
+// less-or-equal). Zero-terminated pairs; ImGui keeps the pointer, so it is static.
+constexpr ImWchar GLYPH_RANGES[] = {
+    0x0020, 0x017F,  // Basic Latin, Latin-1, Latin Extended-A
+    0x0370, 0x03FF,  // Greek
+    0x2000, 0x209F,  // General Punctuation, Superscripts and Subscripts
+    0x2100, 0x22FF,  // Letterlike Symbols, Number Forms, Arrows, Mathematical Operators
+    0,
+};
+
 ImFont* loadFirst(const char* const* candidates, size_t count, float pixels) {
   ImGuiIO& io = ImGui::GetIO();
   for (size_t i = 0; i < count; ++i) {
@@ -27,7 +40,8 @@ ImFont* loadFirst(const char* const* candidates, size_t count, float pixels) {
     if (std::filesystem::exists(candidates[i], ec)) {
       ImFontConfig config;
       config.OversampleH = 2;
-      if (ImFont* font = io.Fonts->AddFontFromFileTTF(candidates[i], pixels, &config)) {
+      if (ImFont* font =
+              io.Fonts->AddFontFromFileTTF(candidates[i], pixels, &config, GLYPH_RANGES)) {
         return font;
       }
     }
@@ -121,6 +135,7 @@ void UiLayer::drawHud(const HudInfo& hud) {
                                  ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
                                  ImGuiWindowFlags_NoInputs;
+  m_titleBottom = 0;
   if (!hud.title.empty()) {
     ImGui::SetNextWindowPos(ImVec2(margin, margin));
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(io.DisplaySize.x * 0.45f, FLT_MAX));
@@ -133,6 +148,7 @@ void UiLayer::drawHud(const HudInfo& hud) {
       ImGui::TextUnformatted(hud.subtitle.c_str());
       ImGui::PopTextWrapPos();
     }
+    m_titleBottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
     ImGui::End();
   }
   if (!hud.status.empty()) {
@@ -141,10 +157,22 @@ void UiLayer::drawHud(const HudInfo& hud) {
     ImGui::TextUnformatted(hud.status.c_str());
     ImGui::End();
   }
+  float helpHeight = 0;  // the caption sits above the key help, never under it
+  if (!hud.help.empty()) {
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - margin, io.DisplaySize.y - margin), 0,
+                            ImVec2(1, 1));
+    ImGui::Begin("##help", nullptr, flags);
+    ImGui::TextUnformatted(hud.help.c_str());
+    helpHeight = ImGui::GetWindowHeight() + margin;
+    ImGui::End();
+  }
   if (!hud.caption.empty()) {
-    const float width = std::min(io.DisplaySize.x * 0.62f, ImGui::GetFontSize() * 40.0f);
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y - margin * 4.0f), 0,
-                            ImVec2(0.5f, 1.0f));
+    // Centred in what the panel leaves free.
+    const float free = io.DisplaySize.x - (hud.panelOnRight ? margin * (PANEL_WIDTH_EM + 3.0f) : 0);
+    const float width = std::min(free * 0.62f, ImGui::GetFontSize() * 40.0f);
+    ImGui::SetNextWindowPos(
+        ImVec2(free * 0.5f, io.DisplaySize.y - std::max(margin * 4.0f, helpHeight)), 0,
+        ImVec2(0.5f, 1.0f));
     ImGui::SetNextWindowSize(ImVec2(width, 0));
     ImGui::Begin("##caption", nullptr, flags & ~ImGuiWindowFlags_AlwaysAutoResize);
     if (m_captionFont) ImGui::PushFont(m_captionFont);
@@ -165,13 +193,6 @@ void UiLayer::drawHud(const HudInfo& hud) {
     if (m_titleFont) ImGui::PushFont(m_titleFont);
     ImGui::TextUnformatted(hud.banner.c_str());
     if (m_titleFont) ImGui::PopFont();
-    ImGui::End();
-  }
-  if (!hud.help.empty()) {
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - margin, io.DisplaySize.y - margin), 0,
-                            ImVec2(1, 1));
-    ImGui::Begin("##help", nullptr, flags);
-    ImGui::TextUnformatted(hud.help.c_str());
     ImGui::End();
   }
 }

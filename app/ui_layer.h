@@ -21,6 +21,7 @@ struct HudInfo {
   std::string caption;   // tour narration, large, bottom centre (captions for all narration)
   bool captionIsAction = false;  // the step's call to action: drawn highlighted
   std::string banner;            // centred notice (e.g. the kiosk's idle countdown)
+  bool panelOnRight = false;     // a simulator panel holds the right side: the caption moves left
 };
 
 class UiLayer {
@@ -39,6 +40,8 @@ class UiLayer {
   /// priority are dropped. Returns how many were drawn.
   int drawLabels(const world::RenderList& list, float width, float height);
   void drawHud(const HudInfo& hud);
+  /// Where the last drawHud's title box ends (pixels from the top; 0 without a title).
+  float titleBottom() const { return m_titleBottom; }
   /// The chapter menu: one button per entry ("3  The 3 AM crash"), `current` highlighted.
   /// Returns the entry clicked this frame.
   std::optional<size_t> drawChapterMenu(const std::string& heading,
@@ -49,6 +52,7 @@ class UiLayer {
  private:
   ImFont* m_titleFont = nullptr;
   ImFont* m_captionFont = nullptr;
+  float m_titleBottom = 0;
 };
 
 }  // namespace app

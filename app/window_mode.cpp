@@ -16,7 +16,9 @@
 #include "app/legend.h"
 #include "app/session.h"
 #include "app/settings.h"
+#include "app/timeline_panel.h"
 #include "app/tour_driver.h"
+#include "app/tour_panel.h"
 #include "app/tour_session.h"
 #include "app/window.h"
 #include "world/tour_kiosk.h"
@@ -28,7 +30,8 @@ constexpr const char* HELP_TEXT =
     "Space/PageDown next  PageUp back  1-9 0 chapters  Home back to the tour\n"
     "WASD fly  Q/E down/up  Shift fast  right-drag look  wheel closer/farther  +/- scale\n"
     "click select  left-drag orbit  F fly to selection  O heat overlay  L language\n"
-    "R reduced motion  M chapter menu  F12 screenshot  F9 record clip  H help  Esc quit";
+    "R reduced motion  M chapter menu  T timeline  P pause  [ ] sim speed  N sim step\n"
+    "F12 screenshot  F9 record clip  H help  Esc quit";
 
 // The window on top of the tour driver: keys, mouse flight (which leaves the path; Home
 // returns), picking, zooming one scale, and the debug status line.
@@ -88,6 +91,21 @@ class WindowApp {
       case GLFW_KEY_F:
         flyToSelection();
         break;
+      case GLFW_KEY_T:
+        m_showTimeline = !m_showTimeline;
+        break;
+      case GLFW_KEY_P:
+        m_driver.setPaused(!m_driver.paused());
+        break;
+      case GLFW_KEY_N:
+        m_driver.stepSimulation();
+        break;
+      case GLFW_KEY_LEFT_BRACKET:
+        m_driver.setSimSpeed(m_driver.simSpeed() * 0.5);
+        break;
+      case GLFW_KEY_RIGHT_BRACKET:
+        m_driver.setSimSpeed(m_driver.simSpeed() * 2.0);
+        break;
       case GLFW_KEY_M:
       case GLFW_KEY_TAB:
         m_menuOpen = !m_menuOpen;
@@ -125,6 +143,19 @@ class WindowApp {
       m_driver.player().jumpToChapter(chapters[*clicked]);
       m_menuOpen = false;
     }
+  }
+
+  /// The timeline and time controls (T), acting on what the visitor clicks.
+  void drawTimeline() {
+    const sim::engine::Engine& engine = *m_session.engine;
+    m_scrubMax_s = std::max(m_scrubMax_s, engine.time_s());
+    if (!m_showTimeline) return;
+    const TimeState state{engine.time_s(), m_driver.simSpeed(), m_driver.paused(), m_scrubMax_s};
+    const TimeRequest request = app::drawTimeline(world::timelineOf(engine), state);
+    if (request.togglePause) m_driver.setPaused(!m_driver.paused());
+    if (request.step) m_driver.stepSimulation();
+    m_driver.setSimSpeed(m_driver.simSpeed() * request.speedFactor);
+    if (request.scrub_s) m_driver.scrubTo(*request.scrub_s);
   }
 
   /// Takes the screenshot asked for (F12) and feeds the clip (F9) with this frame's pixels,
@@ -236,6 +267,7 @@ class WindowApp {
     if (m_clip) finishClip();
   }
 
+  const std::string& language() const { return m_settings.language; }
   std::string selectedPath() const { return m_selection ? m_selection->path : std::string(); }
   bool quitRequested() const { return m_quit; }
 
@@ -280,6 +312,8 @@ class WindowApp {
   std::string m_notice;
   std::chrono::steady_clock::time_point m_noticeUntil;
   bool m_menuOpen = false;
+  bool m_showTimeline = true;
+  double m_scrubMax_s = 0;
   bool m_wantScreenshot = false;
   bool m_toggleRecording = false;
   bool m_showHelp = true;
@@ -343,6 +377,11 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
     return EXIT_BAD_INPUT;
   }
+  auto panel = TourPanel::load(*session.catalog);
+  if (!panel) {
+    std::fprintf(stderr, "dcwalk: %s\n", panel.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
   ImGui_ImplGlfw_InitForVulkan(window.handle(), true);
   TourDriver driver(session, std::move(*player));
   driver.start(/*cut=*/true);
@@ -393,11 +432,17 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     session.ui->beginFrame(0, 0, float(dt));
     if (!booth.blanked()) {
       session.ui->drawLabels(session.list, float(extent.width), float(extent.height));
+      panel->follow(driver.player().frame(), app.language());
       HudInfo hud = app.hud(fps, options.kiosk);
       hud.banner = options.kiosk ? booth.banner() : app.notice();
+      hud.panelOnRight = panel->view() != nullptr;
       session.ui->drawHud(hud);
-      drawLegend(session.world->overlay());
-      if (!options.kiosk) app.drawChapterMenu();
+      drawLegend(session.world->overlay(), hud.panelOnRight ? session.ui->titleBottom() : -1.0f);
+      panel->draw(!options.kiosk || booth.state() != world::KioskState::Attract, app.language());
+      if (!options.kiosk) {
+        app.drawTimeline();
+        app.drawChapterMenu();
+      }
     }
     ImDrawData* ui = session.ui->endFrame();
     app.capture(ui, extent);

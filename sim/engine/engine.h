@@ -99,6 +99,10 @@ class Engine {
 
   // Training state.
   TrainingPhase phase() const { return m_phase; }
+  /// Share of the current phase done (0..1).
+  double phaseFraction() const { return m_phaseFraction; }
+  /// Seconds since the current training step began.
+  double stepElapsed_s() const { return m_time_s - m_stepStart_s; }
   uint64_t completedSteps() const { return m_completedSteps; }
   double lastStepTime_s() const { return m_lastStepTime_s; }
   /// Tokens of completed training steps.

@@ -1,0 +1,57 @@
+#include "app/tour_panel.h"
+
+#include <cstdio>
+
+#include "app/panel_view.h"
+#include "sim/scenario.h"
+
+namespace app {
+
+sim::Result<TourPanel> TourPanel::load(const sim::Catalog& catalog) {
+  auto panels = world::loadPanels(world::panelsFile());
+  if (!panels) return sim::Result<TourPanel>::failure(panels.error());
+  TourPanel panel;
+  panel.m_catalog = &catalog;
+  panel.m_panels = std::move(*panels);
+  return panel;
+}
+
+void TourPanel::follow(const world::TourFrame& frame, const std::string& language) {
+  const world::Panel* panel = m_panels.find(frame.panel);
+  if (!panel) {
+    m_panel = nullptr;
+    m_view = {};
+    return;
+  }
+  const bool changed = panel != m_panel || frame.scenario != m_scenario;
+  if (changed) {
+    m_panel = panel;
+    m_scenario = frame.scenario;
+    m_knobs = world::defaultKnobValues(*panel);
+  }
+  if (changed || language != m_language) evaluate(language);
+}
+
+void TourPanel::draw(bool interactive, const std::string& language) {
+  if (!m_panel) return;
+  PanelDrawDesc desc;
+  desc.interactive = interactive;
+  desc.language = language;
+  if (drawPanel(m_view, m_knobs, desc)) evaluate(language);
+}
+
+void TourPanel::evaluate(const std::string& language) {
+  m_language = language;
+  auto scenario = sim::loadScenario(m_scenario);
+  if (!scenario) {
+    // Tours are checked against the built-in scenarios on load; this is a file gone bad since.
+    m_view = {};
+    m_view.id = m_panel->id;
+    m_view.title = m_panel->title.in(language);
+    m_view.error = scenario.error();
+    return;
+  }
+  m_view = world::evaluatePanel(*m_panel, *scenario, m_knobs, *m_catalog, language);
+}
+
+}  // namespace app
