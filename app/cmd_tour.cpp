@@ -240,7 +240,10 @@ Command addTourCommand(CLI::App& cli) {
                   "kiosk: seconds of warning before the attract loop returns")
       ->check(CLI::Range(1.0, 3600.0))
       ->capture_default_str();
-  sub->add_flag("--fullscreen", options->window.fullscreen, "full screen on the primary monitor");
+  sub->add_flag("--fullscreen", options->window.fullscreen, "full screen (see --monitor)");
+  sub->add_option("--monitor", options->window.monitor,
+                  "full screen and kiosk: on this monitor (0, 1, ...; default the primary)")
+      ->check(CLI::Range(0, 16));
   sub->add_option("--frames", options->window.maxFrames,
                   "quit after this many frames (window; 0 = run until closed)");
   addRenderOptions(*sub, options->render);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #define GLFW_INCLUDE_VULKAN
 #include <GLFW/glfw3.h>
@@ -13,10 +14,30 @@ Window* self(GLFWwindow* window) {
   return static_cast<Window*>(glfwGetWindowUserPointer(window));
 }
 
+// The one window of the process (GLFW's monitor callback is global).
+GLFWwindow* g_window = nullptr;
+
+// Full screen on `monitor` at its current video mode.
+void fillMonitor(GLFWwindow* window, GLFWmonitor* monitor) {
+  const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+  if (!mode) return;
+  glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+}
+
+// A booth's screen unplugged: carry on full screen on the primary monitor, if there still is one.
+void onMonitor(GLFWmonitor* monitor, int event) {
+  if (event != GLFW_DISCONNECTED || !g_window || glfwGetWindowMonitor(g_window) != monitor) return;
+  GLFWmonitor* primary = glfwGetPrimaryMonitor();
+  if (primary && primary != monitor) {
+    std::fprintf(stderr, "dcwalk: the monitor was disconnected; full screen on the primary one\n");
+    fillMonitor(g_window, primary);
+  }
+}
+
 }  // namespace
 
 bool Window::open(const std::string& title, uint32_t width, uint32_t height, bool fullscreen,
-                  std::string& error) {
+                  int monitorIndex, std::string& error) {
   if (!glfwInit()) {
     error = "cannot open a window: no display (set DISPLAY, or use --headless)";
     return false;
@@ -30,7 +51,15 @@ bool Window::open(const std::string& title, uint32_t width, uint32_t height, boo
   glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
   GLFWmonitor* monitor = nullptr;
   if (fullscreen) {
+    int count = 0;
+    GLFWmonitor** monitors = glfwGetMonitors(&count);
     monitor = glfwGetPrimaryMonitor();
+    if (monitorIndex >= count) {
+      std::fprintf(stderr, "dcwalk: there is no monitor %d (%d connected); using the primary one\n",
+                   monitorIndex, count);
+    } else if (monitorIndex >= 0) {
+      monitor = monitors[monitorIndex];
+    }
     if (const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr) {
       width = uint32_t(mode->width);
       height = uint32_t(mode->height);
@@ -48,11 +77,15 @@ bool Window::open(const std::string& title, uint32_t width, uint32_t height, boo
   glfwSetKeyCallback(m_window, onKey);
   glfwSetMouseButtonCallback(m_window, onMouseButton);
   glfwSetCursorPosCallback(m_window, onCursor);
+  // Focus loss needs nothing here: GLFW releases held keys and buttons when focus goes.
+  g_window = m_window;
+  glfwSetMonitorCallback(onMonitor);
   return true;
 }
 
 Window::~Window() {
   if (m_window) {
+    g_window = nullptr;
     glfwDestroyWindow(m_window);
     glfwTerminate();
   }

@@ -28,9 +28,11 @@ struct InputSnapshot {
 
 class Window {
  public:
-  /// Opens a window; false with a message when there is no display or GLFW fails.
+  /// Opens a window; full screen on monitor `monitorIndex` (GLFW's order; -1 or one that is
+  /// not connected: the primary). False with a message when there is no display or GLFW fails.
+  /// A full-screen monitor that is disconnected later hands over to the primary one.
   bool open(const std::string& title, uint32_t width, uint32_t height, bool fullscreen,
-            std::string& error);
+            int monitorIndex, std::string& error);
   ~Window();
 
   /// Instance extensions the surface needs.

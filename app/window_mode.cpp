@@ -357,7 +357,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   Window window;
   std::string error;
   if (!window.open("dcwalk", render.width, render.height, options.fullscreen || options.kiosk,
-                   error)) {
+                   options.monitor, error)) {
     std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
     return EXIT_FAILURE_RUNTIME;
   }

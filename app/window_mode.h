@@ -22,6 +22,7 @@ struct WindowModeOptions {
   std::filesystem::path settingsFile;
   std::filesystem::path captureDir = "captures";  // F12 screenshots and F9 clips
   bool fullscreen = false;
+  int monitor = -1;        // full screen on this monitor (0, 1, ...); -1: the primary one
   uint64_t maxFrames = 0;  // 0: until the window is closed
 };
 
