@@ -113,7 +113,7 @@ int runBench(const BenchOptions& options) {
   {
     world::Camera camera;
     if (const world::Station* s = session.world->station("rack")) frameStation(*s, camera);
-    renderView(session, camera, {}, options.render.width, options.render.height);
+    renderView(session, camera, {}, world::FrameDesc{options.render.width, options.render.height});
   }
   const double firstFrame_s = secondsSinceProcessStart();
 

@@ -19,6 +19,7 @@ struct ShotOptions {
   double time_s = 0;
   std::string overlay = "none";
   std::vector<std::string> faults;
+  bool traffic = false;
 };
 
 int runShot(const ShotOptions& options) {
@@ -66,8 +67,9 @@ int runShot(const ShotOptions& options) {
   frameStation(*station, camera);
   HudInfo hud = stationHud(*station);
   hud.status = simStatus(*session.engine, session.world->racks()) + "   |   " + hud.status;
-  renderer::Pixels pixels =
-      renderView(session, camera, hud, options.render.width, options.render.height);
+  world::FrameDesc frame{options.render.width, options.render.height};
+  frame.traffic = options.traffic;
+  renderer::Pixels pixels = renderView(session, camera, hud, frame);
   std::string error;
   if (!renderer::writePng(options.out, pixels, error)) {
     std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
@@ -78,6 +80,15 @@ int runShot(const ShotOptions& options) {
               static_cast<unsigned long long>(session.worldStats.triangles),
               session.engine->time_s(), std::string(world::overlayMetricName(*metric)).c_str());
   std::printf("status: %s\n", hud.status.c_str());
+  if (options.traffic) {
+    const world::Traffic& traffic = session.world->traffic();
+    std::printf("traffic: %u particles, NVLink %.3g GB/s (%.0f %%), fabric %.3g GB/s (%.0f %%)%s\n",
+                traffic.particles(), traffic.flow(world::TrafficKind::NvLink).rate_Bps / 1e9,
+                100 * traffic.flow(world::TrafficKind::NvLink).load(),
+                traffic.flow(world::TrafficKind::Fabric).rate_Bps / 1e9,
+                100 * traffic.flow(world::TrafficKind::Fabric).load(),
+                traffic.flow(world::TrafficKind::Fabric).paused ? ", PFC-paused" : "");
+  }
   for (const world::Label& label : session.list.labels)
     std::printf("label: %s\n", label.text.c_str());
   return reportValidation() ? EXIT_OK : EXIT_FAILURE_RUNTIME;
@@ -100,6 +111,8 @@ Command addShotCommand(CLI::App& cli) {
       ->capture_default_str();
   sub->add_option("--fault", options->faults,
                   "fault KIND[:TARGET]@START[-END][,severity=X] (repeatable), e.g. pump_trip@10");
+  sub->add_flag("--traffic", options->traffic,
+                "draw the hero rack's NVLink and fabric traffic as moving particles");
   addRenderOptions(*sub, options->render);
   return {sub, [options] { return runShot(*options); }};
 }

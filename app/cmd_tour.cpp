@@ -1,6 +1,7 @@
 // `dcwalk tour` (the default command): with a display, the window; without one (or with
 // --headless), every step's key frame rendered to PNGs plus a contact sheet, or with --fps the
 // tour as a clip (frames + MP4); with --kiosk --soak, the headless booth soak (app/soak.h).
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -77,16 +78,24 @@ int runHeadlessTour(const TourOptions& options) {
     driver.advance(0);  // the step's view, and its engine scenario and faults
     const world::TourFrame frame = driver.player().frame();
     if (options.chapter > 0 && frame.chapterNumber != options.chapter) break;
-    // A key frame shows the simulation as a visitor sees it at the end of the step.
+    // A key frame shows the simulation as a visitor sees it at the end of the step, or, when the
+    // step injects a fault (its engine then starts at the step), in the middle of the fault.
     const world::TourStep& step = driver.player().tour().chapters[frame.chapter].steps[frame.step];
-    session.engine->advanceTo(session.engine->time_s() + step.hold_s);
+    double key_s = session.engine->time_s() + step.hold_s;
+    if (!step.faults.empty()) {
+      const sim::engine::FaultDesc& f = step.faults.front();
+      key_s = std::clamp(f.start_s + 0.5 * (std::min(f.end_s, step.hold_s) - f.start_s), 0.0,
+                         step.hold_s);
+    }
+    session.engine->advanceTo(key_s);
     syncOverlay(session, driver.overlay());
     const std::string& language = options.window.language;
     panel->follow(frame, language);
     HudInfo hud = driver.hud(language);
     hud.panelOnRight = panel->view() != nullptr;
     renderer::Pixels pixels =
-        renderView(session, driver.camera(), hud, options.render.width, options.render.height,
+        renderView(session, driver.camera(), hud,
+                   driver.frameDesc(options.render.width, options.render.height),
                    [&] { panel->draw(/*interactive=*/false, language); });
     const std::string chapterId = driver.player().tour().chapters[frame.chapter].id;
     char name[128];
@@ -168,7 +177,8 @@ int runHeadlessClip(const TourOptions& options) {
     HudInfo hud = driver.hud(desc.language);
     hud.panelOnRight = panel->view() != nullptr;
     renderer::Pixels pixels =
-        renderView(session, driver.camera(), hud, options.render.width, options.render.height,
+        renderView(session, driver.camera(), hud,
+                   driver.frameDesc(options.render.width, options.render.height),
                    [&] { panel->draw(/*interactive=*/false, desc.language); });
     char file[32];
     std::snprintf(file, sizeof(file), "frame-%06llu.png",

@@ -109,6 +109,7 @@ HudInfo stationHud(const world::Station& station) {
 
 void syncOverlay(Session& session, world::OverlayMetric metric) {
   world::updateOverlay(*session.engine, metric, session.world->overlay());
+  session.world->traffic().update(*session.engine);
 }
 
 std::string simStatus(const sim::engine::Engine& engine, const world::RackMap& racks) {
@@ -148,10 +149,8 @@ std::string simStatus(const sim::engine::Engine& engine, const world::RackMap& r
 }
 
 renderer::Pixels renderView(Session& session, const world::Camera& camera, const HudInfo& hud,
-                            uint32_t width, uint32_t height, const std::function<void()>& extraUi) {
-  world::FrameDesc frame;
-  frame.width_px = width;
-  frame.height_px = height;
+                            const world::FrameDesc& frame, const std::function<void()>& extraUi) {
+  const uint32_t width = frame.width_px, height = frame.height_px;
   session.worldStats = session.world->buildRenderList(camera, frame, session.list);
   ImDrawData* draw = nullptr;
   for (int pass = 0; pass < 2; ++pass) {

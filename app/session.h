@@ -57,7 +57,8 @@ void frameStation(const world::Station& station, world::Camera& camera);
 /// HUD text for a station.
 HudInfo stationHud(const world::Station& station);
 
-/// Fills the world's overlay with `metric` from the engine's current state.
+/// Fills the world's overlay with `metric`, and updates its traffic, from the engine's current
+/// state.
 void syncOverlay(Session& session, world::OverlayMetric metric);
 
 /// HUD status line from the engine: simulated time, training step time and tokens/s (or
@@ -66,11 +67,11 @@ void syncOverlay(Session& session, world::OverlayMetric metric);
 std::string simStatus(const sim::engine::Engine& engine, const world::RackMap& racks);
 
 /// Renders the camera's view headless, with labels, `hud` and the overlay legend (when an
-/// overlay is on), at width x height. ImGui windows
-/// appear on their second frame, so the UI is built twice and the second draw is kept.
-/// `extraUi` draws more windows (a simulator panel) in each of the two UI passes.
+/// overlay is on), at frame.width_px x frame.height_px (`frame` also says whether traffic is
+/// drawn); `extraUi` draws more windows (a simulator panel). ImGui windows appear on their
+/// second frame, so the UI is built twice and the second draw is kept.
 renderer::Pixels renderView(Session& session, const world::Camera& camera, const HudInfo& hud,
-                            uint32_t width, uint32_t height,
+                            const world::FrameDesc& frame,
                             const std::function<void()>& extraUi = {});
 
 }  // namespace app

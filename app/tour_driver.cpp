@@ -114,6 +114,23 @@ world::OverlayMetric TourDriver::overlay() const {
   return m_overlayChosen ? m_overlay : tourOverlayMetric(m_player.frame());
 }
 
+bool TourDriver::traffic() const {
+  if (m_trafficChosen) return m_traffic;
+  const auto& overlays = m_player.frame().overlays;
+  return std::find(overlays.begin(), overlays.end(), "traffic") != overlays.end();
+}
+
+void TourDriver::toggleTraffic() {
+  m_traffic = !traffic();
+  m_trafficChosen = true;
+}
+
+world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height) const {
+  world::FrameDesc frame{width, height};
+  frame.traffic = traffic();
+  return frame;
+}
+
 void TourDriver::cycleOverlay() {
   constexpr int METRICS = int(world::OverlayMetric::LinkLoad) + 1;
   m_overlay = world::OverlayMetric((int(overlay()) + 1) % METRICS);

@@ -13,6 +13,7 @@
 #include "world/flight.h"
 #include "world/overlays.h"
 #include "world/tour_player.h"
+#include "world/world.h"
 
 namespace app {
 
@@ -59,6 +60,13 @@ class TourDriver {
   /// The tour's HUD: chapter, caption (a free-flight hint off the path) and the sim status.
   HudInfo hud(const std::string& language) const;
 
+  /// Traffic particles: the visitor's choice once made (toggleTraffic), else whether the tour
+  /// step lists the "traffic" overlay.
+  bool traffic() const;
+  void toggleTraffic();
+  /// The frame description for a width x height view (with traffic()).
+  world::FrameDesc frameDesc(uint32_t width, uint32_t height) const;
+
   /// The visitor's overlay once chosen (cycleOverlay), else what the tour step asks for.
   world::OverlayMetric overlay() const;
   /// Next heat overlay in world::overlayMetrics() order, then none.
@@ -79,6 +87,8 @@ class TourDriver {
   double m_flightElapsed_s = 0;
   world::OverlayMetric m_overlay = world::OverlayMetric::None;
   bool m_overlayChosen = false;
+  bool m_traffic = false;
+  bool m_trafficChosen = false;
   double m_simSpeed = 1.0;
   bool m_paused = false;
   uint64_t m_stepSerial = UINT64_MAX;

@@ -29,7 +29,7 @@ namespace {
 constexpr const char* HELP_TEXT =
     "Space/PageDown next  PageUp back  1-9 0 chapters  Home back to the tour\n"
     "WASD fly  Q/E down/up  Shift fast  right-drag look  wheel closer/farther  +/- scale\n"
-    "click select  left-drag orbit  F fly to selection  O heat overlay  L language\n"
+    "click select  left-drag orbit  F fly to selection  O heat overlay  X traffic  L language\n"
     "R reduced motion  M chapter menu  T timeline  P pause  [ ] sim speed  N sim step\n"
     "F12 screenshot  F9 record clip  H help  Esc quit";
 
@@ -87,6 +87,9 @@ class WindowApp {
         break;
       case GLFW_KEY_O:
         m_driver.cycleOverlay();
+        break;
+      case GLFW_KEY_X:
+        m_driver.toggleTraffic();
         break;
       case GLFW_KEY_F:
         flyToSelection();
@@ -424,7 +427,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     driver.advance(dt);  // the simulation runs in real time behind every scale
     syncOverlay(session, driver.overlay());
 
-    world::FrameDesc frame{extent.width, extent.height};
+    world::FrameDesc frame = driver.frameDesc(extent.width, extent.height);
     frame.selectedPath = app.selectedPath();
     session.worldStats = session.world->buildRenderList(driver.camera(), frame, session.list);
     if (booth.blanked()) session.list.clear();  // presenter's blank: an empty scene, no UI

@@ -62,18 +62,6 @@ bool sphereVisible(const Frustum& f, const glm::dvec3& center, double radius) {
   return true;
 }
 
-gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Look& look) {
-  gpu::Instance inst;
-  // glm is column-major: m[column][row]. Translation is made camera-relative in double first.
-  const glm::dvec3 t = glm::dvec3(m[3]) - eye;
-  inst.row0 = {float(m[0][0]), float(m[1][0]), float(m[2][0]), float(t.x)};
-  inst.row1 = {float(m[0][1]), float(m[1][1]), float(m[2][1]), float(t.y)};
-  inst.row2 = {float(m[0][2]), float(m[1][2]), float(m[2][2]), float(t.z)};
-  inst.color = {look.r, look.g, look.b, 1.0f};
-  inst.params = {look.emissive, look.specular, 0.0f, 0.0f};
-  return inst;
-}
-
 struct CollectWalk {
   const Scene& scene;
   const CullView& view;
@@ -308,6 +296,18 @@ double Scene::nearestSurfaceDistance(const glm::dvec3& point) const {
   NearestWalk walk{*this, point, INF};
   walk.visit(m_root, m_rootTransform);
   return walk.best;
+}
+
+gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Look& look) {
+  gpu::Instance inst;
+  // glm is column-major: m[column][row]. Translation is made camera-relative in double first.
+  const glm::dvec3 t = glm::dvec3(m[3]) - eye;
+  inst.row0 = {float(m[0][0]), float(m[1][0]), float(m[2][0]), float(t.x)};
+  inst.row1 = {float(m[0][1]), float(m[1][1]), float(m[2][1]), float(t.y)};
+  inst.row2 = {float(m[0][2]), float(m[1][2]), float(m[2][2]), float(t.z)};
+  inst.color = {look.r, look.g, look.b, 1.0f};
+  inst.params = {look.emissive, look.specular, 0.0f, 0.0f};
+  return inst;
 }
 
 }  // namespace world

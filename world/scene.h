@@ -156,6 +156,9 @@ class Scene {
   glm::dmat4 m_rootTransform{1.0};
 };
 
+/// The GPU instance of a unit mesh under world transform `m`, its translation made relative to
+/// the camera at `eye` (in double, then float).
+gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Look& look);
 /// translate(center) * scale(size): a unit mesh made into an axis-aligned box.
 glm::dmat4 boxTransform(const glm::dvec3& center, const glm::dvec3& size);
 /// Part helper: a box of `size` (metres) centred at `center` in the prototype frame.

@@ -58,6 +58,7 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   world->m_racks = RackMap::build(world->m_scene);
   world->m_tint.bind(world->m_scene, world->m_racks);
   world->m_heroGpus = findHeroGpus(world->m_scene, world->m_racks);
+  world->m_traffic = Traffic::build(world->m_scene);
   return world;
 }
 
@@ -92,6 +93,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     view.tint = &m_tint;
   }
   const CollectStats stats = m_scene.collect(view, m_primitives.box, m_scratch);
+  if (frame.traffic) m_traffic.emit(view.eye, m_scratch[m_primitives.box.index]);
 
   FrameStats result;
   result.prototypesVisited = stats.prototypesVisited;

@@ -13,6 +13,7 @@
 #include "world/camera.h"
 #include "world/overlays.h"
 #include "world/stations.h"
+#include "world/traffic.h"
 
 namespace world {
 
@@ -31,6 +32,7 @@ struct FrameDesc {
   uint32_t maxLabels = 6;         // station labels in view, largest first
   std::string selectedPath;       // instance path (PickHit::path) drawn with params.z = 1 (outline)
   uint32_t maxOverlayLabels = 6;  // live metric labels (nearest racks / hero GPUs in view)
+  bool traffic = false;           // draw the hero rack's traffic particles (world/traffic.h)
 };
 
 struct FrameStats {
@@ -70,12 +72,17 @@ class World {
   const RackMap& racks() const { return m_racks; }
   /// The hero rack's GPU packages built as their own instances (the open hero tray's).
   const std::vector<HeroGpu>& heroGpus() const { return m_heroGpus; }
+  /// The hero rack's traffic (drawn when FrameDesc::traffic); update it from the engine every
+  /// frame.
+  Traffic& traffic() { return m_traffic; }
+  const Traffic& traffic() const { return m_traffic; }
 
  private:
   World() = default;
   MeshLibrary m_meshes;
   PrimitiveMeshes m_primitives;
   Scene m_scene;
+  Traffic m_traffic;
   std::vector<Station> m_stations;
   std::vector<std::vector<gpu::Instance>> m_scratch;  // per-mesh instances, reused every frame
   std::vector<std::pair<float, uint32_t>> m_order;    // draw order of one bucket, reused
