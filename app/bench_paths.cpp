@@ -81,8 +81,9 @@ bool makeBenchPath(const world::World& world, const std::string& name, BenchPath
     // The station path with the power heat map and its live labels on at every scale.
     out = stationsPath(world);
     out.name = "overlays";
-    out.description = "the station path with the power overlay and live labels on";
+    out.description = "the station path with the power overlay, live labels and traffic on";
     out.overlay = world::OverlayMetric::Power;
+    out.traffic = true;
   } else {
     return false;
   }

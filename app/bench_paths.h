@@ -16,6 +16,7 @@ struct BenchPath {
   double duration_s = 0;
   std::function<world::Pose(double time_s)> poseAt;
   world::OverlayMetric overlay = world::OverlayMetric::None;  // heat overlay shown along the way
+  bool traffic = false;                                       // traffic particles too
 };
 
 /// Names of the paths `makeBenchPath` knows.

@@ -63,6 +63,7 @@ PathSamples flyPath(Session& session, sim::engine::Engine* engine, const BenchPa
   world::FrameDesc frame{width, height};
   if (options.noLod) frame.lodScale = 0.0;  // expand every prototype: full detail everywhere
   frame.cull = !options.noCull;
+  frame.traffic = path.traffic;
   world::Camera camera;
   const uint32_t total = options.warmup + options.frames;
   Clock::time_point previous = Clock::now();

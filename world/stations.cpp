@@ -50,6 +50,10 @@ std::vector<StationSpec> specs() {
        "18 compute trays, 9 NVLink switch trays, power shelves, copper "
        "spine, coolant manifolds",
        rack.c_str(), true, glm::dvec3(-0.45, 0.25, 1.0), 1.0},
+      {"rack_back", "NVLink spine (rack back)",
+       "the back of the NVL72 rack: the copper NVLink spine cartridges and cable bundles that "
+       "join 72 GPUs, and the coolant manifolds",
+       rack.c_str(), false, glm::dvec3(0.35, 0.15, -1.0), 0.7},
       {"row", "Scalable unit",
        "a row of NVL72 racks with its CDU, leaf switches, cable tray and "
        "coolant pipes",

@@ -17,6 +17,7 @@ constexpr const char* HERO_ROW = "hall0/row0";
 constexpr const char* LEAF_RACK = "hall0/row0/leaf_rack";
 constexpr const char* SPINE = "hall0/fabric/spine";
 constexpr const char* NVLINK_BUNDLE = "NVLink copper cable bundle";
+constexpr const char* NVLINK_CARTRIDGES = "NVLink spine cartridges";
 constexpr const char* ROW_CABLE_TRAY = "overhead cable tray";
 
 // The two ends of a long part: its box's centre line along its longest side.
@@ -85,11 +86,25 @@ double particleSpeed_mps(double load, const TrafficStyle& style) {
 Traffic Traffic::build(const Scene& scene, TrafficDesc desc) {
   Traffic t;
   t.m_desc = desc;
-  // NVLink: the copper bundles of the hero rack, traffic up and down alternately.
+  // NVLink: the copper bundles of the hero rack, traffic up and down alternately, drawn just
+  // outside the spine cartridges that cover them from the back (the rack's -Z side).
   const std::vector<Aabb> bundles = partBounds(scene, HERO_RACK, NVLINK_BUNDLE);
+  const std::vector<Aabb> cartridges = partBounds(scene, HERO_RACK, NVLINK_CARTRIDGES);
+  const auto heroRack = scene.resolve(HERO_RACK);
+  glm::dvec3 back(0.0);
+  if (heroRack) back = glm::normalize(glm::dvec3(heroRack->first * glm::dvec4(0, 0, -1, 0)));
   for (size_t i = 0; i < bundles.size(); ++i) {
-    const auto [bottom, top] = centreLine(bundles[i]);
-    t.m_paths.push_back(makePath(TrafficKind::NvLink, {bottom, top}, i % 2 == 1));
+    auto [bottom, top] = centreLine(bundles[i]);
+    double out_m = 0;
+    for (const Aabb& c : cartridges) {
+      for (int corner = 0; corner < 8; ++corner) {
+        const glm::dvec3 p(corner & 1 ? c.max.x : c.min.x, corner & 2 ? c.max.y : c.min.y,
+                           corner & 4 ? c.max.z : c.min.z);
+        out_m = std::max(out_m, glm::dot(p - bottom, back));
+      }
+    }
+    const glm::dvec3 shift = back * (out_m + desc.nvlink.size_m);
+    t.m_paths.push_back(makePath(TrafficKind::NvLink, {bottom + shift, top + shift}, i % 2 == 1));
   }
   // Fabric: up from the rack's top to the row's cable tray, along it to the leaf rack, down into
   // it; then from the leaf up over the hall and down into each spine rack.
@@ -130,7 +145,8 @@ Traffic Traffic::build(const Scene& scene, TrafficDesc desc) {
           makePath(TrafficKind::Fabric, {leafTop, leafUp, overSpine, spineTop}, false));
     }
   }
-  t.m_phase_m.assign(t.m_paths.size(), 0.0);
+  // Staggered starts, so that neighbouring paths do not line their particles up in rows.
+  for (size_t i = 0; i < t.m_paths.size(); ++i) t.m_phase_m.push_back(0.37 * double(i));
   return t;
 }
 

@@ -7,7 +7,7 @@ set -u
 exe=$1
 log=$2
 . "$(dirname "$0")/xvfb_session.sh"
-start_xvfb kiosk_session 141 190 1024x600x24
+start_xvfb kiosk_session 1024x600x24
 
 # Monitor 3 does not exist under Xvfb: the booth must come up on the primary one all the same.
 "$exe" tour --kiosk --monitor 3 --validation --kiosk-idle 3 --kiosk-warning 2 >"$log" 2>&1 &

@@ -10,7 +10,7 @@ set -u
 exe=$1
 log=$2
 . "$(dirname "$0")/xvfb_session.sh"
-start_xvfb window_session 90 140 1600x1000x24
+start_xvfb window_session 1600x1000x24
 
 captures=$settings_dir/captures
 DCWALK_VALIDATION=1 "$exe" tour --validation --size 800x450 --captures "$captures" >"$log" 2>&1 &
