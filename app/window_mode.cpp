@@ -14,6 +14,7 @@
 #include "app/capture.h"
 #include "app/commands.h"
 #include "app/legend.h"
+#include "app/selection_panel.h"
 #include "app/session.h"
 #include "app/settings.h"
 #include "app/timeline_panel.h"
@@ -272,6 +273,7 @@ class WindowApp {
 
   const std::string& language() const { return m_settings.language; }
   std::string selectedPath() const { return m_selection ? m_selection->path : std::string(); }
+  const std::optional<world::PickHit>& selection() const { return m_selection; }
   bool quitRequested() const { return m_quit; }
 
  private:
@@ -389,6 +391,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   TourDriver driver(session, std::move(*player));
   driver.start(/*cut=*/true);
   WindowApp app(session, window, driver, options);
+  SelectionPanel selectionPanel;
 
   using Clock = std::chrono::steady_clock;
   auto last = Clock::now();
@@ -436,12 +439,17 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     if (!booth.blanked()) {
       session.ui->drawLabels(session.list, float(extent.width), float(extent.height));
       panel->follow(driver.player().frame(), app.language());
+      selectionPanel.update(app.selection(), session);
       HudInfo hud = app.hud(fps, options.kiosk);
       hud.banner = options.kiosk ? booth.banner() : app.notice();
-      hud.panelOnRight = panel->view() != nullptr;
+      hud.panelOnRight = panel->view() != nullptr || selectionPanel.active();
       session.ui->drawHud(hud);
       drawLegend(session.world->overlay(), hud.panelOnRight ? session.ui->titleBottom() : -1.0f);
-      panel->draw(!options.kiosk || booth.state() != world::KioskState::Attract, app.language());
+      // A selection takes the simulator panel's place while it lasts (a click on empty space
+      // clears it).
+      if (!selectionPanel.draw()) {
+        panel->draw(!options.kiosk || booth.state() != world::KioskState::Attract, app.language());
+      }
       if (!options.kiosk) {
         app.drawTimeline();
         app.drawChapterMenu();
