@@ -1,5 +1,7 @@
 #include "app/session.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -89,7 +91,11 @@ sim::Result<bool> startEngine(Session& session, const std::string& name,
                                       std::to_string(racks) + " campus racks; the world has " +
                                       std::to_string(running));
   }
-  session.engine = std::move(*engine);
+  session.engine = std::move(*engine);  // the old engine's arrays are freed here
+  // glibc keeps freed heap pages resident and, after large frees, raises its mmap threshold so
+  // the next engine's arrays come from the heap too: without this, every scenario switch in a
+  // booth that runs all day left the resident size a few MB higher (measured with the soak).
+  malloc_trim(0);
   session.engineScenario = name;
   session.engineFaults = faults;
   return true;
