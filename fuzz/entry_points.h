@@ -1,8 +1,9 @@
 // The fuzzed entry points, shared by the libFuzzer targets (fuzz/*_fuzzer.cpp) and the tests that
-// replay fuzz/regressions/ (tests/sim/fuzz_regressions_test.cpp; glTF: gltf_entry_point.h), so a
-// reproducer goes through exactly the code that found it. Each returns "" when the contract held,
-// otherwise what broke: parsers may refuse anything, but a refusal must carry a message naming the
-// file, and what they accept must be usable (finite, non-negative model sizes).
+// replay fuzz/regressions/ (tests/sim/fuzz_regressions_test.cpp; glTF and tours, which need world/:
+// gltf_entry_point.h, tour_entry_point.h), so a reproducer goes through exactly the code that found
+// it. Each returns "" when the contract held, otherwise what broke: parsers may refuse anything,
+// but a refusal must carry a message naming the file, and what they accept must be usable (finite,
+// non-negative model sizes).
 #pragma once
 
 #include <cmath>
