@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
+#include <optional>
 
 #include "app/capture.h"
 #include "app/commands.h"
@@ -38,32 +40,48 @@ bool haveDisplay() {
   return (x && *x) || (wayland && *wayland);
 }
 
-int runHeadlessTour(const TourOptions& options) {
+// What the headless modes hold: the session, the chapter panels and the driver of the tour.
+struct HeadlessTour {
   Session session;
-  if (int status = openSession(options.render, nullptr,
-                               fontPixelsFor(options.render.height) * float(options.window.uiScale),
-                               session)) {
-    return status;
-  }
-  world::TourPlayerDesc desc;
-  desc.language = options.window.language;
-  desc.reducedMotion = true;  // key frames: every step's view, no flight in between
-  auto player = makeTourPlayer(session, options.window.tour, desc);
+  std::optional<TourPanel> panel;
+  std::unique_ptr<TourDriver> driver;
+};
+
+// Opens the session, loads the tour (`desc`) and the panels, starts at the first step or at
+// --chapter. Returns an exit status (the message printed).
+int openHeadlessTour(const TourOptions& options, const world::TourPlayerDesc& desc,
+                     HeadlessTour& out) {
+  const float font = fontPixelsFor(options.render.height) * float(options.window.uiScale);
+  if (int status = openSession(options.render, nullptr, font, out.session)) return status;
+  auto player = makeTourPlayer(out.session, options.window.tour, desc);
   if (!player) {
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
     return EXIT_BAD_INPUT;
   }
-  auto panel = TourPanel::load(*session.catalog);
+  auto panel = TourPanel::load(*out.session.catalog);
   if (!panel) {
     std::fprintf(stderr, "dcwalk: %s\n", panel.error().c_str());
     return EXIT_BAD_INPUT;
   }
-  TourDriver driver(session, std::move(*player));
-  driver.start(/*cut=*/true);
-  if (options.chapter > 0 && !driver.player().jumpToChapterKey(options.chapter % 10)) {
+  out.panel = std::move(*panel);
+  out.driver = std::make_unique<TourDriver>(out.session, std::move(*player));
+  out.driver->start(/*cut=*/true);
+  if (options.chapter > 0 && !out.driver->player().jumpToChapterKey(options.chapter % 10)) {
     std::fprintf(stderr, "dcwalk: tour: there is no chapter %d\n", options.chapter);
     return EXIT_BAD_INPUT;
   }
+  return EXIT_OK;
+}
+
+int runHeadlessTour(const TourOptions& options) {
+  world::TourPlayerDesc desc;
+  desc.language = options.window.language;
+  desc.reducedMotion = true;  // key frames: every step's view, no flight in between
+  HeadlessTour tour;
+  if (int status = openHeadlessTour(options, desc, tour)) return status;
+  Session& session = tour.session;
+  TourDriver& driver = *tour.driver;
+  TourPanel* panel = &*tour.panel;
   std::error_code ec;
   std::filesystem::create_directories(options.out, ec);
   if (ec) {
@@ -126,32 +144,15 @@ int runHeadlessTour(const TourOptions& options) {
 // The tour as a visitor sees it, flights and all, at `fps`: numbered PNG frames in OUT/frames
 // (or OUT/frames-chapter-K), then an MP4 beside them when ffmpeg is installed.
 int runHeadlessClip(const TourOptions& options) {
-  Session session;
-  if (int status = openSession(options.render, nullptr,
-                               fontPixelsFor(options.render.height) * float(options.window.uiScale),
-                               session)) {
-    return status;
-  }
   world::TourPlayerDesc desc;
   desc.language = options.window.language;
   desc.reducedMotion = options.window.reducedMotion;
   desc.autoAdvance = true;  // nobody presses keys: every beat holds for its time
-  auto player = makeTourPlayer(session, options.window.tour, desc);
-  if (!player) {
-    std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
-    return EXIT_BAD_INPUT;
-  }
-  auto panel = TourPanel::load(*session.catalog);
-  if (!panel) {
-    std::fprintf(stderr, "dcwalk: %s\n", panel.error().c_str());
-    return EXIT_BAD_INPUT;
-  }
-  TourDriver driver(session, std::move(*player));
-  driver.start(/*cut=*/true);
-  if (options.chapter > 0 && !driver.player().jumpToChapterKey(options.chapter % 10)) {
-    std::fprintf(stderr, "dcwalk: tour: there is no chapter %d\n", options.chapter);
-    return EXIT_BAD_INPUT;
-  }
+  HeadlessTour tour;
+  if (int status = openHeadlessTour(options, desc, tour)) return status;
+  Session& session = tour.session;
+  TourDriver& driver = *tour.driver;
+  TourPanel* panel = &*tour.panel;
   const std::string name =
       options.chapter > 0 ? "chapter-" + std::to_string(options.chapter) : std::string("tour");
   const std::filesystem::path folder =

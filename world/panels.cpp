@@ -7,6 +7,7 @@
 #include <map>
 
 #include "sim/evaluate.h"
+#include "sim/json_checker.h"
 #include "world/tour.h"
 
 namespace world {
@@ -94,9 +95,9 @@ const FieldReader* findReader(const std::string& path) {
 }
 
 // Reads one document; the first error wins and names file:line (pointer).
-class PanelParser {
+class PanelParser : sim::JsonChecker {
  public:
-  explicit PanelParser(const sim::JsonFile& file) : m_file(file) {}
+  explicit PanelParser(const sim::JsonFile& file) : JsonChecker(file) {}
 
   sim::Result<PanelSet> run() {
     PanelSet set;
@@ -125,48 +126,6 @@ class PanelParser {
     return error();
   }
   sim::Result<PanelSet> error() const { return sim::Result<PanelSet>::failure(m_error); }
-  bool flag(const Pointer& at, const std::string& message) {
-    m_error = m_file.where(at) + ": " + message;
-    return false;
-  }
-
-  const Json* find(const Pointer& at) const {
-    return m_file.root.contains(at) ? &m_file.root.at(at) : nullptr;
-  }
-
-  const Json* field(const Pointer& at, Json::value_t type, const char* what) {
-    const Json* value = find(at);
-    if (!value) {
-      flag(at.parent_pointer(), "missing field \"" + at.back() + "\"");
-      return nullptr;
-    }
-    const bool numberOk = type == Json::value_t::number_float && value->is_number();
-    if (value->type() != type && !numberOk) {
-      flag(at, std::string("must be ") + what);
-      return nullptr;
-    }
-    return value;
-  }
-
-  bool onlyFields(const Pointer& at, std::initializer_list<const char*> allowed) {
-    for (const auto& [name, value] : m_file.root.at(at).items()) {
-      bool known = false;
-      for (const char* a : allowed) known = known || name == a;
-      if (known) continue;
-      std::string list;
-      for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      return flag(at / name, "unknown field \"" + name + "\" (known: " + list + ")");
-    }
-    return true;
-  }
-
-  bool text(const Pointer& at, std::string& out) {
-    const Json* value = field(at, Json::value_t::string, "a string");
-    if (!value) return false;
-    out = value->get<std::string>();
-    if (out.empty()) return flag(at, "must not be empty");
-    return true;
-  }
 
   bool optionalText(const Pointer& at, std::string& out) { return !find(at) || text(at, out); }
 
@@ -364,9 +323,6 @@ class PanelParser {
     }
     return true;
   }
-
-  const sim::JsonFile& m_file;
-  std::string m_error;
 };
 
 std::string formatKnobValue(double value) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "sim/catalog.h"
+#include "sim/json_checker.h"
 
 namespace world {
 namespace {
@@ -41,9 +42,10 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 }
 
 // Reads one document; the first error wins and names file:line (pointer).
-class TourParser {
+class TourParser : sim::JsonChecker {
  public:
-  TourParser(const sim::JsonFile& file, const TourReferences& refs) : m_file(file), m_refs(refs) {}
+  TourParser(const sim::JsonFile& file, const TourReferences& refs)
+      : JsonChecker(file), m_refs(refs) {}
 
   sim::Result<Tour> run() {
     Tour tour;
@@ -79,53 +81,10 @@ class TourParser {
 
  private:
   sim::Result<Tour> fail(const Pointer& at, const std::string& message) {
-    m_error = m_file.where(at) + ": " + message;
+    flag(at, message);
     return error();
   }
   sim::Result<Tour> error() const { return sim::Result<Tour>::failure(m_error); }
-  bool flag(const Pointer& at, const std::string& message) {
-    m_error = m_file.where(at) + ": " + message;
-    return false;
-  }
-
-  const Json* find(const Pointer& at) const {
-    return m_file.root.contains(at) ? &m_file.root.at(at) : nullptr;
-  }
-
-  // The value at `at`, which must exist and be of `type` ("what" names it in the error).
-  const Json* field(const Pointer& at, Json::value_t type, const char* what) {
-    const Json* value = find(at);
-    if (!value) {
-      flag(at.parent_pointer(), "missing field \"" + at.back() + "\"");
-      return nullptr;
-    }
-    const bool numberOk = type == Json::value_t::number_float && value->is_number();
-    if (value->type() != type && !numberOk) {
-      flag(at, std::string("must be ") + what);
-      return nullptr;
-    }
-    return value;
-  }
-
-  bool onlyFields(const Pointer& at, std::initializer_list<const char*> allowed) {
-    for (const auto& [name, value] : m_file.root.at(at).items()) {
-      bool known = false;
-      for (const char* a : allowed) known = known || name == a;
-      if (known) continue;
-      std::string list;
-      for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      return flag(at / name, "unknown field \"" + name + "\" (known: " + list + ")");
-    }
-    return true;
-  }
-
-  bool text(const Pointer& at, std::string& out) {
-    const Json* value = field(at, Json::value_t::string, "a string");
-    if (!value) return false;
-    out = value->get<std::string>();
-    if (out.empty()) return flag(at, "must not be empty");
-    return true;
-  }
 
   // A strings-file key: recorded with its place so a missing translation names it.
   bool key(const Pointer& at, std::string& out) {
@@ -304,10 +263,8 @@ class TourParser {
     return true;
   }
 
-  const sim::JsonFile& m_file;
   const TourReferences& m_refs;
   std::vector<StringUse> m_uses;
-  std::string m_error;
 };
 
 }  // namespace
