@@ -113,7 +113,7 @@ int runHeadlessTour(const TourOptions& options) {
     hud.panelOnRight = panel->view() != nullptr;
     renderer::Pixels pixels =
         renderView(session, driver.camera(), hud,
-                   driver.frameDesc(options.render.width, options.render.height),
+                   driver.frameDesc(options.render.width, options.render.height, panel->hbmFill()),
                    [&] { panel->draw(/*interactive=*/false, language); });
     const std::string chapterId = driver.player().tour().chapters[frame.chapter].id;
     char name[128];
@@ -179,7 +179,7 @@ int runHeadlessClip(const TourOptions& options) {
     hud.panelOnRight = panel->view() != nullptr;
     renderer::Pixels pixels =
         renderView(session, driver.camera(), hud,
-                   driver.frameDesc(options.render.width, options.render.height),
+                   driver.frameDesc(options.render.width, options.render.height, panel->hbmFill()),
                    [&] { panel->draw(/*interactive=*/false, desc.language); });
     char file[32];
     std::snprintf(file, sizeof(file), "frame-%06llu.png",

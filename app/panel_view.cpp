@@ -6,18 +6,12 @@
 
 #include <imgui.h>
 
+#include "app/legend.h"
 #include "sim/basis.h"
 #include "world/overlays.h"
 
 namespace app {
 namespace {
-
-// The palette is sRGB and ImGui writes its colours unconverted into the 8-bit target.
-ImU32 paletteColour(double t) {
-  const world::Rgb c = world::viridis(t);
-  return IM_COL32(int(c.r * 255.0f + 0.5f), int(c.g * 255.0f + 0.5f), int(c.b * 255.0f + 0.5f),
-                  255);
-}
 
 // Over capacity: a red that stays distinct from viridis for the common colour-vision deficiencies
 // (the warning is also written out, never colour alone).

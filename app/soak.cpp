@@ -128,7 +128,7 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
   // One frame as the booth's screen shows it, submitted offscreen.
   auto renderFrame = [&](double dt) {
     syncOverlay(session, driver.overlay());
-    const world::FrameDesc frame = driver.frameDesc(extent.width, extent.height);
+    const world::FrameDesc frame = driver.frameDesc(extent.width, extent.height, panel->hbmFill());
     session.worldStats = session.world->buildRenderList(driver.camera(), frame, session.list);
     if (booth.blanked()) session.list.clear();
     session.ui->beginFrame(float(extent.width), float(extent.height), float(dt));

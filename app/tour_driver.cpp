@@ -125,9 +125,11 @@ void TourDriver::toggleTraffic() {
   m_trafficChosen = true;
 }
 
-world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height) const {
+world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height,
+                                       const world::HbmFill* hbmFill) const {
   world::FrameDesc frame{width, height};
   frame.traffic = traffic();
+  frame.hbmFill = hbmFill;
   return frame;
 }
 

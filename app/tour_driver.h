@@ -64,8 +64,10 @@ class TourDriver {
   /// step lists the "traffic" overlay.
   bool traffic() const;
   void toggleTraffic();
-  /// The frame description for a width x height view (with traffic()).
-  world::FrameDesc frameDesc(uint32_t width, uint32_t height) const;
+  /// The frame description for a width x height view (with traffic() and the HBM fill of the
+  /// chapter panel's memory bar, if any).
+  world::FrameDesc frameDesc(uint32_t width, uint32_t height,
+                             const world::HbmFill* hbmFill = nullptr) const;
 
   /// The visitor's overlay once chosen (cycleOverlay), else what the tour step asks for.
   world::OverlayMetric overlay() const;

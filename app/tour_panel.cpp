@@ -21,6 +21,7 @@ void TourPanel::follow(const world::TourFrame& frame, const std::string& languag
   if (!panel) {
     m_panel = nullptr;
     m_view = {};
+    m_fill = {};
     return;
   }
   const bool changed = panel != m_panel || frame.scenario != m_scenario;
@@ -49,9 +50,15 @@ void TourPanel::evaluate(const std::string& language) {
     m_view.id = m_panel->id;
     m_view.title = m_panel->title.in(language);
     m_view.error = scenario.error();
+    m_fill = {};
     return;
   }
   m_view = world::evaluatePanel(*m_panel, *scenario, m_knobs, *m_catalog, language);
+  m_fill = {};
+  if (m_view.bar) {
+    for (const auto& segment : m_view.bar->segments) m_fill.segments_bytes.push_back(segment.value);
+    m_fill.capacity_bytes = m_view.bar->capacity;
+  }
 }
 
 }  // namespace app

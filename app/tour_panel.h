@@ -9,6 +9,7 @@
 
 #include "sim/catalog.h"
 #include "sim/result.h"
+#include "world/hbm_fill.h"
 #include "world/panels.h"
 #include "world/tour_player.h"
 
@@ -25,6 +26,8 @@ class TourPanel {
   void draw(bool interactive, const std::string& language);
   /// The panel as evaluated now; nullptr before the first follow or when the frame has none.
   const world::PanelView* view() const { return m_view.id.empty() ? nullptr : &m_view; }
+  /// The panel's memory bar as an HBM fill (the hero stack shows it); nullptr without a bar.
+  const world::HbmFill* hbmFill() const { return m_fill.capacity_bytes > 0 ? &m_fill : nullptr; }
 
  private:
   void evaluate(const std::string& language);
@@ -36,6 +39,7 @@ class TourPanel {
   std::string m_language;
   std::vector<double> m_knobs;
   world::PanelView m_view;
+  world::HbmFill m_fill;
 };
 
 }  // namespace app

@@ -430,7 +430,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     driver.advance(dt);  // the simulation runs in real time behind every scale
     syncOverlay(session, driver.overlay());
 
-    world::FrameDesc frame = driver.frameDesc(extent.width, extent.height);
+    world::FrameDesc frame = driver.frameDesc(extent.width, extent.height, panel->hbmFill());
     frame.selectedPath = app.selectedPath();
     session.worldStats = session.world->buildRenderList(driver.camera(), frame, session.list);
     if (booth.blanked()) session.list.clear();  // presenter's blank: an empty scene, no UI

@@ -11,6 +11,7 @@
 #include "sim/result.h"
 #include "world/builders.h"
 #include "world/camera.h"
+#include "world/hbm_fill.h"
 #include "world/overlays.h"
 #include "world/stations.h"
 #include "world/traffic.h"
@@ -33,6 +34,7 @@ struct FrameDesc {
   std::string selectedPath;       // instance path (PickHit::path) drawn with params.z = 1 (outline)
   uint32_t maxOverlayLabels = 6;  // live metric labels (nearest racks / hero GPUs in view)
   bool traffic = false;           // draw the hero rack's traffic particles (world/traffic.h)
+  const HbmFill* hbmFill = nullptr;  // fill the hero HBM stack with this (world/hbm_fill.h)
 };
 
 struct FrameStats {
@@ -83,6 +85,7 @@ class World {
   PrimitiveMeshes m_primitives;
   Scene m_scene;
   Traffic m_traffic;
+  HbmFillLayer m_hbmFill;
   std::vector<Station> m_stations;
   std::vector<std::vector<gpu::Instance>> m_scratch;  // per-mesh instances, reused every frame
   std::vector<std::pair<float, uint32_t>> m_order;    // draw order of one bucket, reused

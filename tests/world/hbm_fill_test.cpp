@@ -1,0 +1,71 @@
+// The hero HBM stack filled layer by layer (world/hbm_fill.h): one layer per DRAM die of the
+// catalog, each the colour of the memory-bar segment at its middle, all red over capacity.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/world/world_test_fixture.h"
+#include "world/hbm_fill.h"
+
+namespace {
+
+world::HbmFillLayer heroStack() {
+  const world::World& w = worldtest::defaultWorld();
+  const world::Station* hbm = w.station("hbm");
+  EXPECT_NE(hbm, nullptr);
+  return world::HbmFillLayer::build(w.scene(), hbm->path.substr(0, hbm->path.rfind('/')));
+}
+
+TEST(HbmFill, OneLayerPerCatalogDramDie) {
+  EXPECT_EQ(heroStack().layers(), size_t(worldtest::dims().count("hbm3e_stack.dram_die_count")));
+}
+
+TEST(HbmFill, LayersFillBottomUpWithTheSegmentAtTheirMiddle) {
+  const world::HbmFillLayer stack = heroStack();
+  const size_t n = stack.layers();
+  ASSERT_GE(n, 8u);
+  // 80 GB: weights 17.6 GB, KV 3.36 GB, activations 3.53 GB (the 70B-on-H100 panel).
+  const world::HbmFill fill{{17.6e9, 3.36e9, 3.53e9}, 80e9};
+  for (size_t i = 0; i < n; ++i) {
+    const double middle = (double(i) + 0.5) / double(n) * 80e9;
+    int expected = -1;
+    if (middle < 17.6e9) {
+      expected = 0;
+    } else if (middle < 17.6e9 + 3.36e9) {
+      expected = 1;
+    } else if (middle < 17.6e9 + 3.36e9 + 3.53e9) {
+      expected = 2;
+    }
+    EXPECT_EQ(stack.layerSegment(fill, i), expected) << "layer " << i;
+  }
+  std::vector<gpu::Instance> out;
+  stack.emit(fill, glm::dvec3(0.0), out);
+  size_t filled = 0;
+  for (size_t i = 0; i < n; ++i) filled += stack.layerSegment(fill, i) >= 0 ? 1 : 0;
+  EXPECT_EQ(out.size(), filled);
+  EXPECT_GT(filled, 0u);
+  EXPECT_LT(filled, n);
+}
+
+TEST(HbmFill, OverCapacityTurnsEveryLayerRed) {
+  const world::HbmFillLayer stack = heroStack();
+  const world::HbmFill fill{{70e9, 12e9}, 80e9};
+  std::vector<gpu::Instance> out;
+  stack.emit(fill, glm::dvec3(0.0), out);
+  ASSERT_EQ(out.size(), stack.layers());
+  for (const gpu::Instance& inst : out) {
+    EXPECT_GT(inst.color.x, 0.8f);
+    EXPECT_LT(inst.color.y, 0.1f);
+    EXPECT_GT(inst.params.x, 0.5f);  // glowing
+  }
+}
+
+TEST(HbmFill, SegmentColoursFollowThePanelsPalette) {
+  // The bar draws segment k of n in viridis at (k + 0.5) / n; the stack uses the same, made
+  // linear: distinct colours, darkest first.
+  const world::Look a = world::HbmFillLayer::segmentLook(0, 3);
+  const world::Look b = world::HbmFillLayer::segmentLook(2, 3);
+  EXPECT_LT(a.r + a.g + a.b, b.r + b.g + b.b);
+}
+
+}  // namespace
