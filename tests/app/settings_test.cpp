@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -148,13 +149,9 @@ TEST(Settings, KillingDcwalkWhileItSavesNeverCorruptsTheFile) {
   initial.uiScale = 1.25;
   ASSERT_TRUE(app::saveSettings(file, initial).ok());
   const std::string exe = DCWALK_EXE;
-  std::minstd_rand delays(2026);
-  int killed = 0;
-  constexpr int ROUNDS = 60;
-  for (int round = 0; round < ROUNDS; ++round) {
-    const std::string value = round % 2 ? "1.5" : "2.5";
+  // `dcwalk settings set` as a child: started, then killed after `delay` (none: let it finish).
+  auto run = [&](const std::string& value, std::optional<std::chrono::microseconds> delay) {
     pid_t child = ::fork();
-    ASSERT_GE(child, 0);
     if (child == 0) {
       ::setenv("DCWALK_SETTINGS", file.c_str(), 1);
       const int devnull = ::open("/dev/null", O_WRONLY);
@@ -164,10 +161,26 @@ TEST(Settings, KillingDcwalkWhileItSavesNeverCorruptsTheFile) {
               static_cast<char*>(nullptr));
       ::_exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(delays() % 15000));
-    ::kill(child, SIGKILL);
+    if (delay) {
+      std::this_thread::sleep_for(*delay);
+      ::kill(child, SIGKILL);
+    }
     int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ::waitpid(child, &status, 0);
+    return status;
+  };
+  // How long one save takes here (process start included): the kills are spread over it.
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(run("1.25", std::nullopt), 0);
+  const auto runtime = std::chrono::duration_cast<std::chrono::microseconds>(
+                           std::chrono::steady_clock::now() - start) /
+                       3;
+  std::minstd_rand delays(2026);
+  int killed = 0;
+  constexpr int ROUNDS = 60;
+  for (int round = 0; round < ROUNDS; ++round) {
+    const auto delay = std::chrono::microseconds(delays() % std::max<int64_t>(1, runtime.count()));
+    const int status = run(round % 2 ? "1.5" : "2.5", delay);
     if (WIFSIGNALED(status)) ++killed;
     const app::LoadedSettings loaded = app::loadSettings(file);
     ASSERT_EQ(loaded.message, "") << "round " << round;
