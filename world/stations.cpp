@@ -64,7 +64,7 @@ std::vector<StationSpec> specs() {
        "hall0", true, high, 0.8},
       {"cooling", "Cooling plant", "dry coolers, pumps, facility water headers, cooling towers",
        "cooling0", true, high, 0.9},
-      {"campus", "Campus", "data halls, their cooling yards, the substation", "", true, high, 0.6},
+      {"campus", "Campus", "data halls, their cooling yards, the substation", "", true, high, 0.85},
       {"tpu", "TPU v5e",
        "a TPU chip on its board: MXUs (128x128 systolic arrays), vector and "
        "scalar units",
