@@ -84,6 +84,55 @@ void drawRace(const world::PixelRaceView& race, float width, float cycle_s) {
   }
 }
 
+// Log-log roofline: the roof (bandwidth slope, then the flat peak), the ridge, and each point
+// at its intensity on the roof, labelled memory- or compute-bound.
+void drawRoofline(const world::RooflineView& roof, float width) {
+  const float em = ImGui::GetFontSize();
+  const float height = em * 7.0f;
+  double lo = roof.ridge_flops_per_byte, hi = roof.ridge_flops_per_byte;
+  for (const auto& p : roof.points) {
+    lo = std::min(lo, p.intensity_flops_per_byte);
+    hi = std::max(hi, p.intensity_flops_per_byte);
+  }
+  const double x0 = std::log10(lo) - 0.5, x1 = std::log10(hi) + 0.5;
+  const double y1 = std::log10(roof.peak_flops) + 0.3;
+  const double y0 = std::log10(roof.bandwidth_Bps * std::pow(10.0, x0)) - 0.3;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  auto at = [&](double intensity, double flops) {
+    const double u = (std::log10(intensity) - x0) / (x1 - x0);
+    const double v = (std::log10(flops) - y0) / (y1 - y0);
+    return ImVec2(origin.x + float(u) * width, origin.y + height - float(v) * height);
+  };
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height),
+                      IM_COL32(255, 255, 255, 18));
+  const double left = std::pow(10.0, x0), right = std::pow(10.0, x1);
+  const ImU32 roofColour = paletteColour(0.85);
+  draw->AddLine(at(left, roof.bandwidth_Bps * left), at(roof.ridge_flops_per_byte, roof.peak_flops),
+                roofColour, 2.5f);
+  draw->AddLine(at(roof.ridge_flops_per_byte, roof.peak_flops), at(right, roof.peak_flops),
+                roofColour, 2.5f);
+  char text[96];
+  std::snprintf(text, sizeof text, "ridge %.0f FLOP/B", roof.ridge_flops_per_byte);
+  const ImVec2 ridge = at(roof.ridge_flops_per_byte, roof.peak_flops);
+  draw->AddText(ImVec2(ridge.x + 4.0f, ridge.y + 2.0f), IM_COL32(220, 220, 220, 255), text);
+  for (size_t i = 0; i < roof.points.size(); ++i) {
+    const auto& p = roof.points[i];
+    const ImVec2 c = at(p.intensity_flops_per_byte, p.attainable_flops);
+    const ImU32 colour = paletteColour((double(i) + 0.5) / double(roof.points.size()) * 0.7);
+    draw->AddCircleFilled(c, em * 0.35f, colour);
+    draw->AddCircle(c, em * 0.35f, IM_COL32(255, 255, 255, 220), 0, 1.5f);
+    std::snprintf(text, sizeof text, "%s: %s", p.label.c_str(),
+                  p.memoryBound ? "memory-bound" : "compute-bound");
+    const ImVec2 size = ImGui::CalcTextSize(text);
+    const float tx = std::clamp(c.x - size.x * 0.5f, origin.x, origin.x + width - size.x);
+    const float ty = p.memoryBound ? c.y + em * 0.5f : c.y - em * 1.5f;
+    draw->AddText(ImVec2(tx, ty), IM_COL32(240, 240, 240, 255), text);
+  }
+  ImGui::Dummy(ImVec2(width, height));
+  ImGui::TextDisabled("roofline: FLOP/s against FLOP per byte (log-log)");
+}
+
 void drawBar(const world::PanelBarView& bar, float width) {
   ImGui::TextUnformatted(bar.label.c_str());
   const double full = std::max(bar.capacity, bar.total);
@@ -194,6 +243,10 @@ bool drawPanel(const world::PanelView& view, std::vector<double>& knobValues,
     ImGui::Spacing();
   }
   drawRows(view);
+  if (view.roofline) {
+    ImGui::Spacing();
+    drawRoofline(*view.roofline, width);
+  }
   if (view.bar) {
     ImGui::Spacing();
     drawBar(*view.bar, width);

@@ -164,7 +164,8 @@ class PanelParser : sim::JsonChecker {
   bool readPanel(const Pointer& at, Panel& panel) {
     panel.where = m_file.where(at);
     if (!field(at, Json::value_t::object, "an object")) return false;
-    if (!onlyFields(at, {"id", "title", "title_de", "sets", "race", "rows", "knobs", "bar"}))
+    if (!onlyFields(
+            at, {"id", "title", "title_de", "sets", "race", "rows", "knobs", "bar", "roofline"}))
       return false;
     if (!text(at / "id", panel.id)) return false;
     if (!contains(knownPanels(), panel.id))
@@ -200,6 +201,10 @@ class PanelParser : sim::JsonChecker {
         if (!readKnob(at / "knobs" / i, knob)) return false;
         panel.knobs.push_back(std::move(knob));
       }
+    }
+    if (find(at / "roofline")) {
+      panel.roofline.emplace();
+      if (!readRoofline(at / "roofline", *panel.roofline)) return false;
     }
     if (find(at / "bar")) {
       panel.bar.emplace();
@@ -286,6 +291,29 @@ class PanelParser : sim::JsonChecker {
       std::snprintf(number, sizeof number, "%.15g", v);
       auto applied = sim::applyOverride(probe, knob.path + "=" + number);
       if (!applied) return flag(at, applied.error());
+    }
+    return true;
+  }
+
+  bool readRoofline(const Pointer& at, Roofline& roofline) {
+    if (!field(at, Json::value_t::object, "an object") ||
+        !onlyFields(at, {"peak", "bandwidth", "points"}) ||
+        !outputKey(at / "peak", false, roofline.peakKey) ||
+        !outputKey(at / "bandwidth", false, roofline.bandwidthKey))
+      return false;
+    const Json* points = field(at / "points", Json::value_t::array, "an array");
+    if (!points) return false;
+    if (points->empty() || points->size() > MAX_SEGMENTS)
+      return flag(at / "points", "needs 1 to " + std::to_string(MAX_SEGMENTS) + " points");
+    for (size_t i = 0; i < points->size(); ++i) {
+      const Pointer p = at / "points" / i;
+      Roofline::Point point;
+      if (!field(p, Json::value_t::object, "an object") ||
+          !onlyFields(p, {"label", "label_de", "intensity"}) ||
+          !panelText(p, "label", point.label) ||
+          !outputKey(p / "intensity", false, point.intensityKey))
+        return false;
+      roofline.points.push_back(std::move(point));
     }
     return true;
   }
@@ -592,6 +620,30 @@ PanelView evaluatePanel(const Panel& panel, const sim::ScenarioDesc& base,
   }
   for (const PanelKnob& knob : panel.knobs)
     view.knobs.push_back(knobView(knob, *evaluation, scenario, language, view));
+  if (panel.roofline) {
+    RooflineView roof;
+    roof.peak_flops = evaluation->number(panel.roofline->peakKey);
+    roof.bandwidth_Bps = evaluation->number(panel.roofline->bandwidthKey);
+    roof.ridge_flops_per_byte = roof.peak_flops / roof.bandwidth_Bps;
+    bool finite = std::isfinite(roof.ridge_flops_per_byte) && roof.peak_flops > 0;
+    for (const Roofline::Point& p : panel.roofline->points) {
+      RooflineView::Point point;
+      point.label = p.label.in(language);
+      point.intensity_flops_per_byte = evaluation->number(p.intensityKey);
+      point.attainable_flops =
+          std::min(roof.peak_flops, roof.bandwidth_Bps * point.intensity_flops_per_byte);
+      point.memoryBound = point.intensity_flops_per_byte < roof.ridge_flops_per_byte;
+      finite = finite && std::isfinite(point.intensity_flops_per_byte) &&
+               point.intensity_flops_per_byte > 0;
+      roof.points.push_back(std::move(point));
+    }
+    if (finite) {
+      view.roofline = std::move(roof);
+    } else {
+      addError(view,
+               "the roofline's figures are not all positive numbers in scenario " + scenario.name);
+    }
+  }
   if (panel.bar) {
     view.bar = barView(*panel.bar, *evaluation, language);
     if (!std::isfinite(view.bar->total) || !std::isfinite(view.bar->capacity)) {

@@ -9,7 +9,8 @@
 // "width_px", "height_px"}, "rows": [{"label", "label_de"?, "key"}], "knobs"?: [{"label",
 // "label_de"?, "path", "value_key"?, "min", "max", "step", "log"?} or {..., "choices": [...]}],
 // "bar"?: {"label", "label_de"?, "over_label"?, "over_label_de"?, "capacity", "segments":
-// [{"label", "label_de"?, "key" or "remainder_of"}]}}]}. A knob whose field may be 0 = "from the
+// [{"label", "label_de"?, "key" or "remainder_of"}]}, "roofline"?: {"peak", "bandwidth",
+// "points": [{"label", "label_de"?, "intensity"}]}}]}. A knob whose field may be 0 = "from the
 // catalog" names in "value_key" the output that shows its effective value.
 #pragma once
 
@@ -68,6 +69,18 @@ struct PanelBar {
   std::vector<PanelBarSegment> segments;
 };
 
+/// A roofline: attainable FLOP/s = min(peak, bandwidth x intensity), with points at the
+/// intensities of what the scenario runs (prefill, decode ...).
+struct Roofline {
+  std::string peakKey;       // an output in FLOP/s
+  std::string bandwidthKey;  // an output in B/s
+  struct Point {
+    PanelText label;
+    std::string intensityKey;  // an output in FLOP/B
+  };
+  std::vector<Point> points;
+};
+
 /// Chapter 1: CPU vs GPU over one frame, at lanes x clock pixel operations per second.
 struct PixelRace {
   std::string cpu;  // catalog cpus.<id>; the GPU is the scenario's (hardware.gpu)
@@ -83,6 +96,7 @@ struct Panel {
   std::vector<PanelKnob> knobs;
   std::optional<PanelBar> bar;
   std::optional<PixelRace> race;
+  std::optional<Roofline> roofline;
   std::string where;  // "file:line (pointer)"
 };
 
@@ -138,6 +152,19 @@ struct PixelRaceView {
   double gpuFrame_s = 0;
 };
 
+struct RooflineView {
+  double peak_flops = 0;
+  double bandwidth_Bps = 0;
+  double ridge_flops_per_byte = 0;  // peak / bandwidth: where the roof bends
+  struct Point {
+    std::string label;
+    double intensity_flops_per_byte = 0;
+    double attainable_flops = 0;  // min(peak, bandwidth x intensity)
+    bool memoryBound = false;     // left of the ridge
+  };
+  std::vector<Point> points;
+};
+
 /// Everything a panel window draws, for one scenario and one set of knob values.
 struct PanelView {
   std::string id;
@@ -147,6 +174,7 @@ struct PanelView {
   std::vector<PanelKnobView> knobs;
   std::optional<PanelBarView> bar;
   std::optional<PixelRaceView> race;
+  std::optional<RooflineView> roofline;
   bool oom = false;                      // the bar is over capacity
   std::string error;                     // "" = evaluated; else why not (rows may then be empty)
   std::vector<std::string> assignments;  // the "path=value" overrides applied, in order

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "sim/catalog.h"
+#include "sim/evaluate.h"
 #include "sim/scenario.h"
 #include "tests/common/paths.h"
 #include "world/panels.h"
@@ -311,4 +312,43 @@ TEST(Panels, EvaluationFailuresAreReportedNotThrown) {
   const world::PanelView missing = world::evaluatePanel(panel, scenario("llama70b-inference-h100"),
                                                         world::defaultKnobValues(panel), catalog());
   EXPECT_NE(missing.error.find("compute.training_time_s"), std::string::npos) << missing.error;
+}
+
+TEST(Panels, RooflinePutsDecodeLeftOfTheRidgeAndPrefillOnTheRoof) {
+  const world::Panel* panel = shipped().find("prefill_decode");
+  ASSERT_NE(panel, nullptr);
+  ASSERT_TRUE(panel->roofline.has_value());
+  const world::PanelView view = world::evaluatePanel(
+      *panel, scenario("llama70b-fp8-inference-b200"), world::defaultKnobValues(*panel), catalog());
+  ASSERT_TRUE(view.error.empty()) << view.error;
+  ASSERT_TRUE(view.roofline.has_value());
+  // The same evaluation `dcwalk sim` prints, read independently.
+  auto evaluation = sim::evaluateScenario(scenario("llama70b-fp8-inference-b200"), catalog());
+  ASSERT_TRUE(evaluation) << evaluation.error();
+  const double peak = evaluation->number("hardware.gpu_dense_flops");
+  const double bandwidth = evaluation->number("hardware.gpu_hbm_bandwidth_Bps");
+  EXPECT_DOUBLE_EQ(view.roofline->ridge_flops_per_byte, peak / bandwidth);
+  ASSERT_EQ(view.roofline->points.size(), 2u);
+  const auto& prefill = view.roofline->points[0];
+  const auto& decode = view.roofline->points[1];
+  EXPECT_EQ(prefill.intensity_flops_per_byte,
+            evaluation->number("compute.prefill_intensity_flops_per_byte"));
+  EXPECT_EQ(decode.intensity_flops_per_byte,
+            evaluation->number("compute.decode_intensity_flops_per_byte"));
+  // Decode streams every weight per token: memory-bound, under the slope; prefill on the roof.
+  EXPECT_TRUE(decode.memoryBound);
+  EXPECT_DOUBLE_EQ(decode.attainable_flops, bandwidth * decode.intensity_flops_per_byte);
+  EXPECT_FALSE(prefill.memoryBound);
+  EXPECT_DOUBLE_EQ(prefill.attainable_flops, peak);
+}
+
+TEST(Panels, MalformedRooflineIsRefusedWithFileAndLine) {
+  expectRefused(
+      "roofline_without_points",
+      R"({"id": "pixel_race", "title": "t", "rows": [{"label": "l", "key": "hardware.gpu"}], "roofline": {"peak": "hardware.gpu_dense_flops", "bandwidth": "hardware.gpu_hbm_bandwidth_Bps", "points": []}})",
+      3, "needs 1 to 8 points");
+  expectRefused(
+      "roofline_bad_key",
+      R"({"id": "pixel_race", "title": "t", "rows": [{"label": "l", "key": "hardware.gpu"}], "roofline": {"peak": "hardware.gpu_dense_flops", "bandwidth": "hbm", "points": [{"label": "x", "intensity": "compute.ttft_s"}]}})",
+      3, "not a \"section.key\"");
 }
