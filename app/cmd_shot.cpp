@@ -28,7 +28,7 @@ int runShot(const ShotOptions& options) {
   if (!metric) {
     std::fprintf(stderr,
                  "dcwalk: shot: unknown --overlay '%s' (power, temperature, utilisation, "
-                 "link_load, none)\n",
+                 "link_load, pipeline_stage, none)\n",
                  options.overlay.c_str());
     return EXIT_BAD_INPUT;
   }
@@ -106,8 +106,10 @@ Command addShotCommand(CLI::App& cli) {
       ->capture_default_str();
   sub->add_option("--time", options->time_s, "simulated seconds to advance before the shot")
       ->capture_default_str();
-  sub->add_option("--overlay", options->overlay,
-                  "heatmap and live labels: power, temperature, utilisation, link_load, none")
+  sub->add_option(
+         "--overlay", options->overlay,
+         "heatmap and live labels: power, temperature, utilisation, link_load, pipeline_stage, "
+         "none")
       ->capture_default_str();
   sub->add_option("--fault", options->faults,
                   "fault KIND[:TARGET]@START[-END][,severity=X] (repeatable), e.g. pump_trip@10");

@@ -134,8 +134,7 @@ world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height,
 }
 
 void TourDriver::cycleOverlay() {
-  constexpr int METRICS = int(world::OverlayMetric::LinkLoad) + 1;
-  m_overlay = world::OverlayMetric((int(overlay()) + 1) % METRICS);
+  m_overlay = world::OverlayMetric((int(overlay()) + 1) % world::OVERLAY_METRIC_COUNT);
   m_overlayChosen = true;
 }
 

@@ -100,13 +100,15 @@ std::string_view overlayMetricName(OverlayMetric metric) {
       return "utilisation";
     case OverlayMetric::LinkLoad:
       return "link_load";
+    case OverlayMetric::Stage:
+      return "pipeline_stage";
   }
   return "none";
 }
 
 std::optional<OverlayMetric> parseOverlayMetric(std::string_view name) {
-  for (OverlayMetric m : {OverlayMetric::None, OverlayMetric::Power, OverlayMetric::Temperature,
-                          OverlayMetric::Utilisation, OverlayMetric::LinkLoad}) {
+  for (int i = 0; i < OVERLAY_METRIC_COUNT; ++i) {
+    const OverlayMetric m = OverlayMetric(i);
     if (name == overlayMetricName(m)) return m;
   }
   if (name == "utilization") return OverlayMetric::Utilisation;
@@ -134,6 +136,43 @@ double LegendRange::normalised(double value) const {
 
 // --- values from the engine ---
 
+namespace {
+
+// 3D parallelism coloured onto the real hardware: the hero rack's GPUs by the pipeline stage
+// each runs (a TP group of GPUs inside the NVLink domain shares one), every rack by the mean stage
+// of its job GPUs (the placement puts several stages in a rack, consecutive replicas in
+// consecutive racks). Without a training job every value is 0.
+void parallelismOverlay(const sim::engine::Engine& engine, OverlayState& out) {
+  const sim::engine::Cluster& c = engine.cluster();
+  const sim::engine::TrainingPlan* plan = engine.training();
+  const double lastStage = plan ? std::max(1, plan->desc.pp) - 1 : 0;
+  out.rackRange = {0.0, lastStage, "", "mean pipeline stage of the rack's GPUs"};
+  out.gpuRange = {0.0, lastStage, "", "pipeline stage (hero rack; one per TP group)"};
+  if (!plan) return;
+  auto stageOf = [&](uint32_t g) { return plan->stageOfGpu[g]; };
+  const uint32_t modelled = std::min(c.racks, c.campusRacks);
+  double sum = 0;
+  for (uint32_t r = 0; r < modelled; ++r) {
+    const uint32_t first = c.firstGpuOfRack({r}).index;
+    double stages = 0;
+    uint32_t inJob = 0;
+    for (uint32_t g = first; g < std::min(first + c.gpusPerRack, c.gpuCount()); ++g) {
+      if (stageOf(g) == sim::engine::NOT_IN_JOB) continue;
+      stages += stageOf(g);
+      ++inJob;
+    }
+    out.rackValues[r] = inJob ? float(stages / inJob) : 0.0f;
+    sum += out.rackValues[r];
+  }
+  // Racks beyond the modelled fabric mirror its average rack, as for every metric.
+  for (uint32_t r = modelled; r < c.campusRacks; ++r) out.rackValues[r] = float(sum / modelled);
+  for (uint32_t local = 0; local < c.gpusPerRack && local < c.gpuCount(); ++local) {
+    out.heroGpuValues[local] = stageOf(local) == sim::engine::NOT_IN_JOB ? 0.0f : stageOf(local);
+  }
+}
+
+}  // namespace
+
 void updateOverlay(const sim::engine::Engine& engine, OverlayMetric metric, OverlayState& out) {
   const sim::engine::Cluster& c = engine.cluster();
   const sim::engine::Snapshot s = engine.snapshot();
@@ -145,6 +184,10 @@ void updateOverlay(const sim::engine::Engine& engine, OverlayMetric metric, Over
   out.heroGpuValues.assign(c.gpusPerRack, 0.0f);
   if (metric == OverlayMetric::None) return;
 
+  if (metric == OverlayMetric::Stage) {
+    parallelismOverlay(engine, out);
+    return;
+  }
   const double tdp_W = c.specs.gpu.tdp_W;
   switch (metric) {
     case OverlayMetric::Power:
@@ -166,6 +209,7 @@ void updateOverlay(const sim::engine::Engine& engine, OverlayMetric metric, Over
       out.gpuRange = {0.0, 100.0, "%", "NIC link load (hero rack)"};
       break;
     case OverlayMetric::None:
+    case OverlayMetric::Stage:
       break;
   }
 
@@ -181,6 +225,7 @@ void updateOverlay(const sim::engine::Engine& engine, OverlayMetric metric, Over
       case OverlayMetric::LinkLoad:
         return 100.0f * s.linkUtilisation[c.gpuLink[g]];
       case OverlayMetric::None:
+      case OverlayMetric::Stage:
         break;
     }
     return 0.0f;

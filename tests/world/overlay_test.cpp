@@ -132,8 +132,8 @@ TEST(OverlayPalette, SrgbToLinearFollowsIec61966) {
 }
 
 TEST(OverlayMetricNames, RoundTripAndUnknown) {
-  for (OverlayMetric m : {OverlayMetric::None, OverlayMetric::Power, OverlayMetric::Temperature,
-                          OverlayMetric::Utilisation, OverlayMetric::LinkLoad}) {
+  for (int i = 0; i < world::OVERLAY_METRIC_COUNT; ++i) {
+    const OverlayMetric m = OverlayMetric(i);
     EXPECT_EQ(world::parseOverlayMetric(world::overlayMetricName(m)), m);
   }
   EXPECT_EQ(world::parseOverlayMetric("utilization"), OverlayMetric::Utilisation);
@@ -340,3 +340,38 @@ TEST(Overlay, UtilisationAndLinkLoadArePercentOfTheEngineShares) {
   EXPECT_EQ(util.rackRange.unit, "%");
   EXPECT_DOUBLE_EQ(util.rackRange.max, 100.0);
 }
+
+namespace {
+
+TEST(Overlay, PipelineStagesColourTheHeroGpusAndRacksByTheJobsPlacement) {
+  auto e = makeBuiltin("training_405b");
+  ASSERT_NE(e, nullptr);
+  world::OverlayState state;
+  world::updateOverlay(*e, OverlayMetric::Stage, state);
+  const sim::engine::Cluster& c = e->cluster();
+  const sim::engine::TrainingPlan* plan = e->training();
+  ASSERT_NE(plan, nullptr);
+  EXPECT_EQ(state.rackRange.max, plan->desc.pp - 1);
+  // Hero rack (RackId 0): each GPU's own stage; a TP group of GPUs shares one.
+  for (uint32_t g = 0; g < c.gpusPerRack; ++g) {
+    EXPECT_EQ(state.heroGpuValues[g], float(plan->stageOfGpu[g])) << g;
+    EXPECT_EQ(state.heroGpuValues[g], state.heroGpuValues[g / plan->desc.tp * plan->desc.tp]);
+  }
+  // Every modelled rack: the mean stage of its job GPUs, computed here from the plan.
+  bool variesAcrossRacks = false;
+  for (uint32_t r = 0; r < c.racks; ++r) {
+    double sum = 0;
+    int n = 0;
+    for (uint32_t g = r * c.gpusPerRack; g < (r + 1) * c.gpusPerRack; ++g) {
+      if (plan->stageOfGpu[g] == sim::engine::NOT_IN_JOB) continue;
+      sum += plan->stageOfGpu[g];
+      ++n;
+    }
+    EXPECT_NEAR(state.rackValues[r], n ? sum / n : 0.0, 1e-4) << r;
+    variesAcrossRacks = variesAcrossRacks || state.rackValues[r] != state.rackValues[0];
+  }
+  EXPECT_TRUE(variesAcrossRacks);
+  EXPECT_EQ(world::parseOverlayMetric("pipeline_stage"), OverlayMetric::Stage);
+}
+
+}  // namespace
