@@ -69,6 +69,7 @@ int runShot(const ShotOptions& options) {
   hud.status = simStatus(*session.engine, session.world->racks()) + "   |   " + hud.status;
   world::FrameDesc frame{options.render.width, options.render.height};
   frame.traffic = options.traffic;
+  frame.animationTime_s = session.engine->time_s();
   renderer::Pixels pixels = renderView(session, camera, hud, frame);
   std::string error;
   if (!renderer::writePng(options.out, pixels, error)) {

@@ -130,6 +130,7 @@ world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height,
   world::FrameDesc frame{width, height};
   frame.traffic = traffic();
   frame.hbmFill = hbmFill;
+  frame.animationTime_s = m_session.engine->time_s();  // a paused simulation pauses them too
   return frame;
 }
 

@@ -59,6 +59,9 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   world->m_tint.bind(world->m_scene, world->m_racks);
   world->m_heroGpus = findHeroGpus(world->m_scene, world->m_racks);
   world->m_traffic = Traffic::build(world->m_scene);
+  if (const Station* tpu = world->station("tpu")) {
+    world->m_systolic = SystolicWave::build(world->m_scene, tpu->path);
+  }
   // The cut-open stack of the hbm station: the station frames a part inside it.
   if (const Station* hbm = world->station("hbm")) {
     world->m_hbmFill =
@@ -100,6 +103,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   const CollectStats stats = m_scene.collect(view, m_primitives.box, m_scratch);
   if (frame.traffic) m_traffic.emit(view.eye, m_scratch[m_primitives.box.index]);
   if (frame.hbmFill) m_hbmFill.emit(*frame.hbmFill, view.eye, m_scratch[m_primitives.box.index]);
+  m_systolic.emit(frame.animationTime_s, view.eye, m_scratch[m_primitives.box.index]);
 
   FrameStats result;
   result.prototypesVisited = stats.prototypesVisited;

@@ -14,6 +14,7 @@
 #include "world/hbm_fill.h"
 #include "world/overlays.h"
 #include "world/stations.h"
+#include "world/systolic.h"
 #include "world/traffic.h"
 
 namespace world {
@@ -35,6 +36,7 @@ struct FrameDesc {
   uint32_t maxOverlayLabels = 6;  // live metric labels (nearest racks / hero GPUs in view)
   bool traffic = false;           // draw the hero rack's traffic particles (world/traffic.h)
   const HbmFill* hbmFill = nullptr;  // fill the hero HBM stack with this (world/hbm_fill.h)
+  double animationTime_s = 0;        // clock of the animations (the TPU's systolic wave)
 };
 
 struct FrameStats {
@@ -86,6 +88,7 @@ class World {
   Scene m_scene;
   Traffic m_traffic;
   HbmFillLayer m_hbmFill;
+  SystolicWave m_systolic;
   std::vector<Station> m_stations;
   std::vector<std::vector<gpu::Instance>> m_scratch;  // per-mesh instances, reused every frame
   std::vector<std::pair<float, uint32_t>> m_order;    // draw order of one bucket, reused
