@@ -43,8 +43,8 @@ class WindowApp {
         m_window(window),
         m_driver(driver),
         m_settingsFile(options.settingsFile),
-        m_captureDir(options.captureDir),
-        m_settings{options.language, options.reducedMotion, options.uiScale} {}
+        m_settings{options.language, options.reducedMotion, options.uiScale},
+        m_captureDir(options.captureDir) {}
 
   /// Keys of the tour and the flight (not used in kiosk mode, which filters keys itself).
   void handleKey(int key) {

@@ -75,17 +75,20 @@ std::string duration(double seconds) {
 
 std::string dollars(double usd) {
   const double a = std::fabs(usd);
-  if (a >= 1e9) return "$" + digits(usd / 1e9) + " B";
-  if (a >= 1e6) return "$" + digits(usd / 1e6) + " M";
-  if (a >= 1000) return "$" + grouped(usd);
-  if (a < 1) return "$" + digits(usd);  // cents matter per million tokens: $0.0423
+  // std::string("$") + …, not "$" + …: GCC 12 warns falsely (-Wrestrict) on the inserting form.
+  const std::string dollar = "$";
+  if (a >= 1e9) return dollar + digits(usd / 1e9) + " B";
+  if (a >= 1e6) return dollar + digits(usd / 1e6) + " M";
+  if (a >= 1000) return dollar + grouped(usd);
+  if (a < 1) return dollar + digits(usd);  // cents matter per million tokens: $0.0423
   char text[32];
   std::snprintf(text, sizeof text, "$%.2f", usd);
   return text;
 }
 
 std::string bytes(double value, std::string_view per) {
-  const std::string suffix = per.empty() ? "" : "/" + std::string(per);
+  std::string suffix;
+  if (!per.empty()) suffix.append("/").append(per);
   std::string out = scaled(value, {{1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}, {1, "B"}});
   return out + suffix;
 }

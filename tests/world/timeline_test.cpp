@@ -72,7 +72,9 @@ TEST(Timeline, CursorWalksThroughEveryPhaseOfAStep) {
   }
   EXPECT_TRUE(phasesSeen.count(0) && phasesSeen.count(1));
   // The optimizer pass can be shorter than one 10 ms engine step; it is seen when it is not.
-  if (engine->training()->optimizer_s >= engine->desc().dt_s) EXPECT_TRUE(phasesSeen.count(2));
+  if (engine->training()->optimizer_s >= engine->desc().dt_s) {
+    EXPECT_TRUE(phasesSeen.count(2));
+  }
   EXPECT_TRUE(wrapped);
   EXPECT_NEAR(engine->lastStepTime_s(), step_s, 0.02);  // one completed step, at dt = 10 ms
 }
