@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "app/options.h"
 
 namespace app {
@@ -25,8 +27,12 @@ struct SoakOptions {
 /// Memory growth allowed over the soak (the issues' figure: 5 %).
 inline constexpr double SOAK_MAX_GROWTH = 0.05;
 
-/// Runs the soak. Exit status: 0 when memory grew by at most SOAK_MAX_GROWTH after the first
-/// report (the warm-up) and there was no validation error, 1 otherwise, 2 for bad input.
+/// Memory growth over a soak's report rows (each with "resident_bytes"): the median of the last
+/// fifth of the rows against the median of the first fifth, as a fraction (0.05 = 5 %).
+double residentGrowth(const nlohmann::ordered_json& rows);
+
+/// Runs the soak. Exit status: 0 when memory grew by at most SOAK_MAX_GROWTH (residentGrowth)
+/// and there was no validation error, 1 otherwise, 2 for bad input.
 int runSoak(const RenderOptions& render, const SoakOptions& options);
 
 }  // namespace app
