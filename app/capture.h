@@ -44,8 +44,6 @@ class ClipRecorder {
   bool addFrame(const renderer::Pixels& pixels);
   /// Closes the pipe and waits for ffmpeg; the clip's path, or why it failed.
   sim::Result<std::filesystem::path> finish();
-  uint32_t width() const { return m_width; }
-  uint32_t height() const { return m_height; }
   uint64_t frames() const { return m_frames; }
 
  private:

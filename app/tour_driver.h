@@ -76,8 +76,6 @@ class TourDriver {
 
   world::Camera& camera() { return m_camera; }
   const world::Camera& camera() const { return m_camera; }
-  /// The engine scenario running now ("" before the first step asked for one).
-  const std::string& engineScenario() const { return m_simKey; }
 
  private:
   void followStep();

@@ -29,12 +29,10 @@ class JsonChecker {
   bool onlyFields(const Pointer& at, std::initializer_list<const char*> allowed);
   /// A non-empty string at `at`.
   bool text(const Pointer& at, std::string& out);
-  /// The first problem found ("" when none).
-  const std::string& problem() const { return m_error; }
 
  protected:
   const JsonFile& m_file;
-  std::string m_error;
+  std::string m_error;  // the first problem found ("" when none)
 };
 
 }  // namespace sim
