@@ -28,6 +28,7 @@ void TourPanel::follow(const world::TourFrame& frame, const std::string& languag
   if (changed) {
     m_panel = panel;
     m_scenario = frame.scenario;
+    m_base = sim::loadScenario(m_scenario);  // read once; knob changes re-evaluate it
     m_knobs = world::defaultKnobValues(*panel);
   }
   if (changed || language != m_language) evaluate(language);
@@ -43,7 +44,7 @@ void TourPanel::draw(bool interactive, const std::string& language) {
 
 void TourPanel::evaluate(const std::string& language) {
   m_language = language;
-  auto scenario = sim::loadScenario(m_scenario);
+  const auto& scenario = m_base;
   if (!scenario) {
     // Tours are checked against the built-in scenarios on load; this is a file gone bad since.
     m_view = {};

@@ -9,6 +9,7 @@
 
 #include "sim/catalog.h"
 #include "sim/result.h"
+#include "sim/scenario.h"
 #include "world/hbm_fill.h"
 #include "world/panels.h"
 #include "world/tour_player.h"
@@ -36,6 +37,7 @@ class TourPanel {
   world::PanelSet m_panels;
   const world::Panel* m_panel = nullptr;
   std::string m_scenario;  // sim scenario name of the view
+  sim::Result<sim::ScenarioDesc> m_base = sim::Result<sim::ScenarioDesc>::failure("");
   std::string m_language;
   std::vector<double> m_knobs;
   world::PanelView m_view;

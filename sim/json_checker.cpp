@@ -1,6 +1,18 @@
 #include "sim/json_checker.h"
 
+#include <algorithm>
+
 namespace sim {
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
 
 bool JsonChecker::flag(const Pointer& at, const std::string& message) {
   m_error = m_file.where(at) + ": " + message;

@@ -5,12 +5,18 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "sim/json_file.h"
 
 namespace sim {
+
+/// True when `name` is one of `names`.
+bool contains(const std::vector<std::string>& names, const std::string& name);
+/// "a, b, c": names listed for an error message.
+std::string joined(const std::vector<std::string>& names);
 
 class JsonChecker {
  public:

@@ -15,6 +15,8 @@ namespace {
 
 using Json = nlohmann::json;
 using Pointer = Json::json_pointer;
+using sim::contains;
+using sim::joined;
 
 constexpr size_t MAX_ROWS = 32;
 constexpr size_t MAX_KNOBS = 8;
@@ -35,16 +37,6 @@ const std::vector<std::string>& raceKeys() {
       "pixels",    "cpu_lanes",    "cpu_clock_Hz",     "cpu_pixels_per_s", "cpu_frame_s",
       "gpu_lanes", "gpu_clock_Hz", "gpu_pixels_per_s", "gpu_frame_s",      "gpu_speedup"};
   return names;
-}
-
-bool contains(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
 }
 
 // Scenario fields a knob without "value_key" reads back (their value is never "0 = catalog").

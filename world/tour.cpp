@@ -15,6 +15,8 @@ namespace {
 
 using Json = nlohmann::json;
 using Pointer = Json::json_pointer;
+using sim::contains;
+using sim::joined;
 
 constexpr size_t MAX_CHAPTERS = 32;
 constexpr size_t MAX_STEPS_PER_CHAPTER = 64;
@@ -24,21 +26,11 @@ constexpr size_t NUMBER_KEYS = 10;  // chapters 1-9 and 0 (= 10) have a key; the
 constexpr double MAX_HOLD_S = 600.0;
 constexpr double MAX_FAULT_TIME_S = 86400.0;
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 // 0.5 -> "0.5", 600 -> "600" (std::to_string would print "600.000000").
 std::string shortNumber(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%g", value);
   return buffer;
-}
-
-bool contains(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 // Reads one document; the first error wins and names file:line (pointer).

@@ -11,19 +11,12 @@
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
+#include "tests/world/world_test_fixture.h"
 #include "world/timeline.h"
 
 namespace {
 
-std::unique_ptr<sim::engine::Engine> engineFor(const std::string& scenario) {
-  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  EXPECT_TRUE(catalog) << catalog.error();
-  auto desc = sim::engine::builtinScenario(scenario);
-  EXPECT_TRUE(desc) << desc.error();
-  auto engine = sim::engine::Engine::create(*catalog, *desc);
-  EXPECT_TRUE(engine) << engine.error();
-  return std::move(*engine);
-}
+using worldtest::engineFor;
 
 double sum(const std::vector<world::TimelineSegment>& segments) {
   double total = 0;

@@ -17,15 +17,7 @@ namespace {
 
 using world::TrafficKind;
 
-std::unique_ptr<sim::engine::Engine> engineFor(const std::string& scenario) {
-  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  EXPECT_TRUE(catalog) << catalog.error();
-  auto desc = sim::engine::builtinScenario(scenario);
-  EXPECT_TRUE(desc) << desc.error();
-  auto engine = sim::engine::Engine::create(*catalog, *desc);
-  EXPECT_TRUE(engine) << engine.error();
-  return std::move(*engine);
-}
+using worldtest::engineFor;
 
 bool inside(const world::Aabb& box, const glm::dvec3& p, double slack_m) {
   for (int k = 0; k < 3; ++k) {

@@ -2,9 +2,13 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include <gtest/gtest.h>
 
+#include "sim/catalog.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/scenarios.h"
 #include "world/world.h"
 
 namespace worldtest {
@@ -31,6 +35,17 @@ inline world::World& defaultWorld() {
     return std::move(*created);
   }();
   return *w;
+}
+
+/// A fresh engine running built-in scenario `name` on the shipped catalog.
+inline std::unique_ptr<sim::engine::Engine> engineFor(const std::string& name) {
+  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  EXPECT_TRUE(catalog) << catalog.error();
+  auto desc = sim::engine::builtinScenario(name);
+  EXPECT_TRUE(desc) << desc.error();
+  auto engine = sim::engine::Engine::create(*catalog, *desc);
+  EXPECT_TRUE(engine) << engine.error();
+  return std::move(*engine);
 }
 
 /// A camera at a station's viewpoint.
