@@ -1,12 +1,14 @@
 // `dcwalk asset check FILE`: says whether a glTF 2.0 file (.gltf or .glb) loads and what it holds
 // (meshes, triangles, materials, textures), or the reason it does not, naming the file and the
-// place in it. Exit 0 when it loads, 2 when it is refused.
+// place in it. Exit 0 when it loads, 2 when it is refused. `dcwalk asset components`: the
+// built-in components an asset override file (--assets) may replace.
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "app/commands.h"
+#include "world/builders.h"
 #include "world/gltf_import.h"
 
 namespace app {
@@ -37,6 +39,13 @@ int runAssetCheck(const std::string& file) {
   return EXIT_OK;
 }
 
+int runAssetComponents() {
+  for (const world::ComponentInfo& c : world::COMPONENTS) {
+    std::printf("%-22s %s\n", c.key, c.description);
+  }
+  return EXIT_OK;
+}
+
 }  // namespace
 
 Command addAssetCommand(CLI::App& cli) {
@@ -46,7 +55,12 @@ Command addAssetCommand(CLI::App& cli) {
   CLI::App* check = sub->add_subcommand(
       "check", "Say whether a .gltf/.glb loads (counts) or why not (file and place)");
   check->add_option("FILE", *file, "The .gltf or .glb file")->required();
-  return Command{sub, [file] { return runAssetCheck(*file); }};
+  CLI::App* components = sub->add_subcommand(
+      "components", "List the built-in components an asset override file (--assets) may replace");
+  return Command{sub, [file, check, components] {
+                   if (components->parsed()) return runAssetComponents();
+                   return runAssetCheck(*file);
+                 }};
 }
 
 }  // namespace app

@@ -1,7 +1,9 @@
 // `dcwalk shot`: one station rendered headless to a PNG, optionally at a simulated time of an
-// engine scenario, with faults injected and a live overlay drawn.
+// engine scenario, with faults injected and a live overlay drawn; or, with --model, one glTF
+// model on its own.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "app/commands.h"
 #include "app/session.h"
@@ -20,6 +22,7 @@ struct ShotOptions {
   std::string overlay = "none";
   std::vector<std::string> faults;
   bool traffic = false;
+  std::string model;  // --model: a glTF file viewed on its own (station "model")
 };
 
 int runShot(const ShotOptions& options) {
@@ -38,6 +41,7 @@ int runShot(const ShotOptions& options) {
   }
   SessionDesc sessionDesc;
   sessionDesc.engineScenario = options.scenario;
+  sessionDesc.modelFile = options.model;
   for (const std::string& spec : options.faults) {
     auto fault = sim::engine::parseFaultSpec(spec);
     if (!fault) {
@@ -52,7 +56,8 @@ int runShot(const ShotOptions& options) {
                                session, sessionDesc)) {
     return status;
   }
-  const world::Station* station = session.world->station(options.station);
+  const world::Station* station =
+      session.world->station(options.model.empty() ? options.station : "model");
   if (!station) {
     std::string names;
     for (const auto& s : session.world->stations()) names += (names.empty() ? "" : ", ") + s.name;
@@ -66,7 +71,11 @@ int runShot(const ShotOptions& options) {
   world::Camera camera;
   frameStation(*station, camera);
   HudInfo hud = stationHud(*station);
-  hud.status = simStatus(*session.engine, session.world->racks()) + "   |   " + hud.status;
+  if (options.model.empty()) {
+    hud.status = simStatus(*session.engine, session.world->racks()) + "   |   " + hud.status;
+  } else {
+    hud.title = std::filesystem::path(options.model).filename().string();
+  }
   world::FrameDesc frame{options.render.width, options.render.height};
   frame.traffic = options.traffic;
   frame.animationTime_s = session.engine->time_s();
@@ -116,6 +125,9 @@ Command addShotCommand(CLI::App& cli) {
                   "fault KIND[:TARGET]@START[-END][,severity=X] (repeatable), e.g. pump_trip@10");
   sub->add_flag("--traffic", options->traffic,
                 "draw the hero rack's NVLink and fabric traffic as moving particles");
+  sub->add_option("--model", options->model,
+                  "a glTF 2.0 file (.gltf/.glb) to render on its own, at its own size")
+      ->excludes("--station");
   addRenderOptions(*sub, options->render);
   return {sub, [options] { return runShot(*options); }};
 }

@@ -34,6 +34,9 @@ void addRenderOptions(CLI::App& sub, RenderOptions& options) {
                  "best available, software included)");
   sub.add_flag("--validation", options.validation,
                "enable VK_LAYER_KHRONOS_validation and fail on any validation error");
+  sub.add_option("--assets", options.assetsFile,
+                 "asset override file: built-in components drawn as your glTF models, scaled to "
+                 "their real size (`dcwalk asset components` lists them)");
 }
 
 renderer::RendererDesc rendererDesc(const RenderOptions& options) {

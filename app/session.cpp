@@ -7,6 +7,7 @@
 
 #include "sim/catalog.h"
 #include "sim/engine/scenarios.h"
+#include "world/asset_overrides.h"
 
 #include "app/commands.h"
 #include "app/legend.h"
@@ -25,6 +26,30 @@ sim::Result<std::unique_ptr<sim::engine::Engine>> createEngine(
   }
   for (const sim::engine::FaultDesc& fault : faults) engineDesc->faults.push_back(fault);
   return sim::engine::Engine::create(catalog, *engineDesc);
+}
+
+sim::Result<std::unique_ptr<world::World>> buildWorld(const world::Dimensions& dims,
+                                                      const RenderOptions& options,
+                                                      const SessionDesc& sessionDesc,
+                                                      uint32_t campusRacks) {
+  using R = sim::Result<std::unique_ptr<world::World>>;
+  world::WorldDesc worldDesc;
+  if (!sessionDesc.modelFile.empty()) {
+    auto model = world::importGltf(sessionDesc.modelFile);
+    if (!model) return R::failure(model.error());
+    for (const std::string& warning : model->warnings) {
+      std::fprintf(stderr, "dcwalk: warning: %s\n", warning.c_str());
+    }
+    return world::World::createViewer(*model, worldDesc.verticalFov_rad);
+  }
+  // One source for the counts: the halls hold exactly the racks the simulation's campus has.
+  worldDesc.campus.totalRacks = int(campusRacks) * std::max(1, sessionDesc.campusScale);
+  if (!options.assetsFile.empty()) {
+    auto overrides = world::loadAssetOverrides(options.assetsFile);
+    if (!overrides) return R::failure(overrides.error());
+    worldDesc.componentModels = std::move(*overrides);
+  }
+  return world::World::create(dims, worldDesc);
 }
 
 }  // namespace
@@ -50,11 +75,7 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     std::fprintf(stderr, "dcwalk: %s\n", dims.error().c_str());
     return EXIT_BAD_INPUT;
   }
-  world::WorldDesc worldDesc;
-  // One source for the counts: the halls hold exactly the racks the simulation's campus has.
-  worldDesc.campus.totalRacks =
-      int(out.engine->cluster().campusRacks) * std::max(1, sessionDesc.campusScale);
-  auto built = world::World::create(*dims, worldDesc);
+  auto built = buildWorld(*dims, options, sessionDesc, out.engine->cluster().campusRacks);
   if (!built) {
     std::fprintf(stderr, "dcwalk: %s\n", built.error().c_str());
     return EXIT_BAD_INPUT;
@@ -77,6 +98,7 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     return badChoice ? EXIT_BAD_INPUT : EXIT_FAILURE_RUNTIME;
   }
   out.renderer->setMeshes(out.world->meshes());
+  out.renderer->setTextures(out.world->textures());
   return EXIT_OK;
 }
 

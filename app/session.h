@@ -24,6 +24,7 @@ struct SessionDesc {
   std::string engineScenario = "training_405b";  // sim::engine built-in scenario
   int campusScale = 1;                           // the benchmark's N x racks
   std::vector<sim::engine::FaultDesc> faults;    // injected on top of the scenario's own
+  std::string modelFile;  // a glTF model to view on its own instead of the campus (shot --model)
 };
 
 struct Session {
@@ -39,8 +40,9 @@ struct Session {
 };
 
 /// Loads the shipped catalog, creates the simulation engine, builds the world with the engine's
-/// campus counts, and creates the renderer (with `window`'s surface when given). Returns an exit
-/// status: EXIT_OK, EXIT_BAD_INPUT (catalog, scenario), or EXIT_FAILURE_RUNTIME (no Vulkan
+/// campus counts (and the asset overrides of options.assetsFile; or the viewer of
+/// desc.modelFile), and creates the renderer (with `window`'s surface when given). Returns an exit
+/// status: EXIT_OK, EXIT_BAD_INPUT (catalog, scenario, assets), or EXIT_FAILURE_RUNTIME (no Vulkan
 /// device); the message is printed.
 int openSession(const RenderOptions& options, Window* window, float fontPixels, Session& out,
                 const SessionDesc& desc = {});

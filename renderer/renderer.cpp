@@ -83,7 +83,7 @@ bool Renderer::init(const RendererDesc& desc, std::string& error) {
   }
   m_pipelineCacheFile = desc.pipelineCacheFile;
   m_pipelineCache = vkutil::loadPipelineCache(m_ctx, m_pipelineCacheFile);
-  m_scene.create(m_ctx, m_colorFormat, DEPTH_FORMAT, m_pipelineCache);
+  m_scene.create(m_ctx, m_uploadPool, m_colorFormat, DEPTH_FORMAT, m_pipelineCache);
   if (desc.ui) {
     m_ui = std::make_unique<UiPass>();
     uint32_t images = std::max<uint32_t>(3, static_cast<uint32_t>(m_swapchain.images.size()));
@@ -125,6 +125,12 @@ void Renderer::setMeshes(const world::MeshLibrary& meshes) {
   if (meshes.revision() == m_scene.uploadedRevision()) return;
   vkDeviceWaitIdle(m_ctx.device);
   m_scene.uploadMeshes(m_ctx, m_uploadPool, meshes);
+}
+
+void Renderer::setTextures(const world::TextureLibrary& textures) {
+  if (textures.revision() == m_scene.uploadedTextureRevision()) return;
+  vkDeviceWaitIdle(m_ctx.device);
+  m_scene.uploadTextures(m_ctx, m_uploadPool, textures);
 }
 
 Renderer::Frame& Renderer::beginFrame() {

@@ -62,6 +62,8 @@ class Renderer {
   const vkutil::Context& context() const { return m_ctx; }
   /// Uploads the mesh library when its revision differs from what the GPU holds.
   void setMeshes(const world::MeshLibrary& meshes);
+  /// Uploads the texture library when its revision differs from what the GPU holds.
+  void setTextures(const world::TextureLibrary& textures);
   /// Window mode: acquire, record, submit and present one frame at `windowExtent`.
   FrameResult drawFrame(const world::RenderList& list, ImDrawData* ui, VkExtent2D windowExtent);
   /// Headless mode (also usable with a window): renders one frame offscreen and reads it back.

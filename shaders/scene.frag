@@ -7,9 +7,16 @@
 layout(location = 0) in vec3 inWorldOffset;
 layout(location = 1) in vec3 inNormal;
 layout(location = 2) in vec4 inColor;
-layout(location = 3) in vec4 inParams;
+layout(location = 3) flat in vec4 inParams;
+layout(location = 4) in vec2 inUv;
+layout(location = 5) flat in vec4 inMaterial;
 
 layout(push_constant) uniform Push { FrameConstants frame; };
+// The alpha-tested variant of the pipeline: without it the shader has no discard, which keeps
+// early depth testing on for everything that is opaque (software rasterizers need it).
+layout(constant_id = 0) const bool ALPHA_TEST = false;
+// Imported models' base colour images, one per layer; layer 0 is plain white.
+layout(set = 0, binding = 0) uniform sampler2DArray baseColorTextures;
 
 layout(location = 0) out vec4 outColor;
 
@@ -18,18 +25,37 @@ vec3 linearToSrgb(vec3 c) {
   return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
 }
 
+// 4x4 ordered-dither thresholds (Bayer): alpha blending without sorting.
+float ditherThreshold() {
+  const float bayer[16] = float[16](0.0, 8.0, 2.0, 10.0, 12.0, 4.0, 14.0, 6.0, 3.0, 11.0, 1.0,
+                                    9.0, 15.0, 7.0, 13.0, 5.0);
+  ivec2 p = ivec2(gl_FragCoord.xy) & 3;
+  return (bayer[p.y * 4 + p.x] + 0.5) / 16.0;
+}
+
 void main() {
+  vec4 base = inColor;
+  // Gradients taken outside the branch, where every fragment of the quad is active.
+  vec2 uvDx = dFdx(inUv);
+  vec2 uvDy = dFdy(inUv);
+  if (inMaterial.x > 0.5) {
+    base *= textureGrad(baseColorTextures, vec3(inUv, inMaterial.x), uvDx, uvDy);
+  }
+  if (ALPHA_TEST) {
+    if (base.a < inMaterial.y) discard;
+    if (inMaterial.z > 0.5 && base.a < ditherThreshold()) discard;
+  }
+
   vec3 n = normalize(inNormal);
   float distanceToCamera = length(inWorldOffset);
   vec3 toEye = -inWorldOffset / max(distanceToCamera, 1e-12);
   if (dot(n, toEye) < 0.0) n = -n;  // two-sided lighting for thin parts
   vec3 sun = normalize(frame.sunDirection.xyz);
   float ambient = frame.sunDirection.w;
-  vec3 base = inColor.rgb;
 
   float hemi = 0.5 + 0.5 * n.y;  // sky above, ground bounce below
-  vec3 color = base * ambient * mix(0.55, 1.0, hemi);
-  color += base * max(dot(n, sun), 0.0) * (1.0 - ambient);
+  vec3 color = base.rgb * ambient * mix(0.55, 1.0, hemi);
+  color += base.rgb * max(dot(n, sun), 0.0) * (1.0 - ambient);
   vec3 halfway = normalize(sun + toEye);
   // Blinn-Phong with exponent 32 by repeated squaring: software rasterizers pay dearly for pow.
   float spec = max(dot(n, halfway), 0.0);
@@ -39,7 +65,7 @@ void main() {
   spec *= spec;
   spec *= spec;
   color += vec3(inParams.y) * spec;
-  color = mix(color, base, clamp(inParams.x, 0.0, 1.0));  // emissive: full colour, unlit
+  color = mix(color, base.rgb, clamp(inParams.x, 0.0, 1.0));  // emissive: full colour, unlit
   float facing = 1.0 - max(dot(n, toEye), 0.0);
   float rim = facing * facing * facing;
   color += inParams.z * rim * vec3(1.0, 0.85, 0.3);  // selection highlight

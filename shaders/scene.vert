@@ -11,13 +11,16 @@ layout(location = 4) in vec4 instRow1;
 layout(location = 5) in vec4 instRow2;
 layout(location = 6) in vec4 instColor;
 layout(location = 7) in vec4 instParams;
+layout(location = 8) in vec4 instMaterial;
 
 layout(push_constant) uniform Push { FrameConstants frame; };
 
 layout(location = 0) out vec3 outWorldOffset;  // camera-relative position, metres
 layout(location = 1) out vec3 outNormal;
 layout(location = 2) out vec4 outColor;
-layout(location = 3) out vec4 outParams;
+layout(location = 3) flat out vec4 outParams;
+layout(location = 4) out vec2 outUv;
+layout(location = 5) flat out vec4 outMaterial;
 
 void main() {
   vec4 p = vec4(inPosition, 1.0);
@@ -31,5 +34,7 @@ void main() {
   outNormal = n;
   outColor = instColor;
   outParams = instParams;
+  outUv = inUv;
+  outMaterial = instMaterial;
   gl_Position = frame.viewProj * vec4(relative, 1.0);
 }

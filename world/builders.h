@@ -55,6 +55,42 @@ inline constexpr Look WOOD{0.45f, 0.30f, 0.18f, 0.0f, 0.2f};
 inline constexpr Look WHITE{0.85f, 0.85f, 0.85f, 0.0f, 0.3f};
 }  // namespace looks
 
+/// Built-in parts an asset override file may replace by a glTF model (Prototype::component):
+/// the model is scaled to the part's real size. Hero parts (the open tray, the hero rack) stay
+/// built-in: the stations inside them need their detail.
+struct ComponentInfo {
+  const char* key;
+  const char* description;
+};
+namespace component {
+inline constexpr char COMPUTE_TRAY[] = "nvl72.compute_tray";
+inline constexpr char SWITCH_TRAY[] = "nvl72.switch_tray";
+inline constexpr char POWER_SHELF[] = "nvl72.power_shelf";
+inline constexpr char RACK[] = "nvl72.rack";
+inline constexpr char LEAF_SWITCH[] = "network.leaf_switch";
+inline constexpr char NETWORK_RACK[] = "network.rack";
+inline constexpr char CDU[] = "cooling.cdu";
+inline constexpr char DRY_COOLER[] = "plant.dry_cooler";
+inline constexpr char PUMP[] = "plant.pump";
+inline constexpr char COOLING_TOWER[] = "plant.cooling_tower";
+inline constexpr char TRANSFORMER[] = "power.transformer";
+}  // namespace component
+inline constexpr ComponentInfo COMPONENTS[] = {
+    {component::COMPUTE_TRAY, "NVL72 compute tray (every tray but the hero's open one)"},
+    {component::SWITCH_TRAY, "NVL72 NVLink switch tray"},
+    {component::POWER_SHELF, "NVL72 power shelf"},
+    {component::RACK, "GB200 NVL72 rack, whole (every rack but the hero rack)"},
+    {component::LEAF_SWITCH, "InfiniBand leaf/spine switch (1U)"},
+    {component::NETWORK_RACK, "network rack of leaf or spine switches, whole"},
+    {component::CDU, "coolant distribution unit of a row"},
+    {component::DRY_COOLER, "dry cooler of the cooling plant"},
+    {component::PUMP, "facility water pump"},
+    {component::COOLING_TOWER, "cooling tower"},
+    {component::TRANSFORMER, "substation power transformer"},
+};
+/// Every key of COMPONENTS, in order.
+std::vector<std::string> componentKeys();
+
 /// A cylinder part from `from` to `to` (metres) of `diameter`: pipes, tubes, cables.
 Part tubePart(MeshId mesh, const glm::dvec3& from, const glm::dvec3& to, double diameter, Look look,
               std::string name);

@@ -101,6 +101,12 @@ struct DieLayout {
 
 }  // namespace
 
+std::vector<std::string> componentKeys() {
+  std::vector<std::string> keys;
+  for (const ComponentInfo& c : COMPONENTS) keys.emplace_back(c.key);
+  return keys;
+}
+
 LodDesc proxyLod(Look look, float openPixels) {
   LodDesc lod;
   lod.hasProxy = true;

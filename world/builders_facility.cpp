@@ -125,6 +125,7 @@ PrototypeId buildCoolingPlant(BuildContext& ctx, const CoolingPlantDesc& desc) {
 
   Prototype cooler;
   cooler.name = "dry cooler";
+  cooler.component = component::DRY_COOLER;
   cooler.lod = proxyLod(looks::ALUMINIUM, 30.0f);
   cooler.parts.push_back(
       boxPart(box, dvec3(0, H * 0.55, 0), dvec3(L, H * 0.9, W), looks::ALUMINIUM, "coil bank"));
@@ -142,6 +143,7 @@ PrototypeId buildCoolingPlant(BuildContext& ctx, const CoolingPlantDesc& desc) {
   const double pumpD = dims.meters("pump.diameter"), pumpL = dims.meters("pump.length");
   Prototype pump;
   pump.name = "facility water pump";
+  pump.component = component::PUMP;
   pump.lod = proxyLod(looks::COOLANT_SUPPLY, 30.0f);
   pump.parts.push_back(tubePart(cyl, dvec3(-pumpL / 2, pumpD / 2 + 0.2, 0),
                                 dvec3(pumpL * 0.1, pumpD / 2 + 0.2, 0), pumpD,
@@ -157,6 +159,7 @@ PrototypeId buildCoolingPlant(BuildContext& ctx, const CoolingPlantDesc& desc) {
                towerH = dims.meters("cooling_tower.height");
   Prototype tower;
   tower.name = "cooling tower";
+  tower.component = component::COOLING_TOWER;
   tower.lod = proxyLod(looks::CONCRETE, 30.0f);
   tower.parts.push_back(boxPart(cyl, dvec3(0, towerH * 0.45, 0),
                                 dvec3(towerD, towerH * 0.9, towerD), looks::CONCRETE,
@@ -215,6 +218,7 @@ PrototypeId buildSubstation(BuildContext& ctx) {
   const int count = dims.count("substation.transformers");
   Prototype tr;
   tr.name = "power transformer";
+  tr.component = component::TRANSFORMER;
   tr.lod = proxyLod(looks::STEEL, 30.0f);
   tr.parts.push_back(boxPart(box, dvec3(0, th * 0.4, 0), dvec3(tw * 0.6, th * 0.8, td),
                              looks::STEEL, "transformer tank"));

@@ -61,6 +61,7 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
   const double h = dims.number("compute_tray.height_u") * dims.rackUnit_m();
   Prototype p;
   p.name = desc.hero ? "compute tray (hero, open)" : "compute tray";
+  if (!desc.hero) p.component = component::COMPUTE_TRAY;
   p.lod = proxyLod(looks::STEEL, 60.0f);
   addChassis(p, ctx, w, h, d, !desc.hero, looks::STEEL);
 
@@ -142,6 +143,7 @@ PrototypeId buildSwitchTray(BuildContext& ctx) {
   Prototype p;
   p.name = "NVLink switch tray (" + std::to_string(dims.count("switch_tray.switch_chips")) +
            " switch chips)";
+  p.component = component::SWITCH_TRAY;
   p.lod = proxyLod(looks::NIC, 60.0f);
   addChassis(p, ctx, w, h, d, true, looks::NIC);
   for (int i = 0; i < 8; ++i) {
@@ -159,6 +161,7 @@ PrototypeId buildPowerShelf(BuildContext& ctx) {
   const int psus = dims.count("nvl72_rack.psus_per_shelf");
   Prototype p;
   p.name = "power shelf";
+  p.component = component::POWER_SHELF;
   p.lod = proxyLod(looks::ALUMINIUM, 60.0f);
   addChassis(p, ctx, w, h, d, true, looks::DARK_STEEL);
   for (int i = 0; i < psus; ++i) {
@@ -182,6 +185,7 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   const int shelves = dims.count("nvl72_rack.power_shelves");
   Prototype p;
   p.name = desc.hero ? "GB200 NVL72 rack (hero)" : "GB200 NVL72 rack";
+  if (!desc.hero) p.component = component::RACK;
   p.lod = proxyLod(Look{0.22f, 0.23f, 0.25f, 0.0f, 0.4f}, 60.0f);
   const double post = 0.04, panel = 0.01, cap = 0.05;
   for (int sx = -1; sx <= 1; sx += 2) {
@@ -260,6 +264,7 @@ PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount) {
   const double swW = dims.meters("fabric_switch.width"), swD = dims.meters("fabric_switch.depth");
   Prototype sw;
   sw.name = "InfiniBand leaf switch";
+  sw.component = component::LEAF_SWITCH;
   sw.lod = proxyLod(looks::NIC, 60.0f);
   sw.parts.push_back(
       boxPart(box, dvec3(0, U / 2, 0), dvec3(swW, U * 0.95, swD), looks::NIC, "switch chassis"));
@@ -272,6 +277,7 @@ PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount) {
 
   Prototype p;
   p.name = "network rack";
+  p.component = component::NETWORK_RACK;
   p.lod = proxyLod(looks::NIC, 120.0f);
   p.parts.push_back(boxPart(box, dvec3(-W / 2 + 0.01, H / 2, 0), dvec3(0.02, H, D),
                             looks::DARK_STEEL, "side panel"));
@@ -300,6 +306,7 @@ PrototypeId buildCdu(BuildContext& ctx) {
                H = dims.meters("cdu.height");
   Prototype p;
   p.name = "coolant distribution unit";
+  p.component = component::CDU;
   p.lod = proxyLod(looks::WHITE, 30.0f);
   p.parts.push_back(boxPart(box, dvec3(0, H / 2, 0), dvec3(W, H, D), looks::WHITE, "CDU cabinet"));
   p.parts.push_back(boxPart(box, dvec3(0, H * 0.75, D / 2 + 0.005), dvec3(0.25, 0.15, 0.01),

@@ -31,22 +31,25 @@ struct GltfLimits {
   uint64_t maxTotalVertices = 1u << 22;   // over all imported meshes (about 4 M)
 };
 
-/// PBR metallic-roughness factors and the base colour image (glTF 2.0 spec, section 3.9.2).
+/// glTF 2.0 spec, section 3.9.4.
+enum class AlphaMode : uint8_t { Opaque, Mask, Blend };
+
+/// PBR metallic-roughness factors and the base colour image (glTF 2.0 spec, section 3.9.2),
+/// alpha mode and sidedness (3.9.4, 3.9.5).
 struct ImportedMaterial {
   std::string name;
   float baseColorFactor[4] = {1, 1, 1, 1};  // linear RGBA
   float metallicFactor = 1;
   float roughnessFactor = 1;
   int32_t baseColorImage = -1;  // index into ImportedModel::images; -1 when untextured
+  AlphaMode alphaMode = AlphaMode::Opaque;
+  float alphaCutoff = 0.5f;  // MASK only
+  bool doubleSided = false;
 };
 
-/// A decoded image: RGBA8, rows top to bottom, width*height*4 bytes.
-struct ImportedImage {
-  std::string name;
-  uint32_t width = 0;
-  uint32_t height = 0;
-  std::vector<uint8_t> rgba8;
-};
+/// A decoded image: RGBA8, rows top to bottom, width*height*4 bytes (the renderer's texture
+/// image, so a model's images go to the GPU as they are).
+using ImportedImage = TextureImage;
 
 /// One triangle primitive of a glTF mesh (strips and fans already turned into lists).
 struct ImportedMesh {

@@ -104,6 +104,16 @@ void buildMaterials(const tinygltf::Model& model, Context& ctx, ImportedModel* o
     clamped |= dst.metallicFactor != float(pbr.metallicFactor) ||
                dst.roughnessFactor != float(pbr.roughnessFactor);
     if (clamped) ctx.warn(at, "factors outside [0, 1] were clamped");
+    if (src.alphaMode == "MASK") {
+      dst.alphaMode = AlphaMode::Mask;
+    } else if (src.alphaMode == "BLEND") {
+      dst.alphaMode = AlphaMode::Blend;
+    } else if (src.alphaMode != "OPAQUE") {
+      ctx.warn("/materials/" + str(int64_t(i)) + "/alphaMode",
+               "not OPAQUE, MASK or BLEND: drawn opaque");
+    }
+    dst.alphaCutoff = clamp01(src.alphaCutoff);
+    dst.doubleSided = src.doubleSided;
     if (pbr.baseColorTexture.index >= 0) {
       dst.baseColorImage = model.textures[size_t(pbr.baseColorTexture.index)].source;
       if (pbr.baseColorTexture.texCoord != 0)

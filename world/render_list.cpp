@@ -1,8 +1,19 @@
 #include "world/render_list.h"
 
+#include <atomic>
 #include <cmath>
 
 namespace world {
+namespace {
+
+// Revisions are unique in the process, not per library: a renderer that drew one world's
+// library never mistakes another world's library for the one it holds.
+uint64_t nextRevision() {
+  static std::atomic<uint64_t> counter{0};
+  return ++counter;
+}
+
+}  // namespace
 
 bool MeshLibrary::add(MeshData mesh, MeshId* outId) {
   if (mesh.indices.size() % 3 != 0) return false;
@@ -11,9 +22,19 @@ bool MeshLibrary::add(MeshData mesh, MeshId* outId) {
     if (index >= vertexCount) return false;
   }
   m_meshes.push_back(std::move(mesh));
-  ++m_revision;
+  m_revision = nextRevision();
   if (outId) *outId = MeshId{static_cast<uint32_t>(m_meshes.size() - 1)};
   return true;
+}
+
+uint32_t TextureLibrary::add(TextureImage image) {
+  if (image.width == 0 || image.height == 0 ||
+      image.rgba8.size() != uint64_t(image.width) * image.height * 4) {
+    return 0;
+  }
+  m_images.push_back(std::move(image));
+  m_revision = nextRevision();
+  return static_cast<uint32_t>(m_images.size());
 }
 
 void viewProjection(const ViewParams& view, float aspect, float out[16]) {

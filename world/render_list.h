@@ -32,7 +32,8 @@ struct MeshData {
   uint32_t triangleCount() const { return static_cast<uint32_t>(indices.size() / 3); }
 };
 
-/// All meshes the world may draw. The renderer uploads it whole when revision() changes.
+/// All meshes the world may draw. The renderer uploads it whole when revision() changes
+/// (revisions are unique across every library of the process; 0: empty).
 class MeshLibrary {
  public:
   /// Adds a mesh and returns its id; out-of-range indices or a non-multiple-of-3 index count
@@ -47,11 +48,36 @@ class MeshLibrary {
   uint64_t m_revision = 0;
 };
 
+/// An RGBA8 image (sRGB-encoded colour, linear alpha), rows top to bottom, width*height*4 bytes.
+struct TextureImage {
+  std::string name;
+  uint32_t width = 0;
+  uint32_t height = 0;
+  std::vector<uint8_t> rgba8;
+};
+
+/// The images instances may sample (gpu::Instance::material.x: layer = index + 1; 0 is plain
+/// white). The renderer packs them into one 2D array texture (no descriptor indexing needed) and
+/// uploads it whole when revision() changes.
+class TextureLibrary {
+ public:
+  /// Adds an image and returns its layer (>= 1); an empty image or a byte count that does not
+  /// match width x height x 4 makes it return 0 and leave the library unchanged.
+  uint32_t add(TextureImage image);
+  const std::vector<TextureImage>& images() const { return m_images; }
+  uint64_t revision() const { return m_revision; }
+
+ private:
+  std::vector<TextureImage> m_images;
+  uint64_t m_revision = 0;
+};
+
 /// A run of instances drawn with one mesh: instances[firstInstance, firstInstance+instanceCount).
 struct DrawBatch {
   MeshId mesh;
   uint32_t firstInstance = 0;
   uint32_t instanceCount = 0;
+  bool alphaTest = false;  // some instance cuts or dithers by alpha (gpu::Instance::material.yz)
 };
 
 /// A text label anchored at a camera-relative point (metres).

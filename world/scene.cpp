@@ -229,7 +229,7 @@ const Aabb& Scene::meshBounds(MeshId mesh) const {
   return mesh.index < m_meshBounds.size() ? m_meshBounds[mesh.index] : unitBounds();
 }
 
-PrototypeId Scene::add(Prototype prototype) {
+void Scene::computeBounds(Prototype& prototype) const {
   Aabb bounds;
   for (Part& part : prototype.parts) {
     part.bounds = transformAabb(part.local, meshBounds(part.mesh));
@@ -239,8 +239,19 @@ PrototypeId Scene::add(Prototype prototype) {
     bounds.extend(transformAabb(child.local, m_prototypes[child.prototype.index].bounds));
   }
   prototype.bounds = bounds;
+}
+
+PrototypeId Scene::add(Prototype prototype) {
+  computeBounds(prototype);
   m_prototypes.push_back(std::move(prototype));
   return PrototypeId{static_cast<uint32_t>(m_prototypes.size() - 1)};
+}
+
+void Scene::replaceContents(PrototypeId id, Prototype contents) {
+  Prototype& target = m_prototypes[id.index];
+  target.parts = std::move(contents.parts);
+  target.children = std::move(contents.children);
+  computeBounds(target);
 }
 
 void Scene::setRoot(PrototypeId root, const glm::dmat4& rootTransform) {
@@ -305,8 +316,9 @@ gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Loo
   inst.row0 = {float(m[0][0]), float(m[1][0]), float(m[2][0]), float(t.x)};
   inst.row1 = {float(m[0][1]), float(m[1][1]), float(m[2][1]), float(t.y)};
   inst.row2 = {float(m[0][2]), float(m[1][2]), float(m[2][2]), float(t.z)};
-  inst.color = {look.r, look.g, look.b, 1.0f};
+  inst.color = {look.r, look.g, look.b, look.alpha};
   inst.params = {look.emissive, look.specular, 0.0f, 0.0f};
+  inst.material = {float(look.texture), look.alphaCutoff, look.alphaBlend ? 1.0f : 0.0f, 0.0f};
   return inst;
 }
 

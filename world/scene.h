@@ -42,11 +42,16 @@ struct Aabb {
 /// The box that holds `box` after the affine transform `m`.
 Aabb transformAabb(const glm::dmat4& m, const Aabb& box);
 
-/// How a part looks: linear RGB colour, emissive 0..1, specular 0..1.
+/// How a part looks: linear RGB colour, emissive 0..1, specular 0..1; imported models add a
+/// texture (a TextureLibrary layer, 0: none) and glTF's alpha modes (gpu::Instance::material).
 struct Look {
   float r = 0.6f, g = 0.6f, b = 0.6f;
   float emissive = 0.0f;
   float specular = 0.2f;
+  uint32_t texture = 0;
+  float alpha = 1.0f;        // multiplies the texture's alpha
+  float alphaCutoff = 0.0f;  // alpha below it is cut away (glTF MASK); 0: opaque
+  bool alphaBlend = false;   // glTF BLEND, drawn as ordered dithering (no sorting needed)
 };
 
 struct Part {
@@ -72,6 +77,7 @@ struct LodDesc {
 
 struct Prototype {
   std::string name;
+  std::string component;  // key an asset override file may replace it by ("" : none; builders.h)
   std::vector<Part> parts;
   std::vector<ChildInstance> children;
   LodDesc lod;
@@ -124,6 +130,9 @@ class Scene {
  public:
   /// Adds a prototype (its children must already exist); computes its bounds.
   PrototypeId add(Prototype prototype);
+  /// Gives prototype `id` the parts and children of `contents` (name, component and LOD kept).
+  /// The new contents must fit in the old bounds: the bounds of its parents are not recomputed.
+  void replaceContents(PrototypeId id, Prototype contents);
   /// Marks the root that collect/pick/nearest walk from.
   void setRoot(PrototypeId root, const glm::dmat4& rootTransform = glm::dmat4(1.0));
   const Prototype& prototype(PrototypeId id) const { return m_prototypes[id.index]; }
@@ -154,6 +163,9 @@ class Scene {
   std::vector<Aabb> m_meshBounds;
   PrototypeId m_root;
   glm::dmat4 m_rootTransform{1.0};
+
+  /// Part bounds and the prototype's bounds from its parts and children.
+  void computeBounds(Prototype& prototype) const;
 };
 
 /// The GPU instance of a unit mesh under world transform `m`, its translation made relative to

@@ -7,16 +7,6 @@
 namespace world {
 namespace {
 
-struct StationSpec {
-  const char* name;
-  const char* title;
-  const char* description;
-  const char* path;
-  bool onLadder;
-  glm::dvec3 viewFrom;  // direction from the target towards the camera
-  double framing;       // distance multiplier on the fitted distance
-};
-
 const char* const HERO_RACK = "hall0/row0/rack0";
 const char* const HERO_GPU = "hall0/row0/rack0/compute_tray9/superchip0_gpu0";
 
@@ -114,24 +104,29 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad) {
       bounds = transformAabb(transform, scene.prototype(prototypeId).bounds);
     }
     if (bounds.empty()) continue;
-    Station s;
-    s.name = spec.name;
-    s.title = spec.title;
-    s.description = spec.description;
-    s.path = spec.path;
-    s.onLadder = spec.onLadder;
-    s.bounds = bounds;
-    const glm::dvec3 size = bounds.size();
-    s.scale_m = std::max({size.x, size.y, size.z});
-    const double radius = 0.5 * glm::length(size);
-    const double distance = spec.framing * radius / std::sin(0.5 * verticalFov_rad);
-    // The view direction is given in the instance's own frame (its front is +Z).
-    const glm::dvec3 from = glm::normalize(glm::dvec3(transform * glm::dvec4(spec.viewFrom, 0.0)));
-    Pose pose = poseLookingAlong(bounds.center() + from * distance, -from);
-    s.viewpoint = OrbitPose{bounds.center(), distance, pose.yaw_rad, pose.pitch_rad};
-    stations.push_back(std::move(s));
+    stations.push_back(makeStation(spec, bounds, transform, verticalFov_rad));
   }
   return stations;
+}
+
+Station makeStation(const StationSpec& spec, const Aabb& bounds, const glm::dmat4& transform,
+                    double verticalFov_rad) {
+  Station s;
+  s.name = spec.name;
+  s.title = spec.title;
+  s.description = spec.description;
+  s.path = spec.path;
+  s.onLadder = spec.onLadder;
+  s.bounds = bounds;
+  const glm::dvec3 size = bounds.size();
+  s.scale_m = std::max({size.x, size.y, size.z});
+  const double radius = 0.5 * glm::length(size);
+  const double distance = spec.framing * radius / std::sin(0.5 * verticalFov_rad);
+  // The view direction is given in the instance's own frame (its front is +Z).
+  const glm::dvec3 from = glm::normalize(glm::dvec3(transform * glm::dvec4(spec.viewFrom, 0.0)));
+  Pose pose = poseLookingAlong(bounds.center() + from * distance, -from);
+  s.viewpoint = OrbitPose{bounds.center(), distance, pose.yaw_rad, pose.pitch_rad};
+  return s;
 }
 
 std::optional<size_t> neighbourOnLadder(const std::vector<Station>& stations,

@@ -23,6 +23,22 @@ struct Station {
   OrbitPose viewpoint;      // where the camera goes
 };
 
+/// What a station is called and how it is framed.
+struct StationSpec {
+  const char* name;
+  const char* title;
+  const char* description;
+  const char* path;
+  bool onLadder;
+  glm::dvec3 viewFrom;  // direction from the target towards the camera, in the instance's frame
+  double framing;       // distance multiplier on the fitted distance
+};
+
+/// The station `spec` for an instance with world `bounds` and world `transform`: the camera
+/// fits the bounds' sphere into the vertical field of view (times spec.framing).
+Station makeStation(const StationSpec& spec, const Aabb& bounds, const glm::dmat4& transform,
+                    double verticalFov_rad);
+
 /// Builds the stations of a built scene (campus root with the standard child names); stations
 /// whose path does not resolve are left out.
 std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad);

@@ -53,6 +53,11 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   world->m_primitives = registerPrimitives(world->m_meshes);
   BuildContext ctx{world->m_scene, world->m_primitives, dims};
   const PrototypeId campus = buildCampus(ctx, desc.campus);
+  if (!desc.componentModels.empty()) {
+    const auto replaced = replaceComponents(
+        desc.componentModels, {world->m_meshes, world->m_textures, world->m_scene});
+    if (!replaced) return sim::Result<std::unique_ptr<World>>::failure(replaced.error());
+  }
   world->m_scene.setRoot(campus, glm::translate(glm::dmat4(1.0), desc.origin_m));
   world->m_stations = makeStations(world->m_scene, desc.verticalFov_rad);
   world->m_racks = RackMap::build(world->m_scene);
@@ -67,6 +72,34 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
     world->m_hbmFill =
         HbmFillLayer::build(world->m_scene, hbm->path.substr(0, hbm->path.rfind('/')));
   }
+  return world;
+}
+
+sim::Result<std::unique_ptr<World>> World::createViewer(const ImportedModel& model,
+                                                        double verticalFov_rad) {
+  using R = sim::Result<std::unique_ptr<World>>;
+  std::unique_ptr<World> world(new World());
+  world->m_primitives = registerPrimitives(world->m_meshes);
+  auto contents = modelPrototype(model, glm::dmat4(1.0), model.source.filename().string(),
+                                 {world->m_meshes, world->m_textures, world->m_scene});
+  if (!contents) return R::failure(contents.error());
+  const PrototypeId modelId = world->m_scene.add(std::move(*contents));
+  const Aabb bounds = world->m_scene.prototype(modelId).bounds;
+  // A floor under the model, three times its footprint, so it stands somewhere.
+  const glm::dvec3 size = bounds.size();
+  const double footprint = 3.0 * std::max({size.x, size.z, 0.5 * size.y});
+  const double thickness = 0.02 * footprint;
+  Prototype stage;
+  stage.name = "model stage";
+  stage.parts.push_back(
+      boxPart(world->m_primitives.box,
+              glm::dvec3(bounds.center().x, bounds.min.y - 0.5 * thickness, bounds.center().z),
+              glm::dvec3(footprint, thickness, footprint), looks::FLOOR, "floor"));
+  stage.children.push_back(placeChild(modelId, glm::dvec3(0.0), "model"));
+  world->m_scene.setRoot(world->m_scene.add(std::move(stage)));
+  const StationSpec spec{"model", "Model", "an imported glTF model at its own size", "model",
+                         false, glm::dvec3(0.35, 0.3, 1.0), 1.1};
+  world->m_stations.push_back(makeStation(spec, bounds, glm::dmat4(1.0), verticalFov_rad));
   return world;
 }
 
@@ -126,7 +159,11 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     }
     std::sort(m_order.begin(), m_order.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [d2, i] : m_order) out.instances.push_back(bucket[i]);
+    for (const auto& [d2, i] : m_order) {
+      const gpu::Instance& inst = bucket[i];
+      batch.alphaTest = batch.alphaTest || inst.material.y > 0.0f || inst.material.z > 0.0f;
+      out.instances.push_back(inst);
+    }
     out.batches.push_back(batch);
   }
   result.instances = static_cast<uint32_t>(out.instances.size());

@@ -12,6 +12,7 @@
 #include "world/builders.h"
 #include "world/camera.h"
 #include "world/hbm_fill.h"
+#include "world/model_prototype.h"
 #include "world/overlays.h"
 #include "world/stations.h"
 #include "world/systolic.h"
@@ -23,6 +24,7 @@ struct WorldDesc {
   CampusDesc campus;
   glm::dvec3 origin_m{0.0};  // where the campus centre sits (precision tests move it far away)
   double verticalFov_rad = 1.0471975511965976;  // for station framing; the camera's own FOV rules
+  std::vector<ComponentModel> componentModels;  // built-in parts drawn as glTF models instead
 };
 
 /// Per-frame inputs besides the camera.
@@ -52,7 +54,14 @@ class World {
   static sim::Result<std::unique_ptr<World>> create(const Dimensions& dims,
                                                     const WorldDesc& desc = {});
 
+  /// A viewer for one imported model: the model at its own size on a floor, and one station,
+  /// "model", that frames it.
+  static sim::Result<std::unique_ptr<World>> createViewer(const ImportedModel& model,
+                                                          double verticalFov_rad);
+
   const MeshLibrary& meshes() const { return m_meshes; }
+  /// Imported models' base colour images (empty without any).
+  const TextureLibrary& textures() const { return m_textures; }
   const Scene& scene() const { return m_scene; }
   const std::vector<Station>& stations() const { return m_stations; }
   /// The station called `name`, or nullptr.
@@ -84,6 +93,7 @@ class World {
  private:
   World() = default;
   MeshLibrary m_meshes;
+  TextureLibrary m_textures;
   PrimitiveMeshes m_primitives;
   Scene m_scene;
   Traffic m_traffic;

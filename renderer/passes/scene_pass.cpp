@@ -24,9 +24,12 @@ const uint32_t SKY_FRAG[] =
 #include "shaders_spv/sky.frag.inc"
     ;
 
-VkPipelineLayout createLayout(VkDevice device, uint32_t pushBytes, VkShaderStageFlags stages) {
+VkPipelineLayout createLayout(VkDevice device, uint32_t pushBytes, VkShaderStageFlags stages,
+                              VkDescriptorSetLayout set = VK_NULL_HANDLE) {
   VkPushConstantRange range{stages, 0, pushBytes};
   VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.setLayoutCount = set ? 1 : 0;
+  info.pSetLayouts = set ? &set : nullptr;
   info.pushConstantRangeCount = 1;
   info.pPushConstantRanges = &range;
   VkPipelineLayout layout;
@@ -40,10 +43,12 @@ gpu::vec4 vec4Of(const float* xyz, float w) {
 
 }  // namespace
 
-void ScenePass::create(const vkutil::Context& ctx, VkFormat colorFormat, VkFormat depthFormat,
-                       VkPipelineCache cache) {
+void ScenePass::create(const vkutil::Context& ctx, VkCommandPool pool, VkFormat colorFormat,
+                       VkFormat depthFormat, VkPipelineCache cache) {
+  m_textures.create(ctx, pool);
   m_sceneLayout = createLayout(ctx.device, sizeof(gpu::FrameConstants),
-                               VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
+                               VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                               m_textures.layout());
   m_skyLayout = createLayout(ctx.device, sizeof(gpu::SkyConstants), VK_SHADER_STAGE_FRAGMENT_BIT);
 
   VkShaderModule sceneVert = vkutil::createShaderModule(ctx.device, SCENE_VERT, sizeof(SCENE_VERT));
@@ -61,7 +66,7 @@ void ScenePass::create(const vkutil::Context& ctx, VkFormat colorFormat, VkForma
       {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(world::MeshVertex, normal)},
       {2, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(world::MeshVertex, uv)},
   };
-  for (uint32_t i = 0; i < 5; ++i) {
+  for (uint32_t i = 0; i < SCENE_INSTANCE_VEC4_COUNT; ++i) {
     scene.attributes.push_back(
         {SCENE_INSTANCE_FIRST_LOCATION + i, 1, VK_FORMAT_R32G32B32A32_SFLOAT, i * 16u});
   }
@@ -70,6 +75,11 @@ void ScenePass::create(const vkutil::Context& ctx, VkFormat colorFormat, VkForma
   scene.depthFormat = depthFormat;
   scene.cache = cache;
   m_scenePipeline = vkutil::createGraphicsPipeline(ctx.device, scene);
+  const VkBool32 alphaTest = VK_TRUE;
+  const VkSpecializationMapEntry entry{0, 0, sizeof(VkBool32)};
+  const VkSpecializationInfo specialization{1, &entry, sizeof(alphaTest), &alphaTest};
+  scene.fragmentSpecialization = &specialization;
+  m_alphaTestPipeline = vkutil::createGraphicsPipeline(ctx.device, scene);
 
   vkutil::GraphicsPipelineDesc sky;
   sky.vertex = skyVert;
@@ -94,7 +104,9 @@ void ScenePass::create(const vkutil::Context& ctx, VkFormat colorFormat, VkForma
 void ScenePass::destroy(const vkutil::Context& ctx) {
   vkutil::destroyBuffer(ctx, m_vertices);
   vkutil::destroyBuffer(ctx, m_indices);
+  m_textures.destroy(ctx);
   vkDestroyPipeline(ctx.device, m_scenePipeline, nullptr);
+  vkDestroyPipeline(ctx.device, m_alphaTestPipeline, nullptr);
   vkDestroyPipeline(ctx.device, m_skyPipeline, nullptr);
   vkDestroyPipelineLayout(ctx.device, m_sceneLayout, nullptr);
   vkDestroyPipelineLayout(ctx.device, m_skyLayout, nullptr);
@@ -130,6 +142,11 @@ void ScenePass::uploadMeshes(const vkutil::Context& ctx, VkCommandPool pool,
   m_revision = meshes.revision();
 }
 
+void ScenePass::uploadTextures(const vkutil::Context& ctx, VkCommandPool pool,
+                               const world::TextureLibrary& textures) {
+  m_textures.upload(ctx, pool, textures);
+}
+
 SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
                              VkExtent2D extent) const {
   SceneStats stats;
@@ -152,6 +169,10 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_scenePipeline);
   vkCmdPushConstants(cmd, m_sceneLayout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
                      0, sizeof(frame), &frame);
+  const VkDescriptorSet textures = m_textures.set();
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_sceneLayout, 0, 1, &textures, 0,
+                          nullptr);
+  bool alphaTestBound = false;
   VkBuffer vertexBuffers[2] = {m_vertices.buffer, instances};
   VkDeviceSize offsets[2] = {0, 0};
   vkCmdBindVertexBuffers(cmd, 0, 2, vertexBuffers, offsets);
@@ -161,6 +182,11 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
     if (uint64_t(batch.firstInstance) + batch.instanceCount > list.instances.size()) continue;
     const MeshRange& range = m_ranges[batch.mesh.index];
     if (range.indexCount == 0) continue;
+    if (batch.alphaTest != alphaTestBound) {
+      alphaTestBound = batch.alphaTest;
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
+                        alphaTestBound ? m_alphaTestPipeline : m_scenePipeline);
+    }
     vkCmdDrawIndexed(cmd, range.indexCount, batch.instanceCount, range.firstIndex,
                      range.vertexOffset, batch.firstInstance);
     ++stats.drawCalls;

@@ -1,5 +1,7 @@
 // The scene pass: a sky gradient behind everything, then every draw batch of the render list as
-// one instanced, indexed draw. Meshes live in one vertex and one index buffer.
+// one instanced, indexed draw. Meshes live in one vertex and one index buffer, imported models'
+// images in one 2D array texture; batches that cut by alpha use a second pipeline, so the
+// opaque one has no discard and keeps early depth testing.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +9,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "renderer/passes/texture_array.h"
 #include "renderer/vk/context.h"
 #include "renderer/vk/resources.h"
 #include "world/render_list.h"
@@ -21,13 +24,17 @@ struct SceneStats {
 
 class ScenePass {
  public:
-  void create(const vkutil::Context& ctx, VkFormat colorFormat, VkFormat depthFormat,
-              VkPipelineCache cache);
+  void create(const vkutil::Context& ctx, VkCommandPool pool, VkFormat colorFormat,
+              VkFormat depthFormat, VkPipelineCache cache);
   void destroy(const vkutil::Context& ctx);
   /// Uploads every mesh of the library (the device must be idle: buffers are replaced).
   void uploadMeshes(const vkutil::Context& ctx, VkCommandPool pool,
                     const world::MeshLibrary& meshes);
   uint64_t uploadedRevision() const { return m_revision; }
+  /// Uploads the texture library as the array texture (the device must be idle).
+  void uploadTextures(const vkutil::Context& ctx, VkCommandPool pool,
+                      const world::TextureLibrary& textures);
+  uint64_t uploadedTextureRevision() const { return m_textures.uploadedRevision(); }
   /// Records the sky and the batches inside an active dynamic-rendering scope.
   SceneStats record(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
                     VkExtent2D extent) const;
@@ -41,10 +48,12 @@ class ScenePass {
   VkPipelineLayout m_sceneLayout = VK_NULL_HANDLE;
   VkPipelineLayout m_skyLayout = VK_NULL_HANDLE;
   VkPipeline m_scenePipeline = VK_NULL_HANDLE;
+  VkPipeline m_alphaTestPipeline = VK_NULL_HANDLE;
   VkPipeline m_skyPipeline = VK_NULL_HANDLE;
   vkutil::Buffer m_vertices;
   vkutil::Buffer m_indices;
   std::vector<MeshRange> m_ranges;
+  TextureArray m_textures;
   uint64_t m_revision = UINT64_MAX;
 };
 

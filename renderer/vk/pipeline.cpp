@@ -23,6 +23,7 @@ VkPipeline createGraphicsPipeline(VkDevice device, const GraphicsPipelineDesc& d
   stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
   stages[1].module = desc.fragment;
   stages[1].pName = "main";
+  stages[1].pSpecializationInfo = desc.fragmentSpecialization;
 
   VkPipelineVertexInputStateCreateInfo vertexInput{
       VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};

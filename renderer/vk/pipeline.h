@@ -24,6 +24,7 @@ struct GraphicsPipelineDesc {
   VkCompareOp depthCompare = VK_COMPARE_OP_GREATER_OR_EQUAL;  // reverse-Z
   VkCullModeFlags cullMode = VK_CULL_MODE_BACK_BIT;
   VkPipelineCache cache = VK_NULL_HANDLE;
+  const VkSpecializationInfo* fragmentSpecialization = nullptr;  // the fragment shader's constants
 };
 
 /// A pipeline with dynamic viewport and scissor, one colour attachment, optional depth.

@@ -84,7 +84,7 @@ void destroyBuffer(const Context& ctx, Buffer& b) {
 }
 
 Image createImage2D(const Context& ctx, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage,
-                    VkImageAspectFlags aspect) {
+                    VkImageAspectFlags aspect, const ImageLayers& shape) {
   Image img;
   img.format = format;
   img.extent = extent;
@@ -92,8 +92,8 @@ Image createImage2D(const Context& ctx, VkFormat format, VkExtent2D extent, VkIm
   info.imageType = VK_IMAGE_TYPE_2D;
   info.format = format;
   info.extent = {extent.width, extent.height, 1};
-  info.mipLevels = 1;
-  info.arrayLayers = 1;
+  info.mipLevels = shape.mipLevels;
+  info.arrayLayers = shape.layers;
   info.samples = VK_SAMPLE_COUNT_1_BIT;
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
   info.usage = usage;
@@ -110,9 +110,9 @@ Image createImage2D(const Context& ctx, VkFormat format, VkExtent2D extent, VkIm
   VK_CHECK(vkBindImageMemory(ctx.device, img.image, img.memory, 0));
   VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   view.image = img.image;
-  view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view.viewType = shape.arrayView ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
   view.format = format;
-  view.subresourceRange = {aspect, 0, 1, 0, 1};
+  view.subresourceRange = {aspect, 0, shape.mipLevels, 0, shape.layers};
   VK_CHECK(vkCreateImageView(ctx.device, &view, nullptr, &img.view));
   return img;
 }
@@ -167,7 +167,7 @@ void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspe
   barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.image = image;
-  barrier.subresourceRange = {aspect, 0, 1, 0, 1};
+  barrier.subresourceRange = {aspect, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};
   VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
   dep.imageMemoryBarrierCount = 1;
   dep.pImageMemoryBarriers = &barrier;

@@ -37,9 +37,17 @@ Buffer createDeviceBuffer(const Context& ctx, VkCommandPool pool, const void* da
                           VkDeviceSize size, VkBufferUsageFlags usage);
 void destroyBuffer(const Context& ctx, Buffer& buffer);
 
-/// A 2D image with one mip level and a view of it.
+/// Mip levels and array layers of an image; `arrayView` makes its view a 2D array (also with
+/// one layer, for shaders that declare sampler2DArray).
+struct ImageLayers {
+  uint32_t mipLevels = 1;
+  uint32_t layers = 1;
+  bool arrayView = false;
+};
+
+/// A 2D image (one mip level and layer unless `shape` says otherwise) and a view of all of it.
 Image createImage2D(const Context& ctx, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage,
-                    VkImageAspectFlags aspect);
+                    VkImageAspectFlags aspect, const ImageLayers& shape = {});
 void destroyImage(const Context& ctx, Image& image);
 
 /// Records into a fresh command buffer from `pool`, submits, and waits for it.
@@ -55,7 +63,7 @@ void submitNow(const Context& ctx, VkCommandPool pool, Record&& record) {
   endOneTimeCommands(ctx, pool, cmd);
 }
 
-/// A synchronization2 image layout transition on the whole image (one mip, one layer).
+/// A synchronization2 image layout transition on the whole image (every mip level and layer).
 void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
                      VkImageLayout from, VkImageLayout to, VkPipelineStageFlags2 srcStage,
                      VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage,

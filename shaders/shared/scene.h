@@ -14,7 +14,7 @@ struct mat4 {
 };
 #endif
 
-// Per-instance data, fed as instance-rate vertex attributes (locations 3..7 of scene.vert).
+// Per-instance data, fed as instance-rate vertex attributes (locations 3..8 of scene.vert).
 // The model matrix is stored as three rows of a 3x4 affine transform whose translation is
 // already relative to the camera (metres), so it fits in float at any distance from the origin.
 struct Instance {
@@ -23,6 +23,10 @@ struct Instance {
   vec4 row2;
   vec4 color;   // linear RGB base colour; a: 1 opaque
   vec4 params;  // x: emissive strength 0..1, y: specular 0..1, z: outline 0/1, w: reserved
+  // x: texture layer (0: none), y: alpha cutoff (fragments with alpha below it are discarded;
+  // 0: opaque), z: 1 = alpha blend approximated by ordered dithering (no sorting), w: reserved.
+  // The fragment's alpha is color.a times the texture's alpha.
+  vec4 material;
 };
 
 // Push constants of the scene pass.
@@ -33,9 +37,10 @@ struct FrameConstants {
 };
 
 #define SCENE_INSTANCE_FIRST_LOCATION 3
+#define SCENE_INSTANCE_VEC4_COUNT 6
 
 #ifdef __cplusplus
-static_assert(sizeof(Instance) == 80, "Instance must match the GLSL layout");
+static_assert(sizeof(Instance) == 96, "Instance must match the GLSL layout");
 static_assert(sizeof(FrameConstants) == 96, "FrameConstants must match the GLSL layout");
 }  // namespace gpu
 #endif

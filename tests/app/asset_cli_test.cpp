@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "tests/common/cli.h"
@@ -65,3 +66,59 @@ TEST(AssetCli, MissingFileAndMissingArgumentExitTwo) {
 }
 
 }  // namespace
+
+TEST(AssetCli, ComponentsListsEveryOverridableKey) {
+  const CliRun run = runDcwalk("asset components");
+  EXPECT_EQ(run.status, 0) << run.out;
+  for (const char* key : {"nvl72.compute_tray", "nvl72.rack", "cooling.cdu", "plant.pump"}) {
+    EXPECT_NE(run.out.find(key), std::string::npos) << key << "\n" << run.out;
+  }
+}
+
+TEST(AssetCli, ShotRendersAModelOnItsOwn) {
+  const std::filesystem::path out =
+      std::filesystem::temp_directory_path() / "dcwalk_asset_cli_model.png";
+  std::filesystem::remove(out);
+  const CliRun run = runDcwalk("shot --validation --size 320x240 --model " +
+                               quoted(GLTF / "valid/BoxTextured/glTF-Binary/BoxTextured.glb") +
+                               " --out " + quoted(out));
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_TRUE(std::filesystem::exists(out));
+  // BoxTextured is 12 triangles (valid/INDEX.md), the floor under it a box of 12 more.
+  EXPECT_NE(run.out.find("station model, 24 triangles"), std::string::npos) << run.out;
+}
+
+TEST(AssetCli, ShotRefusesAMalformedModelWithExitTwo) {
+  const std::filesystem::path invalid = GLTF / "invalid";
+  std::filesystem::path file;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(invalid)) {
+    if (entry.path().extension() == ".gltf") {
+      file = entry.path();
+      break;
+    }
+  }
+  ASSERT_FALSE(file.empty());
+  const CliRun run = runDcwalk("shot --size 64x64 --model " + quoted(file) + " --out /dev/null");
+  EXPECT_EQ(run.status, 2) << run.out;
+  EXPECT_NE(run.out.find(file.filename().string()), std::string::npos) << run.out;
+}
+
+TEST(AssetCli, ShotWithAnAssetOverrideFile) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "dcwalk_asset_cli";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path good = dir / "overrides.json";
+  std::ofstream(good) << "{\"overrides\": [{\"component\": \"nvl72.compute_tray\", \"model\": \""
+                      << (GLTF / "valid/Box/glTF-Binary/Box.glb").string() << "\"}]}\n";
+  const CliRun ok = runDcwalk("shot --validation --size 320x180 --station rack --assets " +
+                              quoted(good) + " --out " + quoted(dir / "rack.png"));
+  EXPECT_EQ(ok.status, 0) << ok.out;
+
+  const std::filesystem::path bad = dir / "bad.json";
+  std::ofstream(bad) << "{\"overrides\": [\n  {\"component\": \"nvl72.toaster\", \"model\": \"x.glb\"}]}\n";
+  const CliRun refused = runDcwalk("shot --size 64x64 --assets " + quoted(bad) + " --out " +
+                                   quoted(dir / "never.png"));
+  EXPECT_EQ(refused.status, 2) << refused.out;
+  EXPECT_NE(refused.out.find("bad.json:2 (/overrides/0/component)"), std::string::npos)
+      << refused.out;
+  EXPECT_FALSE(std::filesystem::exists(dir / "never.png"));
+}
