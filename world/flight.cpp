@@ -49,21 +49,29 @@ OrbitPose toOrbitPose(const Pose& pose, double distance_m) {
 
 FlyTo::FlyTo(const OrbitPose& from, const OrbitPose& to, FlyToDesc desc) : m_from(from), m_to(to) {
   const double d0 = std::max(from.distance_m, 1e-9), d1 = std::max(to.distance_m, 1e-9);
-  const double decades = std::abs(std::log10(d1 / d0));
+  // Decades of scale change, or of travel measured in the larger distance (sliding 15 m at 5 cm
+  // from things is as far, in what the eye sees, as zooming out by 300x).
+  const double travel_m = glm::length(to.target - from.target);
+  const double decades =
+      std::max(std::abs(std::log10(d1 / d0)), std::log10(1.0 + travel_m / std::max(d0, d1)));
   m_duration_s = std::clamp(desc.minDuration_s + desc.secondsPerDecade * decades,
                             desc.minDuration_s, desc.maxDuration_s);
   m_from.distance_m = d0;
   m_to.distance_m = d1;
 }
 
-Pose FlyTo::sample(double elapsed_s) const {
+OrbitPose FlyTo::sampleOrbit(double elapsed_s) const {
   const double e = easeInOut(elapsed_s / m_duration_s);
   OrbitPose o;
   o.target = m_from.target + (m_to.target - m_from.target) * e;
   o.distance_m = std::exp(std::log(m_from.distance_m) * (1 - e) + std::log(m_to.distance_m) * e);
   o.yaw_rad = m_from.yaw_rad + angleDelta(m_from.yaw_rad, m_to.yaw_rad) * e;
   o.pitch_rad = m_from.pitch_rad + (m_to.pitch_rad - m_from.pitch_rad) * e;
-  return toPose(o);
+  return o;
+}
+
+Pose FlyTo::sample(double elapsed_s) const {
+  return toPose(sampleOrbit(elapsed_s));
 }
 
 bool CameraSpline::setKeys(std::vector<SplineKey> keys) {

@@ -32,11 +32,14 @@ struct FlyToDesc {
 
 class FlyTo {
  public:
-  /// Starts a flight from `from` to `to`; its duration grows with the scale change, capped.
+  /// Starts a flight from `from` to `to`; its duration grows with the scale change (or the
+  /// travel measured in the larger orbit distance), capped.
   FlyTo(const OrbitPose& from, const OrbitPose& to, FlyToDesc desc = {});
   double duration_s() const { return m_duration_s; }
   /// The pose `elapsed_s` seconds into the flight (clamped to the end).
   Pose sample(double elapsed_s) const;
+  /// The same as an orbit pose (what a new flight starting mid-way continues from).
+  OrbitPose sampleOrbit(double elapsed_s) const;
   bool finished(double elapsed_s) const { return elapsed_s >= m_duration_s; }
 
  private:

@@ -56,6 +56,13 @@ OrbitPose TourPlayer::targetOf(const TourStep& s) const {
 }
 
 void TourPlayer::flyTo(const Pose& from, const OrbitPose& to) {
+  // Start orbiting a point ahead of the camera as far away as the new target is: the distance
+  // then changes geometrically from there.
+  const double distance_m = std::max(glm::length(to.target - from.position), 1e-9);
+  flyFromOrbit(toOrbitPose(from, distance_m), to);
+}
+
+void TourPlayer::flyFromOrbit(const OrbitPose& from, const OrbitPose& to) {
   m_target = to;
   m_flightElapsed_s = 0;
   if (m_desc.reducedMotion) {
@@ -63,11 +70,8 @@ void TourPlayer::flyTo(const Pose& from, const OrbitPose& to) {
     m_pose = toPose(to);
     return;
   }
-  // Start orbiting a point ahead of the camera as far away as the new target is: the distance
-  // then changes geometrically from there.
-  const double distance_m = std::max(glm::length(to.target - from.position), 1e-9);
-  m_flight.emplace(toOrbitPose(from, distance_m), to, m_desc.flight);
-  m_pose = from;
+  m_flight.emplace(from, to, m_desc.flight);
+  m_pose = toPose(from);
 }
 
 void TourPlayer::goTo(size_t orderIndex, size_t beat) {
@@ -81,7 +85,13 @@ void TourPlayer::goTo(size_t orderIndex, size_t beat) {
   const OrbitPose to = targetOf(step());
   const bool sameView = to.target == m_target.target && to.distance_m == m_target.distance_m &&
                         to.yaw_rad == m_target.yaw_rad && to.pitch_rad == m_target.pitch_rad;
-  if (!sameView && !m_free) flyTo(m_pose, to);
+  // On the path the camera orbits the step it is at (or the flight's pose there): the new
+  // flight continues from that orbit, so its target slides from one thing to the other and the
+  // camera stays as close to them as it was (a point "ahead" could lie behind a wall, under the
+  // floor or outside the hall, and the flight would show the hall from outside).
+  if (!sameView && !m_free) {
+    flyFromOrbit(m_flight ? m_flight->sampleOrbit(m_flightElapsed_s) : m_target, to);
+  }
   if (m_free) m_target = to;  // reached on return
 }
 

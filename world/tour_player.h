@@ -103,6 +103,7 @@ class TourPlayer {
   OrbitPose targetOf(const TourStep& step) const;
   void goTo(size_t orderIndex, size_t beat);
   void flyTo(const Pose& from, const OrbitPose& to);
+  void flyFromOrbit(const OrbitPose& from, const OrbitPose& to);
 
   TourBundle m_bundle;
   std::map<std::string, OrbitPose> m_views;

@@ -178,3 +178,17 @@ TEST(Stations, FormatLengthPicksReadableUnits) {
 }
 
 }  // namespace
+
+TEST(FlyTo, SlidingFarAtCloseRangeTakesLongerThanTheQuickest) {
+  // Same 5 cm orbit at both ends, 15 m apart: 15 / 0.05 = 300 "widths" of travel count as
+  // log10(1 + 300) decades, so 0.5 s + 0.2 s x 2.48 = 0.996 s, not the 0.5 s minimum.
+  const world::FlyTo slide(world::OrbitPose{dvec3(0), 0.05, 0, 0},
+                           world::OrbitPose{dvec3(15, 0, 0), 0.05, 0, 0});
+  EXPECT_NEAR(slide.duration_s(), 0.5 + 0.2 * std::log10(301.0), 1e-9);
+  // Orbit and pose sampling agree.
+  const world::OrbitPose mid = slide.sampleOrbit(slide.duration_s() / 2);
+  EXPECT_NEAR(mid.target.x, 7.5, 1e-9);
+  EXPECT_LT(
+      glm::length(world::toPose(mid).position - slide.sample(slide.duration_s() / 2).position),
+      1e-12);
+}
