@@ -22,6 +22,7 @@ struct ShotOptions {
   std::string overlay = "none";
   std::vector<std::string> faults;
   bool traffic = false;
+  bool coolant = false;
   std::string model;  // --model: a glTF file viewed on its own (station "model")
 };
 
@@ -78,6 +79,7 @@ int runShot(const ShotOptions& options) {
   }
   world::FrameDesc frame{options.render.width, options.render.height};
   frame.traffic = options.traffic;
+  frame.coolant = options.coolant;
   frame.animationTime_s = session.engine->time_s();
   renderer::Pixels pixels = renderView(session, camera, hud, frame);
   std::string error;
@@ -125,6 +127,8 @@ Command addShotCommand(CLI::App& cli) {
                   "fault KIND[:TARGET]@START[-END][,severity=X] (repeatable), e.g. pump_trip@10");
   sub->add_flag("--traffic", options->traffic,
                 "draw the hero rack's NVLink and fabric traffic as moving particles");
+  sub->add_flag("--coolant", options->coolant,
+                "draw the hero rack's coolant loop and its CDU's facility water by temperature");
   sub->add_option("--model", options->model,
                   "a glTF 2.0 file (.gltf/.glb) to render on its own, at its own size")
       ->excludes("--station");

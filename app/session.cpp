@@ -17,14 +17,12 @@ namespace app {
 
 namespace {
 
-sim::Result<std::unique_ptr<sim::engine::Engine>> createEngine(
-    const sim::Catalog& catalog, const std::string& name,
-    const std::vector<sim::engine::FaultDesc>& faults) {
-  auto engineDesc = sim::engine::builtinScenario(name);
+sim::Result<std::unique_ptr<sim::engine::Engine>> createEngine(const sim::Catalog& catalog,
+                                                                const EngineRequest& request) {
+  auto engineDesc = engineDescOf(request);
   if (!engineDesc) {
     return sim::Result<std::unique_ptr<sim::engine::Engine>>::failure(engineDesc.error());
   }
-  for (const sim::engine::FaultDesc& fault : faults) engineDesc->faults.push_back(fault);
   return sim::engine::Engine::create(catalog, *engineDesc);
 }
 
@@ -62,14 +60,14 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     return EXIT_BAD_INPUT;
   }
   out.catalog = std::make_unique<sim::Catalog>(std::move(*catalog));
-  auto engine = createEngine(*out.catalog, sessionDesc.engineScenario, sessionDesc.faults);
+  const EngineRequest request{sessionDesc.engineScenario, {}, sessionDesc.faults};
+  auto engine = createEngine(*out.catalog, request);
   if (!engine) {
     std::fprintf(stderr, "dcwalk: %s\n", engine.error().c_str());
     return EXIT_BAD_INPUT;
   }
   out.engine = std::move(*engine);
-  out.engineScenario = sessionDesc.engineScenario;
-  out.engineFaults = sessionDesc.faults;
+  out.engineRequest = request;
   auto dims = world::Dimensions::fromCatalog(*out.catalog);
   if (!dims) {
     std::fprintf(stderr, "dcwalk: %s\n", dims.error().c_str());
@@ -102,14 +100,13 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
   return EXIT_OK;
 }
 
-sim::Result<bool> startEngine(Session& session, const std::string& name,
-                              const std::vector<sim::engine::FaultDesc>& faults) {
-  auto engine = createEngine(*session.catalog, name, faults);
+sim::Result<bool> startEngine(Session& session, const EngineRequest& request) {
+  auto engine = createEngine(*session.catalog, request);
   if (!engine) return sim::Result<bool>::failure(engine.error());
   const uint32_t racks = (*engine)->cluster().campusRacks;
   const uint32_t running = session.engine->cluster().campusRacks;
   if (racks != running) {
-    return sim::Result<bool>::failure("engine scenario '" + name + "' has " +
+    return sim::Result<bool>::failure("engine scenario '" + request.scenario + "' has " +
                                       std::to_string(racks) + " campus racks; the world has " +
                                       std::to_string(running));
   }
@@ -118,8 +115,7 @@ sim::Result<bool> startEngine(Session& session, const std::string& name,
   // the next engine's arrays come from the heap too: without this, every scenario switch in a
   // booth that runs all day left the resident size a few MB higher (measured with the soak).
   malloc_trim(0);
-  session.engineScenario = name;
-  session.engineFaults = faults;
+  session.engineRequest = request;
   return true;
 }
 
@@ -138,6 +134,7 @@ HudInfo stationHud(const world::Station& station) {
 void syncOverlay(Session& session, world::OverlayMetric metric) {
   world::updateOverlay(*session.engine, metric, session.world->overlay());
   session.world->traffic().update(*session.engine);
+  session.world->coolant().update(*session.engine);
 }
 
 std::string simStatus(const sim::engine::Engine& engine, const world::RackMap& racks) {

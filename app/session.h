@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/engine_request.h"
 #include "app/options.h"
 #include "app/ui_layer.h"
 #include "renderer/renderer.h"
@@ -30,8 +31,7 @@ struct SessionDesc {
 struct Session {
   std::unique_ptr<sim::Catalog> catalog;        // the shipped catalog, loaded once
   std::unique_ptr<sim::engine::Engine> engine;  // drives every scale; its counts size the campus
-  std::string engineScenario;                   // what the engine runs: built-in scenario name
-  std::vector<sim::engine::FaultDesc> engineFaults;  // and the faults added to it
+  EngineRequest engineRequest;  // what the engine runs: scenario, what-if overrides, faults
   std::unique_ptr<world::World> world;
   std::unique_ptr<UiLayer> ui;
   std::unique_ptr<renderer::Renderer> renderer;
@@ -47,11 +47,10 @@ struct Session {
 int openSession(const RenderOptions& options, Window* window, float fontPixels, Session& out,
                 const SessionDesc& desc = {});
 
-/// Replaces the session's engine with a fresh one (t = 0) running built-in scenario `name` plus
-/// `faults`. The world keeps its campus, so the new engine must have the same campus racks; on
-/// any failure the running engine stays and the message says why.
-sim::Result<bool> startEngine(Session& session, const std::string& name,
-                              const std::vector<sim::engine::FaultDesc>& faults);
+/// Replaces the session's engine with a fresh one (t = 0) running `request` (a built-in scenario,
+/// its overrides and faults). The world keeps its campus, so the new engine must have the same
+/// campus racks; on any failure the running engine stays and the message says why.
+sim::Result<bool> startEngine(Session& session, const EngineRequest& request);
 
 /// Points `camera` at a station's viewpoint.
 void frameStation(const world::Station& station, world::Camera& camera);
@@ -59,8 +58,8 @@ void frameStation(const world::Station& station, world::Camera& camera);
 /// HUD text for a station.
 HudInfo stationHud(const world::Station& station);
 
-/// Fills the world's overlay with `metric`, and updates its traffic, from the engine's current
-/// state.
+/// Fills the world's overlay with `metric`, and updates its traffic and coolant flow, from the
+/// engine's current state.
 void syncOverlay(Session& session, world::OverlayMetric metric);
 
 /// HUD status line from the engine: simulated time, training step time and tokens/s (or

@@ -75,7 +75,8 @@ void TourDriver::stepSimulation() {
 }
 
 void TourDriver::scrubTo(double t_s) {
-  auto started = startEngine(m_session, m_session.engineScenario, m_session.engineFaults);
+  // A copy: the session's request is replaced by the very same one.
+  auto started = startEngine(m_session, EngineRequest(m_session.engineRequest));
   if (!started) {
     std::fprintf(stderr, "dcwalk: cannot scrub: %s\n", started.error().c_str());
     return;
@@ -90,7 +91,7 @@ void TourDriver::followStep() {
   if (frame.engineScenario.empty()) return;  // the step keeps whatever runs
   const std::string key = simKey(frame);
   if (key == m_simKey) return;
-  auto started = startEngine(m_session, frame.engineScenario, frame.faults);
+  auto started = startEngine(m_session, EngineRequest{frame.engineScenario, {}, frame.faults});
   if (!started) {
     std::fprintf(stderr, "dcwalk: tour step keeps the running simulation: %s\n",
                  started.error().c_str());
@@ -129,6 +130,8 @@ world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height,
                                        const world::HbmFill* hbmFill) const {
   world::FrameDesc frame{width, height};
   frame.traffic = traffic();
+  const auto& overlays = m_player.frame().overlays;
+  frame.coolant = std::find(overlays.begin(), overlays.end(), "coolant") != overlays.end();
   frame.hbmFill = hbmFill;
   frame.animationTime_s = m_session.engine->time_s();  // a paused simulation pauses them too
   return frame;

@@ -21,6 +21,7 @@
 #include "app/tour_driver.h"
 #include "app/tour_panel.h"
 #include "app/tour_session.h"
+#include "app/whatif_panel.h"
 #include "app/window.h"
 #include "world/tour_kiosk.h"
 
@@ -32,6 +33,7 @@ constexpr const char* HELP_TEXT =
     "WASD fly  Q/E down/up  Shift fast  right-drag look  wheel closer/farther  +/- scale\n"
     "click select  left-drag orbit  F fly to selection  O heat overlay  X traffic  L language\n"
     "R reduced motion  M chapter menu  T timeline  P pause  [ ] sim speed  N sim step\n"
+    "I what-if and faults\n"
     "F12 screenshot  F9 record clip  H help  Esc quit";
 
 // The window on top of the tour driver: keys, mouse flight (which leaves the path; Home
@@ -48,6 +50,7 @@ class WindowApp {
 
   /// Keys of the tour and the flight (not used in kiosk mode, which filters keys itself).
   void handleKey(int key) {
+    if (ImGui::GetIO().WantTextInput) return;  // typing into a panel's field (what-if)
     switch (key) {
       case GLFW_KEY_ESCAPE:
         m_quit = true;
@@ -97,6 +100,9 @@ class WindowApp {
         break;
       case GLFW_KEY_T:
         m_showTimeline = !m_showTimeline;
+        break;
+      case GLFW_KEY_I:
+        m_whatIf.toggle();
         break;
       case GLFW_KEY_P:
         m_driver.setPaused(!m_driver.paused());
@@ -161,6 +167,9 @@ class WindowApp {
     m_driver.setSimSpeed(m_driver.simSpeed() * request.speedFactor);
     if (request.scrub_s) m_driver.scrubTo(*request.scrub_s);
   }
+
+  /// The what-if and faults panel (I), restarting the engine as the visitor asks.
+  void drawWhatIf() { m_whatIf.draw(m_session); }
 
   /// Takes the screenshot asked for (F12) and feeds the clip (F9) with this frame's pixels,
   /// rendered offscreen from the same render list and UI.
@@ -318,6 +327,7 @@ class WindowApp {
   std::chrono::steady_clock::time_point m_noticeUntil;
   bool m_menuOpen = false;
   bool m_showTimeline = true;
+  WhatIfPanel m_whatIf;
   double m_scrubMax_s = 0;
   bool m_wantScreenshot = false;
   bool m_toggleRecording = false;
@@ -453,6 +463,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
       if (!options.kiosk) {
         app.drawTimeline();
         app.drawChapterMenu();
+        app.drawWhatIf();
       }
     }
     ImDrawData* ui = session.ui->endFrame();

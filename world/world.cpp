@@ -54,8 +54,8 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   BuildContext ctx{world->m_scene, world->m_primitives, dims};
   const PrototypeId campus = buildCampus(ctx, desc.campus);
   if (!desc.componentModels.empty()) {
-    const auto replaced = replaceComponents(
-        desc.componentModels, {world->m_meshes, world->m_textures, world->m_scene});
+    const auto replaced = replaceComponents(desc.componentModels,
+                                            {world->m_meshes, world->m_textures, world->m_scene});
     if (!replaced) return sim::Result<std::unique_ptr<World>>::failure(replaced.error());
   }
   world->m_scene.setRoot(campus, glm::translate(glm::dmat4(1.0), desc.origin_m));
@@ -64,6 +64,7 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   world->m_tint.bind(world->m_scene, world->m_racks);
   world->m_heroGpus = findHeroGpus(world->m_scene, world->m_racks);
   world->m_traffic = Traffic::build(world->m_scene);
+  world->m_coolant = Coolant::build(world->m_scene);
   if (const Station* tpu = world->station("tpu")) {
     world->m_systolic = SystolicWave::build(world->m_scene, tpu->path);
   }
@@ -97,8 +98,9 @@ sim::Result<std::unique_ptr<World>> World::createViewer(const ImportedModel& mod
               glm::dvec3(footprint, thickness, footprint), looks::FLOOR, "floor"));
   stage.children.push_back(placeChild(modelId, glm::dvec3(0.0), "model"));
   world->m_scene.setRoot(world->m_scene.add(std::move(stage)));
-  const StationSpec spec{"model", "Model", "an imported glTF model at its own size", "model",
-                         false, glm::dvec3(0.35, 0.3, 1.0), 1.1};
+  const StationSpec spec{"model", "Model", "an imported glTF model at its own size",
+                         "model", false,   glm::dvec3(0.35, 0.3, 1.0),
+                         1.1};
   world->m_stations.push_back(makeStation(spec, bounds, glm::dmat4(1.0), verticalFov_rad));
   return world;
 }
@@ -135,6 +137,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   }
   const CollectStats stats = m_scene.collect(view, m_primitives.box, m_scratch);
   if (frame.traffic) m_traffic.emit(view.eye, m_scratch[m_primitives.box.index]);
+  if (frame.coolant) m_coolant.emit(view.eye, m_scratch[m_primitives.box.index]);
   if (frame.hbmFill) m_hbmFill.emit(*frame.hbmFill, view.eye, m_scratch[m_primitives.box.index]);
   m_systolic.emit(frame.animationTime_s, view.eye, m_scratch[m_primitives.box.index]);
 

@@ -11,6 +11,7 @@
 #include "sim/result.h"
 #include "world/builders.h"
 #include "world/camera.h"
+#include "world/coolant.h"
 #include "world/hbm_fill.h"
 #include "world/model_prototype.h"
 #include "world/overlays.h"
@@ -37,6 +38,7 @@ struct FrameDesc {
   std::string selectedPath;       // instance path (PickHit::path) drawn with params.z = 1 (outline)
   uint32_t maxOverlayLabels = 6;  // live metric labels (nearest racks / hero GPUs in view)
   bool traffic = false;           // draw the hero rack's traffic particles (world/traffic.h)
+  bool coolant = false;           // draw the hero rack's coolant flow (world/coolant.h)
   const HbmFill* hbmFill = nullptr;  // fill the hero HBM stack with this (world/hbm_fill.h)
   double animationTime_s = 0;        // clock of the animations (the TPU's systolic wave)
 };
@@ -89,6 +91,10 @@ class World {
   /// frame.
   Traffic& traffic() { return m_traffic; }
   const Traffic& traffic() const { return m_traffic; }
+  /// The hero rack's coolant flow (drawn when FrameDesc::coolant); update it from the engine
+  /// every frame.
+  Coolant& coolant() { return m_coolant; }
+  const Coolant& coolant() const { return m_coolant; }
 
  private:
   World() = default;
@@ -97,6 +103,7 @@ class World {
   PrimitiveMeshes m_primitives;
   Scene m_scene;
   Traffic m_traffic;
+  Coolant m_coolant;
   HbmFillLayer m_hbmFill;
   SystolicWave m_systolic;
   std::vector<Station> m_stations;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Drives `dcwalk` in a real window under Xvfb with xdotool: open, draw, a storm of 200 random
 # resizes (some tiny, some back to back), 20 minimise/restore cycles, tour and flight keys, L and
-# R (which must be saved to the settings file), the chapter menu, an F12 screenshot and an F9
-# clip, then quit with Esc. Exit 0 only when dcwalk exited 0 with zero Vulkan validation errors,
+# R (which must be saved to the settings file), the chapter menu, the what-if panel (I), an F12
+# screenshot and an F9 clip, then quit with Esc. Exit 0 only when dcwalk exited 0 with zero Vulkan validation errors,
 # the settings file holds the keys' choices and the captures are there (the clip where ffmpeg is
 # installed).
 # Usage: window_session.sh DCWALK_EXE LOG_FILE
@@ -30,7 +30,7 @@ done
 xdotool windowsize "$wid" 800 450; sleep 0.3
 xdotool windowactivate "$wid" 2>/dev/null || true
 xdotool windowfocus --sync "$wid" 2>/dev/null || true
-for key in Next Next Prior minus equal 3 o l r m m F12 F9; do
+for key in Next Next Prior minus equal 3 o l r m m i i F12 F9; do
   xdotool key --window "$wid" "$key" 2>/dev/null; sleep 0.3
 done
 sleep 1; xdotool key --window "$wid" F9; sleep 1  # about a second of clip

@@ -1,0 +1,265 @@
+#include "app/engine_request.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "sim/engine/fault_spec.h"
+#include "sim/engine/scenarios.h"
+#include "sim/precision.h"
+
+namespace app {
+namespace {
+
+using sim::engine::EngineDesc;
+using sim::engine::FaultDesc;
+using sim::engine::FaultKind;
+
+enum class FieldType { Int, Count, Number, Text, Precision, Flag, Workload };
+
+// One settable field: where it lives in EngineDesc (one of the references, by type) and the
+// smallest and largest value a number may take.
+struct Field {
+  const char* path;
+  FieldType type;
+  void* (*ref)(EngineDesc&);
+  double min = 0;
+  double max = 0;
+};
+
+constexpr double BIG = 1e12;
+
+const std::vector<Field>& fields() {
+  using T = FieldType;
+  static const std::vector<Field> table = {
+      {"workload.kind", T::Workload, [](EngineDesc& d) -> void* { return &d.workload.kind; }},
+      {"workload.training.model", T::Text,
+       [](EngineDesc& d) -> void* { return &d.workload.training.modelId; }},
+      {"workload.training.precision", T::Precision,
+       [](EngineDesc& d) -> void* { return &d.workload.training.precision; }},
+      {"workload.training.tp", T::Int,
+       [](EngineDesc& d) -> void* { return &d.workload.training.tp; }, 1, 1e6},
+      {"workload.training.pp", T::Int,
+       [](EngineDesc& d) -> void* { return &d.workload.training.pp; }, 1, 1e6},
+      {"workload.training.dp", T::Int,
+       [](EngineDesc& d) -> void* { return &d.workload.training.dp; }, 1, 1e6},
+      {"workload.training.ep", T::Int,
+       [](EngineDesc& d) -> void* { return &d.workload.training.ep; }, 1, 1e6},
+      {"workload.training.zero_stage", T::Int,
+       [](EngineDesc& d) -> void* { return &d.workload.training.zeroStage; }, 0, 3},
+      {"workload.training.seq_len_tokens", T::Number,
+       [](EngineDesc& d) -> void* { return &d.workload.training.seqLen_tokens; }, 1, BIG},
+      {"workload.training.micro_batch", T::Int,
+       [](EngineDesc& d) -> void* { return &d.workload.training.microBatch; }, 1, 1e6},
+      {"workload.training.micro_batches", T::Int,
+       [](EngineDesc& d) -> void* { return &d.workload.training.microBatches; }, 1, 1e6},
+      {"workload.training.virtual_stages", T::Int,
+       [](EngineDesc& d) -> void* { return &d.workload.training.virtualStages; }, 1, 1e3},
+      {"workload.inference.model", T::Text,
+       [](EngineDesc& d) -> void* { return &d.workload.inference.modelId; }},
+      {"workload.inference.weights", T::Precision,
+       [](EngineDesc& d) -> void* { return &d.workload.inference.weights; }},
+      {"workload.inference.kv_cache", T::Precision,
+       [](EngineDesc& d) -> void* { return &d.workload.inference.kvCache; }},
+      {"workload.inference.math", T::Precision,
+       [](EngineDesc& d) -> void* { return &d.workload.inference.math; }},
+      {"workload.inference.tp", T::Int,
+       [](EngineDesc& d) -> void* { return &d.workload.inference.tp; }, 1, 1e6},
+      {"workload.inference.replicas", T::Count,
+       [](EngineDesc& d) -> void* { return &d.workload.inference.replicas; }, 0, 1e9},
+      {"workload.inference.max_batch", T::Int,
+       [](EngineDesc& d) -> void* { return &d.workload.inference.maxBatch; }, 1, 1e6},
+      {"workload.inference.prompt_tokens", T::Number,
+       [](EngineDesc& d) -> void* { return &d.workload.inference.promptTokens; }, 1, BIG},
+      {"workload.inference.output_tokens", T::Number,
+       [](EngineDesc& d) -> void* { return &d.workload.inference.outputTokens; }, 1, BIG},
+      {"workload.inference.arrival_rate_per_replica_per_s", T::Number,
+       [](EngineDesc& d) -> void* { return &d.workload.inference.arrivalRatePerReplica_per_s; }, 0,
+       BIG},
+      {"cluster.system", T::Text, [](EngineDesc& d) -> void* { return &d.cluster.systemId; }},
+      {"cluster.switch", T::Text, [](EngineDesc& d) -> void* { return &d.cluster.switchId; }},
+      {"cluster.rail_optimized", T::Flag,
+       [](EngineDesc& d) -> void* { return &d.cluster.railOptimized; }},
+  };
+  return table;
+}
+
+const Field* findField(std::string_view path) {
+  for (const Field& f : fields())
+    if (path == f.path) return &f;
+  return nullptr;
+}
+
+bool parseNumber(std::string_view text, double& out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size() && std::isfinite(out);
+}
+
+// Sets `f` in `d` from `value`; an error says what the value must be.
+std::string setField(const Field& f, EngineDesc& d, std::string_view value) {
+  void* p = f.ref(d);
+  switch (f.type) {
+    case FieldType::Int:
+    case FieldType::Count:
+    case FieldType::Number: {
+      double x = 0;
+      if (!parseNumber(value, x)) return "must be a number";
+      if (f.type != FieldType::Number && x != std::floor(x)) return "must be a whole number";
+      if (x < f.min || x > f.max) {
+        return "must be in " + shortestText(f.min) + ".." + shortestText(f.max);
+      }
+      if (f.type == FieldType::Int) *static_cast<int*>(p) = int(x);
+      if (f.type == FieldType::Count) *static_cast<uint32_t*>(p) = uint32_t(x);
+      if (f.type == FieldType::Number) *static_cast<double*>(p) = x;
+      return "";
+    }
+    case FieldType::Text:
+      if (value.empty()) return "must not be empty";
+      *static_cast<std::string*>(p) = std::string(value);
+      return "";
+    case FieldType::Precision: {
+      const auto precision = sim::parsePrecision(value);
+      if (!precision) return "must be a precision (fp32, bf16, fp16, fp8, int8, fp4, int4)";
+      *static_cast<sim::Precision*>(p) = *precision;
+      return "";
+    }
+    case FieldType::Flag:
+      if (value != "true" && value != "false") return "must be true or false";
+      *static_cast<bool*>(p) = value == "true";
+      return "";
+    case FieldType::Workload:
+      if (value != "training" && value != "inference") return "must be training or inference";
+      *static_cast<sim::engine::WorkloadKind*>(p) = value == "training"
+                                                        ? sim::engine::WorkloadKind::Training
+                                                        : sim::engine::WorkloadKind::Inference;
+      return "";
+  }
+  return "has an unknown type";
+}
+
+}  // namespace
+
+std::string shortestText(double value) {
+  char text[32];
+  auto [end, ec] = std::to_chars(text, text + sizeof(text), value);
+  return ec == std::errc() ? std::string(text, end) : std::string("?");
+}
+
+std::vector<std::string> engineFieldPaths() {
+  std::vector<std::string> paths;
+  for (const Field& f : fields()) paths.emplace_back(f.path);
+  return paths;
+}
+
+std::string engineFieldValue(const EngineDesc& desc, std::string_view path) {
+  const Field* f = findField(path);
+  if (!f) return "";
+  EngineDesc copy = desc;  // the table's references are to a mutable description
+  const void* p = f->ref(copy);
+  switch (f->type) {
+    case FieldType::Int:
+      return std::to_string(*static_cast<const int*>(p));
+    case FieldType::Count:
+      return std::to_string(*static_cast<const uint32_t*>(p));
+    case FieldType::Number:
+      return shortestText(*static_cast<const double*>(p));
+    case FieldType::Text:
+      return *static_cast<const std::string*>(p);
+    case FieldType::Precision:
+      return std::string(sim::precisionName(*static_cast<const sim::Precision*>(p)));
+    case FieldType::Flag:
+      return *static_cast<const bool*>(p) ? "true" : "false";
+    case FieldType::Workload:
+      return *static_cast<const sim::engine::WorkloadKind*>(p) ==
+                     sim::engine::WorkloadKind::Training
+                 ? "training"
+                 : "inference";
+  }
+  return "";
+}
+
+sim::Result<bool> applyEngineOverride(EngineDesc& desc, std::string_view assignment) {
+  std::string quoted(assignment);  // appended: GCC 12 warns falsely on "literal" + std::string
+  quoted.insert(quoted.begin(), '"');
+  quoted += "\": ";
+  const size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos) {
+    return sim::Result<bool>::failure(quoted + "expected path=value");
+  }
+  const std::string_view path = assignment.substr(0, eq);
+  const Field* f = findField(path);
+  if (!f) {
+    std::string known;
+    for (const Field& k : fields()) known += (known.empty() ? "" : ", ") + std::string(k.path);
+    return sim::Result<bool>::failure(quoted + "unknown field \"" + std::string(path) +
+                                      "\" (fields: " + known + ")");
+  }
+  EngineDesc changed = desc;
+  if (std::string why = setField(*f, changed, assignment.substr(eq + 1)); !why.empty()) {
+    return sim::Result<bool>::failure(quoted + std::string(path) + " " + why);
+  }
+  desc = std::move(changed);
+  return true;
+}
+
+std::string faultSpecText(const FaultDesc& fault) {
+  // Appended piece by piece: GCC 12 warns falsely on "literal" + std::string.
+  std::string spec(sim::engine::faultKindName(fault.kind));
+  spec += ':';
+  spec += std::to_string(fault.target);
+  spec += '@';
+  spec += shortestText(fault.start_s);
+  if (std::isfinite(fault.end_s)) {
+    spec += '-';
+    spec += shortestText(fault.end_s);
+  }
+  if (fault.severity > 0) {
+    spec += ",severity=";
+    spec += shortestText(fault.severity);
+  }
+  if (fault.deadlock) spec += ",deadlock";
+  return spec;
+}
+
+sim::Result<std::vector<FaultDesc>> injectFault(std::vector<FaultDesc> faults, FaultKind kind,
+                                                uint32_t target, double severity, double now_s) {
+  using R = sim::Result<std::vector<FaultDesc>>;
+  FaultDesc wanted;
+  wanted.kind = kind;
+  wanted.target = target;
+  wanted.start_s = now_s;
+  wanted.severity = severity;
+  auto parsed = sim::engine::parseFaultSpec(faultSpecText(wanted));
+  if (!parsed) return R::failure(parsed.error());
+  faults.push_back(*parsed);
+  return faults;
+}
+
+sim::Result<std::vector<FaultDesc>> clearFault(std::vector<FaultDesc> faults, size_t index,
+                                               double now_s) {
+  using R = sim::Result<std::vector<FaultDesc>>;
+  if (index >= faults.size()) {
+    return R::failure("no fault " + std::to_string(index) + " to clear (" +
+                      std::to_string(faults.size()) + " injected)");
+  }
+  if (faults[index].start_s >= now_s) {
+    faults.erase(faults.begin() + std::ptrdiff_t(index));
+  } else {
+    faults[index].end_s = std::min(faults[index].end_s, now_s);
+  }
+  return faults;
+}
+
+sim::Result<EngineDesc> engineDescOf(const EngineRequest& request) {
+  auto desc = sim::engine::builtinScenario(request.scenario);
+  if (!desc) return desc;
+  for (const std::string& assignment : request.overrides) {
+    if (auto applied = applyEngineOverride(*desc, assignment); !applied) {
+      return sim::Result<EngineDesc>::failure(applied.error());
+    }
+  }
+  for (const FaultDesc& f : request.faults) desc->faults.push_back(f);
+  return desc;
+}
+
+}  // namespace app
