@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <imgui.h>
+#include <imgui_internal.h>  // the windows of the frame, for labels to keep clear of
 
 #include "app/panel_view.h"
 
@@ -88,8 +89,12 @@ void UiLayer::beginFrame(float width, float height, float deltaSeconds) {
   ImGui::NewFrame();
 }
 
-int UiLayer::drawLabels(const world::RenderList& list, float width, float height) {
-  if (list.labels.empty() || width <= 0 || height <= 0) return 0;
+std::vector<PlacedLabel> layoutLabels(
+    const world::RenderList& list, float width, float height, float pad,
+    const std::function<std::pair<float, float>(const std::string&)>& measure,
+    const std::vector<ScreenRect>& reserved) {
+  std::vector<PlacedLabel> placed;
+  if (list.labels.empty() || width <= 0 || height <= 0) return placed;
   float viewProj[16];
   world::viewProjection(list.view, width / height, viewProj);
   std::vector<const world::Label*> order;
@@ -97,11 +102,6 @@ int UiLayer::drawLabels(const world::RenderList& list, float width, float height
   std::stable_sort(order.begin(), order.end(), [](const world::Label* a, const world::Label* b) {
     return a->priority > b->priority;
   });
-
-  ImDrawList* draw = ImGui::GetBackgroundDrawList();
-  std::vector<ImVec4> placed;  // x0, y0, x1, y1
-  const float pad = ImGui::GetFontSize() * 0.3f;
-  int drawn = 0;
   for (const world::Label* label : order) {
     const float* a = label->anchor;
     float clip[4];
@@ -113,19 +113,46 @@ int UiLayer::drawLabels(const world::RenderList& list, float width, float height
     const float x = (clip[0] / clip[3] * 0.5f + 0.5f) * width;
     const float y = (clip[1] / clip[3] * 0.5f + 0.5f) * height;
     if (x < 0 || y < 0 || x > width || y > height) continue;
-    ImVec2 size = ImGui::CalcTextSize(label->text.c_str());
-    ImVec4 box(x - size.x * 0.5f - pad, y - size.y - 2 * pad, x + size.x * 0.5f + pad, y);
-    bool overlaps = std::any_of(placed.begin(), placed.end(), [&](const ImVec4& o) {
-      return box.x < o.z && o.x < box.z && box.y < o.w && o.y < box.w;
-    });
-    if (overlaps) continue;
-    placed.push_back(box);
-    draw->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), IM_COL32(12, 14, 18, 190), pad);
-    draw->AddLine(ImVec2(x, box.w), ImVec2(x, box.w + pad * 2), IM_COL32(255, 255, 255, 160), 1.5f);
-    draw->AddText(ImVec2(box.x + pad, box.y + pad), label->rgba, label->text.c_str());
-    ++drawn;
+    const auto [textW, textH] = measure(label->text);
+    const float w = textW + 2 * pad, h = textH + 2 * pad;
+    if (w > width || h > height) continue;
+    // Above the anchor, centred on it, kept whole on screen (the leader line still points at
+    // the anchor).
+    const float x0 = std::clamp(x - 0.5f * w, 0.0f, width - w);
+    const float y0 = std::clamp(y - h, 0.0f, height - h);
+    PlacedLabel out{{x0, y0, x0 + w, y0 + h}, x, y, label->text, label->rgba};
+    auto overlaps = [&](const float* o) {
+      return out.box[0] < o[2] && o[0] < out.box[2] && out.box[1] < o[3] && o[1] < out.box[3];
+    };
+    if (std::any_of(placed.begin(), placed.end(),
+                    [&](const PlacedLabel& o) { return overlaps(o.box); }) ||
+        std::any_of(reserved.begin(), reserved.end(),
+                    [&](const ScreenRect& r) { return overlaps(r.data()); })) {
+      continue;
+    }
+    placed.push_back(out);
   }
-  return drawn;
+  return placed;
+}
+
+int UiLayer::drawLabels(const world::RenderList& list, float width, float height) {
+  const float pad = ImGui::GetFontSize() * 0.3f;
+  m_placedLabels = layoutLabels(
+      list, width, height, pad,
+      [](const std::string& text) {
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        return std::pair{size.x, size.y};
+      },
+      m_windowRects);
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  for (const PlacedLabel& p : m_placedLabels) {
+    const ImVec2 min(p.box[0], p.box[1]), max(p.box[2], p.box[3]);
+    draw->AddRectFilled(min, max, LABEL_PLATE_RGBA, pad);
+    draw->AddLine(ImVec2(p.anchorX, max.y), ImVec2(p.anchorX, max.y + pad * 2),
+                  IM_COL32(255, 255, 255, 160), 1.5f);
+    draw->AddText(ImVec2(min.x + pad, min.y + pad), p.rgba, p.text.c_str());
+  }
+  return int(m_placedLabels.size());
 }
 
 void UiLayer::drawHud(const HudInfo& hud) {
@@ -224,6 +251,15 @@ std::optional<size_t> UiLayer::drawChapterMenu(const std::string& heading,
 }
 
 ImDrawData* UiLayer::endFrame() {
+  ImGui::EndFrame();  // hides ImGui's unused fallback window before the windows are read
+  m_windowRects.clear();
+  for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+    if (!window->Active || window->Hidden || (window->Flags & ImGuiWindowFlags_ChildWindow)) {
+      continue;
+    }
+    m_windowRects.push_back({window->Pos.x, window->Pos.y, window->Pos.x + window->Size.x,
+                             window->Pos.y + window->Size.y});
+  }
   ImGui::Render();
   return ImGui::GetDrawData();
 }

@@ -2,6 +2,8 @@
 // labels (projected, decluttered) and the HUD. Works the same in a window and headless.
 #pragma once
 
+#include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +26,31 @@ struct HudInfo {
   bool panelOnRight = false;     // a simulator panel holds the right side: the caption moves left
 };
 
+/// A label placed on screen: its box (pixels, x0 y0 x1 y1), where its leader line points, its
+/// text and text colour.
+struct PlacedLabel {
+  float box[4] = {0, 0, 0, 0};
+  float anchorX = 0, anchorY = 0;
+  std::string text;
+  uint32_t rgba = 0;
+};
+
+/// Label boxes: a dark plate with white text, 190/255 opaque (ui_layer.cpp draws it).
+inline constexpr uint32_t LABEL_PLATE_RGBA = 0xbe120e0cu;  // IM_COL32(12, 14, 18, 190)
+
+/// A screen rectangle in pixels: x0, y0, x1, y1.
+using ScreenRect = std::array<float, 4>;
+
+/// Lays out `list`'s labels on a `width` x `height` screen, largest priority first: each box
+/// (text measured by `measure`, plus `pad` on every side) sits above its anchor, pushed inside
+/// the screen when its anchor is near an edge; a label whose anchor is behind the camera or off
+/// screen, or whose box would overlap one already placed or one of `reserved` (the HUD's
+/// windows), is left out.
+std::vector<PlacedLabel> layoutLabels(
+    const world::RenderList& list, float width, float height, float pad,
+    const std::function<std::pair<float, float>(const std::string&)>& measure,
+    const std::vector<ScreenRect>& reserved = {});
+
 class UiLayer {
  public:
   /// Creates the ImGui context and loads the UI font at `fontPixels` (Inter, else DejaVu Sans,
@@ -36,9 +63,14 @@ class UiLayer {
   /// Starts a frame of `width` x `height` pixels (headless; window mode calls the GLFW backend's
   /// NewFrame first, which sets the size itself).
   void beginFrame(float width, float height, float deltaSeconds);
-  /// Draws the render list's labels at their projected positions; overlapping labels of lower
-  /// priority are dropped. Returns how many were drawn.
+  /// Draws the render list's labels at their projected positions; labels that would overlap
+  /// one of higher priority, or a window of the previous UI frame (the HUD, a panel), are
+  /// dropped. Returns how many were drawn.
   int drawLabels(const world::RenderList& list, float width, float height);
+  /// The labels the last drawLabels placed.
+  const std::vector<PlacedLabel>& placedLabels() const { return m_placedLabels; }
+  /// The windows the last endFrame drew (what labels keep clear of).
+  const std::vector<ScreenRect>& windowRects() const { return m_windowRects; }
   void drawHud(const HudInfo& hud);
   /// Where the last drawHud's title box ends (pixels from the top; 0 without a title).
   float titleBottom() const { return m_titleBottom; }
@@ -53,6 +85,8 @@ class UiLayer {
   ImFont* m_titleFont = nullptr;
   ImFont* m_captionFont = nullptr;
   float m_titleBottom = 0;
+  std::vector<PlacedLabel> m_placedLabels;
+  std::vector<ScreenRect> m_windowRects;
 };
 
 }  // namespace app
