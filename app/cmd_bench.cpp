@@ -120,6 +120,8 @@ int runBench(const BenchOptions& options) {
 
   nlohmann::json report;
   report["device"] = session.renderer->deviceName();
+  report["quality"] = renderer::qualityName(session.renderer->quality());
+  report["samples_per_pixel"] = session.renderer->samplesPerPixel();
   report["size"] =
       std::to_string(options.render.width) + "x" + std::to_string(options.render.height);
   report["frames"] = options.frames;
@@ -163,10 +165,12 @@ int runBench(const BenchOptions& options) {
   report["peak_resident_MB"] = peakResidentBytes() / 1e6;
   report["validation_errors"] = vkutil::validationErrorCount();
 
-  std::printf("dcwalk bench  %s  %s  lod %s  cull %s  campus racks %u\n",
+  std::printf("dcwalk bench  %s  %s  quality %s (%ux)  lod %s  cull %s  campus racks %u\n",
               report["device"].get<std::string>().c_str(),
-              report["size"].get<std::string>().c_str(), options.noLod ? "off" : "on",
-              options.noCull ? "off" : "on", report["campus_racks"].get<uint32_t>());
+              report["size"].get<std::string>().c_str(),
+              report["quality"].get<std::string>().c_str(), session.renderer->samplesPerPixel(),
+              options.noLod ? "off" : "on", options.noCull ? "off" : "on",
+              report["campus_racks"].get<uint32_t>());
   std::printf("%-9s %9s %9s %9s %9s | %7s %7s %7s %7s %7s | %9s %6s\n", "path", "median", "p95",
               "p99", "max", "sim", "world", "ui", "record", "gpu", "tri max", "draws");
   for (const auto& [name, p] : report["paths"].items()) {

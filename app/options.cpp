@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 
 #include "renderer/vk/pipeline_cache.h"
 #include "renderer/vk/validation.h"
@@ -37,12 +38,21 @@ void addRenderOptions(CLI::App& sub, RenderOptions& options) {
   sub.add_option("--assets", options.assetsFile,
                  "asset override file: built-in components drawn as your glTF models, scaled to "
                  "their real size (`dcwalk asset components` lists them)");
+  sub.add_option("--quality", options.quality,
+                 "auto (high on a GPU, low on software Vulkan), low (no MSAA: the software "
+                 "budget) or high (4x MSAA)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, renderer::Quality>{{"auto", renderer::Quality::Auto},
+                                                   {"low", renderer::Quality::Low},
+                                                   {"high", renderer::Quality::High}},
+          CLI::ignore_case));
 }
 
 renderer::RendererDesc rendererDesc(const RenderOptions& options) {
   renderer::RendererDesc desc;
   desc.devicePreference = options.device;
   desc.extent = {options.width, options.height};
+  desc.quality = options.quality;
   const char* env = std::getenv("DCWALK_VALIDATION");
 #ifdef NDEBUG
   const bool debugBuild = false;

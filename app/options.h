@@ -1,5 +1,6 @@
 // Options shared by the commands that render (tour, shot, bench): image size, device choice,
-// validation, asset overrides. Parsing errors surface through CLI11 (one line, usage, exit 2).
+// validation, asset overrides, quality preset. Parsing errors surface through CLI11 (one line,
+// usage, exit 2).
 #pragma once
 
 #include <cstdint>
@@ -18,9 +19,11 @@ struct RenderOptions {
   bool validation = false;  // --validation, or DCWALK_VALIDATION=1, or a Debug build
   std::string sizeText = "1280x720";
   std::string assetsFile;  // --assets: asset override file (world/asset_overrides.h)
+  renderer::Quality quality = renderer::Quality::Auto;  // --quality
 };
 
-/// Adds --size WxH, --device, --validation and --assets to `sub`, writing into `options`.
+/// Adds --size WxH, --device, --validation, --assets and --quality to `sub`, writing into
+/// `options`.
 void addRenderOptions(CLI::App& sub, RenderOptions& options);
 /// Parses "WxH" (each 16..8192); false when malformed.
 bool parseSize(const std::string& text, uint32_t& width, uint32_t& height);

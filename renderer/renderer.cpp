@@ -27,7 +27,20 @@ struct Renderer::Frame {
 namespace {
 constexpr uint32_t FRAMES_IN_FLIGHT = 2;
 constexpr VkDeviceSize MIN_INSTANCE_BUFFER_BYTES = 64 * 1024;
+constexpr VkSampleCountFlagBits HIGH_QUALITY_SAMPLES = VK_SAMPLE_COUNT_4_BIT;
 }  // namespace
+
+const char* qualityName(Quality quality) {
+  switch (quality) {
+    case Quality::Auto:
+      return "auto";
+    case Quality::Low:
+      return "low";
+    case Quality::High:
+      return "high";
+  }
+  return "?";
+}
 
 std::unique_ptr<Renderer> Renderer::create(const RendererDesc& desc, std::string& error) {
   std::unique_ptr<Renderer> r(new Renderer());
@@ -83,7 +96,17 @@ bool Renderer::init(const RendererDesc& desc, std::string& error) {
   }
   m_pipelineCacheFile = desc.pipelineCacheFile;
   m_pipelineCache = vkutil::loadPipelineCache(m_ctx, m_pipelineCacheFile);
-  m_scene.create(m_ctx, m_uploadPool, m_colorFormat, DEPTH_FORMAT, m_pipelineCache);
+  m_quality = desc.quality;
+  if (m_quality == Quality::Auto) {
+    m_quality =
+        m_ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? Quality::Low : Quality::High;
+  }
+  const VkSampleCountFlags supported = m_ctx.properties.limits.framebufferColorSampleCounts &
+                                       m_ctx.properties.limits.framebufferDepthSampleCounts;
+  m_samples = m_quality == Quality::High && (supported & HIGH_QUALITY_SAMPLES)
+                  ? HIGH_QUALITY_SAMPLES
+                  : VK_SAMPLE_COUNT_1_BIT;
+  m_scene.create(m_ctx, m_uploadPool, m_colorFormat, DEPTH_FORMAT, m_samples, m_pipelineCache);
   if (desc.ui) {
     m_ui = std::make_unique<UiPass>();
     uint32_t images = std::max<uint32_t>(3, static_cast<uint32_t>(m_swapchain.images.size()));
@@ -111,6 +134,7 @@ Renderer::~Renderer() {
   }
   vkutil::destroySwapchain(m_ctx, m_swapchain);
   vkutil::destroyImage(m_ctx, m_depth);
+  vkutil::destroyImage(m_ctx, m_msaaColor);
   vkutil::destroyImage(m_ctx, m_offscreen);
   vkutil::destroyBuffer(m_ctx, m_readback);
   vkDestroyCommandPool(m_ctx.device, m_uploadPool, nullptr);
@@ -166,16 +190,25 @@ void Renderer::uploadInstances(Frame& frame, const world::RenderList& list) {
   if (bytes) std::memcpy(frame.instances.mapped, list.instances.data(), bytes);
 }
 
-void Renderer::ensureDepth(VkExtent2D extent) {
+void Renderer::ensureAttachments(VkExtent2D extent) {
   if (m_depth.image && m_depth.extent.width == extent.width &&
       m_depth.extent.height == extent.height) {
     return;
   }
   vkDeviceWaitIdle(m_ctx.device);
   vkutil::destroyImage(m_ctx, m_depth);
-  m_depth =
-      vkutil::createImage2D(m_ctx, DEPTH_FORMAT, extent,
-                            VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT);
+  vkutil::destroyImage(m_ctx, m_msaaColor);
+  vkutil::ImageShape shape;
+  shape.samples = m_samples;
+  m_depth = vkutil::createImage2D(m_ctx, DEPTH_FORMAT, extent,
+                                  VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                  VK_IMAGE_ASPECT_DEPTH_BIT, shape);
+  if (m_samples != VK_SAMPLE_COUNT_1_BIT) {
+    m_msaaColor = vkutil::createImage2D(
+        m_ctx, m_colorFormat, extent,
+        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT,
+        VK_IMAGE_ASPECT_COLOR_BIT, shape);
+  }
 }
 
 void Renderer::ensureOffscreen(VkExtent2D extent) {
@@ -237,6 +270,20 @@ void Renderer::recordFrame(Frame& frame, const world::RenderList& list, ImDrawDa
   color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
   color.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;  // the sky covers every pixel
   color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  if (m_msaaColor.image) {
+    // Drawn multisampled, resolved (averaged) into the target when the scene pass ends; like
+    // the depth image, one serves both frames in flight.
+    vkutil::transitionImage(
+        cmd, m_msaaColor.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+        VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    color.imageView = m_msaaColor.view;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    color.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+    color.resolveImageView = targetView;
+    color.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  }
   VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
   depth.imageView = m_depth.view;
   depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
@@ -289,7 +336,7 @@ FrameResult Renderer::drawFrame(const world::RenderList& list, ImDrawData* ui,
 
   VK_CHECK(vkResetFences(m_ctx.device, 1, &frame.done));
   uploadInstances(frame, list);
-  ensureDepth(m_swapchain.extent);
+  ensureAttachments(m_swapchain.extent);
   recordFrame(frame, list, ui, m_swapchain.images[imageIndex], m_swapchain.views[imageIndex],
               m_swapchain.extent, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
               VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, 0);
@@ -333,7 +380,7 @@ Renderer::Frame& Renderer::submitOffscreen(const world::RenderList& list, ImDraw
                                            VkExtent2D extent, bool readback) {
   Frame& frame = beginFrame();
   ensureOffscreen(extent);
-  ensureDepth(extent);
+  ensureAttachments(extent);
   VK_CHECK(vkResetFences(m_ctx.device, 1, &frame.done));
   uploadInstances(frame, list);
   if (readback) {

@@ -20,6 +20,13 @@ struct ImDrawData;
 
 namespace renderer {
 
+/// Quality presets. Low: what software Vulkan affords within the frame budgets (no MSAA).
+/// High: 4x MSAA. Auto: High on a GPU, Low on a CPU device (lavapipe).
+enum class Quality { Auto, Low, High };
+
+/// "auto", "low", "high".
+const char* qualityName(Quality quality);
+
 struct RendererDesc {
   bool validation = false;
   std::string devicePreference;                           // see vkutil::ContextDesc
@@ -30,6 +37,7 @@ struct RendererDesc {
   bool ui = true;  // set up ImGui's Vulkan backend (an ImGui context must exist)
   /// Pipeline cache file kept between runs; empty: no cache on disk.
   std::filesystem::path pipelineCacheFile;
+  Quality quality = Quality::Auto;
 };
 
 struct FrameStats {
@@ -72,6 +80,9 @@ class Renderer {
   /// up to two frames are in flight, as in a window.
   void drawOffscreen(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent);
   const FrameStats& lastFrameStats() const { return m_stats; }
+  /// The preset in use (Auto resolved to Low or High) and its samples per pixel.
+  Quality quality() const { return m_quality; }
+  uint32_t samplesPerPixel() const { return uint32_t(m_samples); }
   /// Waits until the GPU is idle (before tearing down things the frames use).
   void waitIdle() const;
 
@@ -84,7 +95,8 @@ class Renderer {
   void recordFrame(Frame& frame, const world::RenderList& list, ImDrawData* ui, VkImage target,
                    VkImageView targetView, VkExtent2D extent, VkImageLayout finalLayout,
                    VkPipelineStageFlags2 finalStage, VkAccessFlags2 finalAccess);
-  void ensureDepth(VkExtent2D extent);
+  /// The depth image and, with MSAA, the multisampled colour image at `extent`.
+  void ensureAttachments(VkExtent2D extent);
   void ensureOffscreen(VkExtent2D extent);
   bool recreateSwapchain(VkExtent2D extent);
   void readTimestamps(Frame& frame);
@@ -104,7 +116,10 @@ class Renderer {
   vkutil::Swapchain m_swapchain;
   bool m_swapchainStale = false;
   vkutil::PresentModePreference m_presentMode = vkutil::PresentModePreference::Fifo;
+  Quality m_quality = Quality::Low;
+  VkSampleCountFlagBits m_samples = VK_SAMPLE_COUNT_1_BIT;
   vkutil::Image m_depth;
+  vkutil::Image m_msaaColor;  // resolved into the target at the end of the scene pass
   vkutil::Image m_offscreen;
   vkutil::Buffer m_readback;
   VkPipelineCache m_pipelineCache = VK_NULL_HANDLE;

@@ -12,9 +12,11 @@ layout(location = 4) in vec2 inUv;
 layout(location = 5) flat in vec4 inMaterial;
 
 layout(push_constant) uniform Push { FrameConstants frame; };
-// The alpha-tested variant of the pipeline: without it the shader has no discard, which keeps
-// early depth testing on for everything that is opaque (software rasterizers need it).
+// Pipeline variants, so that the built-in world pays for neither: the alpha-tested one (without
+// it the shader has no discard, which keeps early depth testing on for everything opaque) and
+// the textured one (without it no texture coordinates are interpolated or sampled).
 layout(constant_id = 0) const bool ALPHA_TEST = false;
+layout(constant_id = 1) const bool TEXTURED = false;
 // Imported models' base colour images, one per layer; layer 0 is plain white.
 layout(set = 0, binding = 0) uniform sampler2DArray baseColorTextures;
 
@@ -35,11 +37,9 @@ float ditherThreshold() {
 
 void main() {
   vec4 base = inColor;
-  // Gradients taken outside the branch, where every fragment of the quad is active.
-  vec2 uvDx = dFdx(inUv);
-  vec2 uvDy = dFdy(inUv);
-  if (inMaterial.x > 0.5) {
-    base *= textureGrad(baseColorTextures, vec3(inUv, inMaterial.x), uvDx, uvDy);
+  if (TEXTURED) {
+    // Layer 0 is white, so untextured parts of a textured batch sample plain white.
+    base *= texture(baseColorTextures, vec3(inUv, inMaterial.x));
   }
   if (ALPHA_TEST) {
     if (base.a < inMaterial.y) discard;

@@ -81,8 +81,8 @@ sim::Result<Prototype> modelPrototype(const ImportedModel& model, const glm::dma
     if (doubleSided) mirrored = false;  // both windings are there already
     auto it = registered.find({index, mirrored});
     if (it != registered.end()) return it->second;
-    MeshData data = doubleSided ? rewound(mesh.data, true)
-                                : (mirrored ? rewound(mesh.data, false) : mesh.data);
+    MeshData data =
+        doubleSided ? rewound(mesh.data, true) : (mirrored ? rewound(mesh.data, false) : mesh.data);
     if (data.name.empty()) data.name = name + " mesh " + std::to_string(index);
     const Aabb box = boundsOf(data);
     MeshId id;
@@ -101,8 +101,9 @@ sim::Result<Prototype> modelPrototype(const ImportedModel& model, const glm::dma
     const glm::dmat4 local = placement * toMatrix(instance.transform);
     const bool mirrored = glm::determinant(glm::dmat3(local)) < 0;
     const std::optional<MeshId> id = meshFor(instance.mesh, mirrored);
-    if (!id) return R::failure(model.source.string() + ": mesh " + std::to_string(instance.mesh) +
-                               " has an index outside its vertices");
+    if (!id)
+      return R::failure(model.source.string() + ": mesh " + std::to_string(instance.mesh) +
+                        " has an index outside its vertices");
     const ImportedMaterial* material =
         mesh.material >= 0 && size_t(mesh.material) < model.materials.size()
             ? &model.materials[size_t(mesh.material)]
@@ -129,7 +130,8 @@ sim::Result<bool> replaceComponents(const std::vector<ComponentModel>& models,
   // Every model is checked and fitted before the scene changes.
   std::vector<std::pair<PrototypeId, Prototype>> replacements;
   for (const ComponentModel& entry : models) {
-    if (!sim::contains(componentKeys(), entry.component)) return R::failure("no built-in component called \"" + entry.component + "\"");
+    if (!sim::contains(componentKeys(), entry.component))
+      return R::failure("no built-in component called \"" + entry.component + "\"");
     if (!entry.model) return R::failure(entry.component + ": no model");
     for (uint32_t i = 0; i < targets.scene.prototypeCount(); ++i) {
       const Prototype& target = targets.scene.prototype(PrototypeId{i});

@@ -36,7 +36,7 @@ sim::Result<Prototype> modelPrototype(const ImportedModel& model, const glm::dma
 
 /// A built-in component (builders.h COMPONENTS) drawn as an imported model instead.
 struct ComponentModel {
-  std::string component;                      // e.g. "nvl72.compute_tray"
+  std::string component;                       // e.g. "nvl72.compute_tray"
   std::shared_ptr<const ImportedModel> model;  // fitted to the component's real size
 };
 

@@ -78,6 +78,7 @@ struct DrawBatch {
   uint32_t firstInstance = 0;
   uint32_t instanceCount = 0;
   bool alphaTest = false;  // some instance cuts or dithers by alpha (gpu::Instance::material.yz)
+  bool textured = false;   // some instance samples a texture layer (gpu::Instance::material.x)
 };
 
 /// A text label anchored at a camera-relative point (metres).

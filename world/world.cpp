@@ -165,6 +165,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     for (const auto& [d2, i] : m_order) {
       const gpu::Instance& inst = bucket[i];
       batch.alphaTest = batch.alphaTest || inst.material.y > 0.0f || inst.material.z > 0.0f;
+      batch.textured = batch.textured || inst.material.x > 0.0f;
       out.instances.push_back(inst);
     }
     out.batches.push_back(batch);

@@ -44,11 +44,11 @@ gpu::vec4 vec4Of(const float* xyz, float w) {
 }  // namespace
 
 void ScenePass::create(const vkutil::Context& ctx, VkCommandPool pool, VkFormat colorFormat,
-                       VkFormat depthFormat, VkPipelineCache cache) {
+                       VkFormat depthFormat, VkSampleCountFlagBits samples, VkPipelineCache cache) {
   m_textures.create(ctx, pool);
-  m_sceneLayout = createLayout(ctx.device, sizeof(gpu::FrameConstants),
-                               VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
-                               m_textures.layout());
+  m_sceneLayout =
+      createLayout(ctx.device, sizeof(gpu::FrameConstants),
+                   VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, m_textures.layout());
   m_skyLayout = createLayout(ctx.device, sizeof(gpu::SkyConstants), VK_SHADER_STAGE_FRAGMENT_BIT);
 
   VkShaderModule sceneVert = vkutil::createShaderModule(ctx.device, SCENE_VERT, sizeof(SCENE_VERT));
@@ -74,12 +74,16 @@ void ScenePass::create(const vkutil::Context& ctx, VkCommandPool pool, VkFormat 
   scene.colorFormat = colorFormat;
   scene.depthFormat = depthFormat;
   scene.cache = cache;
-  m_scenePipeline = vkutil::createGraphicsPipeline(ctx.device, scene);
-  const VkBool32 alphaTest = VK_TRUE;
-  const VkSpecializationMapEntry entry{0, 0, sizeof(VkBool32)};
-  const VkSpecializationInfo specialization{1, &entry, sizeof(alphaTest), &alphaTest};
-  scene.fragmentSpecialization = &specialization;
-  m_alphaTestPipeline = vkutil::createGraphicsPipeline(ctx.device, scene);
+  scene.samples = samples;
+  const VkSpecializationMapEntry entries[2] = {{0, 0, sizeof(VkBool32)},
+                                               {1, sizeof(VkBool32), sizeof(VkBool32)}};
+  for (uint32_t variant = 0; variant < 4; ++variant) {
+    const VkBool32 constants[2] = {variant / 2 ? VK_TRUE : VK_FALSE,
+                                   variant % 2 ? VK_TRUE : VK_FALSE};
+    const VkSpecializationInfo specialization{2, entries, sizeof(constants), constants};
+    scene.fragmentSpecialization = &specialization;
+    m_scenePipelines[variant] = vkutil::createGraphicsPipeline(ctx.device, scene);
+  }
 
   vkutil::GraphicsPipelineDesc sky;
   sky.vertex = skyVert;
@@ -94,6 +98,7 @@ void ScenePass::create(const vkutil::Context& ctx, VkCommandPool pool, VkFormat 
   sky.depthCompare = VK_COMPARE_OP_EQUAL;
   sky.cullMode = VK_CULL_MODE_NONE;
   sky.cache = cache;
+  sky.samples = samples;
   m_skyPipeline = vkutil::createGraphicsPipeline(ctx.device, sky);
 
   for (VkShaderModule m : {sceneVert, sceneFrag, skyVert, skyFrag}) {
@@ -105,8 +110,10 @@ void ScenePass::destroy(const vkutil::Context& ctx) {
   vkutil::destroyBuffer(ctx, m_vertices);
   vkutil::destroyBuffer(ctx, m_indices);
   m_textures.destroy(ctx);
-  vkDestroyPipeline(ctx.device, m_scenePipeline, nullptr);
-  vkDestroyPipeline(ctx.device, m_alphaTestPipeline, nullptr);
+  for (VkPipeline& pipeline : m_scenePipelines) {
+    vkDestroyPipeline(ctx.device, pipeline, nullptr);
+    pipeline = VK_NULL_HANDLE;
+  }
   vkDestroyPipeline(ctx.device, m_skyPipeline, nullptr);
   vkDestroyPipelineLayout(ctx.device, m_sceneLayout, nullptr);
   vkDestroyPipelineLayout(ctx.device, m_skyLayout, nullptr);
@@ -166,13 +173,13 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
                         view.sunDirection[2] / sunLength, view.ambient};
   frame.fogColor = vec4Of(view.skyHorizon, view.fogDistanceMeters);
 
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_scenePipeline);
+  uint32_t bound = 0;
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_scenePipelines[bound]);
   vkCmdPushConstants(cmd, m_sceneLayout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
                      0, sizeof(frame), &frame);
   const VkDescriptorSet textures = m_textures.set();
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_sceneLayout, 0, 1, &textures, 0,
                           nullptr);
-  bool alphaTestBound = false;
   VkBuffer vertexBuffers[2] = {m_vertices.buffer, instances};
   VkDeviceSize offsets[2] = {0, 0};
   vkCmdBindVertexBuffers(cmd, 0, 2, vertexBuffers, offsets);
@@ -182,10 +189,10 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
     if (uint64_t(batch.firstInstance) + batch.instanceCount > list.instances.size()) continue;
     const MeshRange& range = m_ranges[batch.mesh.index];
     if (range.indexCount == 0) continue;
-    if (batch.alphaTest != alphaTestBound) {
-      alphaTestBound = batch.alphaTest;
-      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                        alphaTestBound ? m_alphaTestPipeline : m_scenePipeline);
+    const uint32_t variant = (batch.alphaTest ? 2u : 0u) + (batch.textured ? 1u : 0u);
+    if (variant != bound) {
+      bound = variant;
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_scenePipelines[bound]);
     }
     vkCmdDrawIndexed(cmd, range.indexCount, batch.instanceCount, range.firstIndex,
                      range.vertexOffset, batch.firstInstance);

@@ -1,7 +1,8 @@
 // The scene pass: a sky gradient behind everything, then every draw batch of the render list as
 // one instanced, indexed draw. Meshes live in one vertex and one index buffer, imported models'
-// images in one 2D array texture; batches that cut by alpha use a second pipeline, so the
-// opaque one has no discard and keeps early depth testing.
+// images in one 2D array texture. Batches that cut by alpha, and batches that sample textures,
+// use specialised variants of the pipeline: the plain one (the whole built-in world) has no
+// discard, which keeps early depth testing, and samples nothing.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +26,7 @@ struct SceneStats {
 class ScenePass {
  public:
   void create(const vkutil::Context& ctx, VkCommandPool pool, VkFormat colorFormat,
-              VkFormat depthFormat, VkPipelineCache cache);
+              VkFormat depthFormat, VkSampleCountFlagBits samples, VkPipelineCache cache);
   void destroy(const vkutil::Context& ctx);
   /// Uploads every mesh of the library (the device must be idle: buffers are replaced).
   void uploadMeshes(const vkutil::Context& ctx, VkCommandPool pool,
@@ -47,8 +48,8 @@ class ScenePass {
   };
   VkPipelineLayout m_sceneLayout = VK_NULL_HANDLE;
   VkPipelineLayout m_skyLayout = VK_NULL_HANDLE;
-  VkPipeline m_scenePipeline = VK_NULL_HANDLE;
-  VkPipeline m_alphaTestPipeline = VK_NULL_HANDLE;
+  // Indexed by alphaTest * 2 + textured.
+  VkPipeline m_scenePipelines[4] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
   VkPipeline m_skyPipeline = VK_NULL_HANDLE;
   vkutil::Buffer m_vertices;
   vkutil::Buffer m_indices;

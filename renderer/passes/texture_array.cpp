@@ -112,7 +112,9 @@ void resampleInto(const world::TextureImage& image, uint32_t size, uint8_t* out)
       const uint32_t x0 = uint32_t(fx), x1 = std::min(w - 1, x0 + 1);
       const double tx = fx - x0;
       for (int c = 0; c < 4; ++c) {
-        auto at = [&](uint32_t px, uint32_t py) { return double(src[(size_t(py) * w + px) * 4 + c]); };
+        auto at = [&](uint32_t px, uint32_t py) {
+          return double(src[(size_t(py) * w + px) * 4 + c]);
+        };
         const double top = at(x0, y0) * (1 - tx) + at(x1, y0) * tx;
         const double bottom = at(x0, y1) * (1 - tx) + at(x1, y1) * tx;
         out[(size_t(y) * size + x) * 4 + c] = uint8_t(std::lround(top * (1 - ty) + bottom * ty));
@@ -123,7 +125,8 @@ void resampleInto(const world::TextureImage& image, uint32_t size, uint8_t* out)
 
 }  // namespace
 
-PackedTextures packTextures(const world::TextureLibrary& library, const TextureArrayLimits& limits) {
+PackedTextures packTextures(const world::TextureLibrary& library,
+                            const TextureArrayLimits& limits) {
   PackedTextures packed;
   const auto& images = library.images();
   packed.layers = uint32_t(std::min<uint64_t>(images.size() + 1, std::max(1u, limits.maxLayers)));
@@ -133,7 +136,8 @@ PackedTextures packTextures(const world::TextureLibrary& library, const TextureA
   }
   const uint32_t cap = std::max(1u, limits.maxLayerSize);
   packed.layerSize = std::min(roundUpToPowerOfTwo(largest), roundDownToPowerOfTwo(cap));
-  while (packed.layerSize > 1 && arrayBytes(packed.layerSize, packed.layers) > limits.maxTotalBytes) {
+  while (packed.layerSize > 1 &&
+         arrayBytes(packed.layerSize, packed.layers) > limits.maxTotalBytes) {
     packed.layerSize /= 2;
   }
   packed.mipLevels = mipCount(packed.layerSize);
@@ -220,10 +224,10 @@ void TextureArray::upload(const vkutil::Context& ctx, VkCommandPool pool,
 void TextureArray::uploadPacked(const vkutil::Context& ctx, VkCommandPool pool,
                                 const PackedTextures& packed) {
   vkutil::destroyImage(ctx, m_image);
-  m_image = vkutil::createImage2D(
-      ctx, FORMAT, {packed.layerSize, packed.layerSize},
-      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
-      {packed.mipLevels, packed.layers, true});
+  m_image =
+      vkutil::createImage2D(ctx, FORMAT, {packed.layerSize, packed.layerSize},
+                            VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                            VK_IMAGE_ASPECT_COLOR_BIT, {packed.mipLevels, packed.layers, true});
   vkutil::Buffer staging =
       vkutil::createHostBuffer(ctx, packed.bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
   std::memcpy(staging.mapped, packed.bytes.data(), packed.bytes.size());
@@ -241,9 +245,8 @@ void TextureArray::uploadPacked(const vkutil::Context& ctx, VkCommandPool pool,
                             VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                             VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
                             VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-    vkCmdCopyBufferToImage(cmd, staging.buffer, m_image.image,
-                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, uint32_t(regions.size()),
-                           regions.data());
+    vkCmdCopyBufferToImage(cmd, staging.buffer, m_image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                           uint32_t(regions.size()), regions.data());
     vkutil::transitionImage(cmd, m_image.image, VK_IMAGE_ASPECT_COLOR_BIT,
                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT,

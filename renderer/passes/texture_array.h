@@ -16,9 +16,9 @@ namespace renderer {
 
 /// Limits of the packed array.
 struct TextureArrayLimits {
-  uint32_t maxLayerSize = 1024;          // pixels, square, power of two
-  uint64_t maxTotalBytes = 256ull << 20; // every layer and mip together: the layer size halves
-  uint32_t maxLayers = 256;              // (the device's own limit applies too)
+  uint32_t maxLayerSize = 1024;           // pixels, square, power of two
+  uint64_t maxTotalBytes = 256ull << 20;  // every layer and mip together: the layer size halves
+  uint32_t maxLayers = 256;               // (the device's own limit applies too)
 };
 
 /// The array's pixels on the CPU: for each mip level (largest first), every layer in order,

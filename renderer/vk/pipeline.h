@@ -25,6 +25,7 @@ struct GraphicsPipelineDesc {
   VkCullModeFlags cullMode = VK_CULL_MODE_BACK_BIT;
   VkPipelineCache cache = VK_NULL_HANDLE;
   const VkSpecializationInfo* fragmentSpecialization = nullptr;  // the fragment shader's constants
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;         // of the attachments (MSAA)
 };
 
 /// A pipeline with dynamic viewport and scissor, one colour attachment, optional depth.

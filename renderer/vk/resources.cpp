@@ -84,7 +84,7 @@ void destroyBuffer(const Context& ctx, Buffer& b) {
 }
 
 Image createImage2D(const Context& ctx, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage,
-                    VkImageAspectFlags aspect, const ImageLayers& shape) {
+                    VkImageAspectFlags aspect, const ImageShape& shape) {
   Image img;
   img.format = format;
   img.extent = extent;
@@ -94,7 +94,7 @@ Image createImage2D(const Context& ctx, VkFormat format, VkExtent2D extent, VkIm
   info.extent = {extent.width, extent.height, 1};
   info.mipLevels = shape.mipLevels;
   info.arrayLayers = shape.layers;
-  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.samples = shape.samples;
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
   info.usage = usage;
   info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;

@@ -37,17 +37,18 @@ Buffer createDeviceBuffer(const Context& ctx, VkCommandPool pool, const void* da
                           VkDeviceSize size, VkBufferUsageFlags usage);
 void destroyBuffer(const Context& ctx, Buffer& buffer);
 
-/// Mip levels and array layers of an image; `arrayView` makes its view a 2D array (also with
-/// one layer, for shaders that declare sampler2DArray).
-struct ImageLayers {
+/// Mip levels, array layers and samples of an image; `arrayView` makes its view a 2D array
+/// (also with one layer, for shaders that declare sampler2DArray).
+struct ImageShape {
   uint32_t mipLevels = 1;
   uint32_t layers = 1;
   bool arrayView = false;
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
 };
 
 /// A 2D image (one mip level and layer unless `shape` says otherwise) and a view of all of it.
 Image createImage2D(const Context& ctx, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage,
-                    VkImageAspectFlags aspect, const ImageLayers& shape = {});
+                    VkImageAspectFlags aspect, const ImageShape& shape = {});
 void destroyImage(const Context& ctx, Image& image);
 
 /// Records into a fresh command buffer from `pool`, submits, and waits for it.

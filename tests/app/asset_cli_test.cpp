@@ -114,7 +114,8 @@ TEST(AssetCli, ShotWithAnAssetOverrideFile) {
   EXPECT_EQ(ok.status, 0) << ok.out;
 
   const std::filesystem::path bad = dir / "bad.json";
-  std::ofstream(bad) << "{\"overrides\": [\n  {\"component\": \"nvl72.toaster\", \"model\": \"x.glb\"}]}\n";
+  std::ofstream(bad)
+      << "{\"overrides\": [\n  {\"component\": \"nvl72.toaster\", \"model\": \"x.glb\"}]}\n";
   const CliRun refused = runDcwalk("shot --size 64x64 --assets " + quoted(bad) + " --out " +
                                    quoted(dir / "never.png"));
   EXPECT_EQ(refused.status, 2) << refused.out;

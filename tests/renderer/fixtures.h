@@ -32,6 +32,7 @@ inline std::unique_ptr<renderer::Renderer> makeHeadless(bool ui = false) {
   renderer::RendererDesc desc;
   desc.validation = true;
   desc.ui = ui;
+  desc.quality = renderer::Quality::Low;  // goldens are single-sampled on every device
   std::string error;
   auto r = renderer::Renderer::create(desc, error);
   EXPECT_TRUE(r) << error;

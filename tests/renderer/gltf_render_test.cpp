@@ -23,8 +23,7 @@ std::map<std::string, std::vector<std::filesystem::path>> validModels() {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
     const std::string ext = entry.path().extension().string();
     if (ext != ".gltf" && ext != ".glb") continue;
-    const std::string model =
-        std::filesystem::relative(entry.path(), root).begin()->string();
+    const std::string model = std::filesystem::relative(entry.path(), root).begin()->string();
     models[model].push_back(entry.path());
   }
   for (auto& [name, files] : models) std::sort(files.begin(), files.end());

@@ -121,3 +121,61 @@ TEST_F(RenderTest, GoldenBoxesUnderSky) {
   renderer::Pixels p = m_renderer->renderToPixels(list, nullptr, SMALL);
   golden::expectMatchesGolden("boxes_under_sky", p);
 }
+
+namespace {
+
+// Pixels that are a blend of the red square and the green wall behind it (both channels lit):
+// with one sample per pixel there are none, with MSAA the square's slanted edges have them.
+size_t blendedEdgePixels(renderer::Renderer& r, const world::MeshLibrary& library) {
+  r.setMeshes(library);
+  world::RenderList list = lookingDownMinusZ();
+  list.view.ambient = 1.0f;
+  list.view.fogDistanceMeters = 1e9f;
+  gpu::Instance wall = fixtures::box(0, 0, -10, 40, 40, 1, 0, 1, 0);
+  gpu::Instance square = fixtures::box(0, 0, -5, 1, 1, 1, 1, 0, 0);
+  // Turn the square 20 degrees about the view axis so its edges cross pixel rows.
+  const float c = std::cos(0.35f), s = std::sin(0.35f);
+  square.row0 = {c, -s, 0, 0};
+  square.row1 = {s, c, 0, 0};
+  wall.params.y = square.params.y = 0;  // no highlight: each surface is one flat colour
+  fixtures::addBatch(list, {square, wall});
+  const renderer::Pixels p = r.renderToPixels(list, nullptr, SMALL);
+  size_t blended = 0;
+  for (size_t i = 0; i + 3 < p.rgba.size(); i += 4) {
+    if (p.rgba[i] > 40 && p.rgba[i + 1] > 40) ++blended;
+  }
+  return blended;
+}
+
+}  // namespace
+
+TEST(RenderQuality, HighPresetAntialiasesEdgesWithoutValidationErrors) {
+  const uint32_t before = vkutil::validationErrorCount();
+  renderer::RendererDesc desc;
+  desc.validation = true;
+  desc.ui = false;
+  desc.quality = renderer::Quality::High;
+  std::string error;
+  auto high = renderer::Renderer::create(desc, error);
+  ASSERT_TRUE(high) << error;
+  EXPECT_EQ(high->quality(), renderer::Quality::High);
+  EXPECT_EQ(high->samplesPerPixel(), 4u);
+  auto low = fixtures::makeHeadless();
+  ASSERT_TRUE(low);
+  EXPECT_EQ(low->samplesPerPixel(), 1u);
+  const world::MeshLibrary library = fixtures::boxLibrary();
+  EXPECT_EQ(blendedEdgePixels(*low, library), 0u);
+  // The square's outline is about 4 x 32 px = 130 px long at this size: most edge pixels blend.
+  EXPECT_GT(blendedEdgePixels(*high, library), 60u);
+  EXPECT_EQ(vkutil::validationErrorCount(), before);
+}
+
+TEST(RenderQuality, AutoIsLowOnSoftwareVulkan) {
+  renderer::RendererDesc desc;
+  desc.ui = false;
+  std::string error;
+  auto r = renderer::Renderer::create(desc, error);
+  ASSERT_TRUE(r) << error;
+  const bool cpu = r->context().properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  EXPECT_EQ(r->quality(), cpu ? renderer::Quality::Low : renderer::Quality::High);
+}

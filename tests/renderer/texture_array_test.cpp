@@ -37,9 +37,9 @@ TEST(TextureArray, LayerSizeIsTheLargestSideRoundedUpWithAFullMipChain) {
   EXPECT_EQ(library.add(solid(3, 5, 10, 20, 30, 255)), 1u);
   EXPECT_EQ(library.add(solid(40, 16, 200, 100, 50, 128)), 2u);
   const renderer::PackedTextures p = renderer::packTextures(library, {});
-  EXPECT_EQ(p.layerSize, 64u);   // 40 -> 64
-  EXPECT_EQ(p.layers, 3u);       // white + 2
-  EXPECT_EQ(p.mipLevels, 7u);    // 64, 32, ..., 1
+  EXPECT_EQ(p.layerSize, 64u);  // 40 -> 64
+  EXPECT_EQ(p.layers, 3u);      // white + 2
+  EXPECT_EQ(p.mipLevels, 7u);   // 64, 32, ..., 1
   EXPECT_EQ(p.bytes.size(), expectedBytes(64, 3));
   ASSERT_EQ(p.mipOffsets.size(), 7u);
   EXPECT_EQ(p.mipOffsets[1], 64ull * 64 * 4 * 3);

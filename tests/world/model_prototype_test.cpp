@@ -49,7 +49,8 @@ std::vector<double> windingAgreement(const world::MeshLibrary& meshes, const wor
   for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
     glm::dvec3 p[3];
     for (int k = 0; k < 3; ++k) {
-      p[k] = glm::dvec3(part.local * glm::dvec4(vec(mesh.vertices[mesh.indices[t + k]].position), 1));
+      p[k] =
+          glm::dvec3(part.local * glm::dvec4(vec(mesh.vertices[mesh.indices[t + k]].position), 1));
     }
     const glm::dvec3 winding = glm::cross(p[1] - p[0], p[2] - p[0]);
     const glm::dvec3 normal = normalMatrix * vec(mesh.vertices[mesh.indices[t]].normal);
@@ -85,8 +86,8 @@ TEST(ModelPrototype, MirroredInstanceGetsTheWindingFlipped) {
 TEST(ModelPrototype, MirroringPlacementFlipsEveryPart) {
   // A placement that mirrors (as an override fitted into a mirrored frame would) counts too.
   Libraries lib;
-  auto proto = world::modelPrototype(triangleModel(), glm::scale(glm::dmat4(1.0), {1, 1, -2}),
-                                     "t", lib.targets());
+  auto proto = world::modelPrototype(triangleModel(), glm::scale(glm::dmat4(1.0), {1, 1, -2}), "t",
+                                     lib.targets());
   ASSERT_TRUE(proto.ok());
   for (double agreement : windingAgreement(lib.meshes, proto->parts[0])) EXPECT_GT(agreement, 0);
 }
@@ -284,5 +285,41 @@ TEST(AssetOverrides, EveryComponentKeyIsUsedByABuilder) {
       found = found || (*w)->scene().prototype({i}).component == key;
     }
     EXPECT_TRUE(found) << key;
+  }
+}
+
+TEST(ModelPrototype, OnlyBatchesThatNeedThemAskForTheTexturedOrAlphaPipelines) {
+  // The built-in world must draw with the plain pipeline only (no discard, no sampling).
+  auto dims = world::Dimensions::loadDefault();
+  ASSERT_TRUE(dims.ok());
+  auto w = world::World::create(*dims);
+  ASSERT_TRUE(w.ok());
+  for (const world::Station& station : (*w)->stations()) {
+    world::Camera camera;
+    camera.setPose(world::toPose(station.viewpoint));
+    world::RenderList list;
+    (*w)->buildRenderList(camera, world::FrameDesc{}, list);
+    for (const world::DrawBatch& batch : list.batches) {
+      EXPECT_FALSE(batch.textured || batch.alphaTest) << station.name;
+    }
+  }
+  // BoxTextured samples its image; AlphaBlendModeTest has MASK and BLEND materials.
+  for (const char* file : {"BoxTextured/glTF-Binary/BoxTextured.glb",
+                           "AlphaBlendModeTest/glTF-Binary/AlphaBlendModeTest.glb"}) {
+    auto model = world::importGltf(testpaths::sharedDir() / "testdata/gltf/valid" / file);
+    ASSERT_TRUE(model.ok()) << model.error();
+    auto viewer = world::World::createViewer(*model, 1.0);
+    ASSERT_TRUE(viewer.ok());
+    world::Camera camera;
+    camera.setPose(world::toPose((*viewer)->station("model")->viewpoint));
+    world::RenderList list;
+    (*viewer)->buildRenderList(camera, world::FrameDesc{}, list);
+    bool textured = false, alpha = false;
+    for (const world::DrawBatch& batch : list.batches) {
+      textured = textured || batch.textured;
+      alpha = alpha || batch.alphaTest;
+    }
+    EXPECT_TRUE(textured) << file;
+    EXPECT_EQ(alpha, std::string(file).find("Alpha") != std::string::npos) << file;
   }
 }
