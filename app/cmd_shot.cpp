@@ -92,6 +92,11 @@ int runShot(const ShotOptions& options) {
               static_cast<unsigned long long>(session.worldStats.triangles),
               session.engine->time_s(), std::string(world::overlayMetricName(*metric)).c_str());
   std::printf("status: %s\n", hud.status.c_str());
+  if (options.model.empty()) {
+    const world::ComputeGlow& glow = session.world->computeGlow();
+    std::printf("hero GPU: tensor cores %.0f %% busy, HBM %.0f %% of its bandwidth\n",
+                100 * glow.tensorShare(), 100 * glow.hbmShare());
+  }
   if (options.traffic) {
     const world::Traffic& traffic = session.world->traffic();
     std::printf("traffic: %u particles, NVLink %.3g GB/s (%.0f %%), fabric %.3g GB/s (%.0f %%)%s\n",

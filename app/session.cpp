@@ -18,7 +18,7 @@ namespace app {
 namespace {
 
 sim::Result<std::unique_ptr<sim::engine::Engine>> createEngine(const sim::Catalog& catalog,
-                                                                const EngineRequest& request) {
+                                                               const EngineRequest& request) {
   auto engineDesc = engineDescOf(request);
   if (!engineDesc) {
     return sim::Result<std::unique_ptr<sim::engine::Engine>>::failure(engineDesc.error());
@@ -135,6 +135,7 @@ void syncOverlay(Session& session, world::OverlayMetric metric) {
   world::updateOverlay(*session.engine, metric, session.world->overlay());
   session.world->traffic().update(*session.engine);
   session.world->coolant().update(*session.engine);
+  session.world->updateComputeGlow(*session.engine);
 }
 
 std::string simStatus(const sim::engine::Engine& engine, const world::RackMap& racks) {

@@ -58,8 +58,8 @@ void frameStation(const world::Station& station, world::Camera& camera);
 /// HUD text for a station.
 HudInfo stationHud(const world::Station& station);
 
-/// Fills the world's overlay with `metric`, and updates its traffic and coolant flow, from the
-/// engine's current state.
+/// Fills the world's overlay with `metric`, and updates its traffic, coolant flow and compute
+/// glow, from the engine's current state.
 void syncOverlay(Session& session, world::OverlayMetric metric);
 
 /// HUD status line from the engine: simulated time, training step time and tokens/s (or

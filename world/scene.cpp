@@ -254,6 +254,11 @@ void Scene::replaceContents(PrototypeId id, Prototype contents) {
   computeBounds(target);
 }
 
+void Scene::setPartLook(PrototypeId id, uint32_t part, const Look& look) {
+  if (id.index >= m_prototypes.size() || part >= m_prototypes[id.index].parts.size()) return;
+  m_prototypes[id.index].parts[part].look = look;
+}
+
 void Scene::setRoot(PrototypeId root, const glm::dmat4& rootTransform) {
   m_root = root;
   m_rootTransform = rootTransform;

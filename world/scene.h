@@ -133,6 +133,9 @@ class Scene {
   /// Gives prototype `id` the parts and children of `contents` (name, component and LOD kept).
   /// The new contents must fit in the old bounds: the bounds of its parents are not recomputed.
   void replaceContents(PrototypeId id, Prototype contents);
+  /// Changes the look of part `part` of prototype `id` (every instance of it); ignored when out
+  /// of range. For parts that show live state (world/compute_glow.h).
+  void setPartLook(PrototypeId id, uint32_t part, const Look& look);
   /// Marks the root that collect/pick/nearest walk from.
   void setRoot(PrototypeId root, const glm::dmat4& rootTransform = glm::dmat4(1.0));
   const Prototype& prototype(PrototypeId id) const { return m_prototypes[id.index]; }

@@ -64,6 +64,16 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   world->m_tint.bind(world->m_scene, world->m_racks);
   world->m_heroGpus = findHeroGpus(world->m_scene, world->m_racks);
   world->m_traffic = Traffic::build(world->m_scene);
+  // The stations' hero GPU (the package the die and SM stations sit in) drives the glow.
+  if (const Station* package = world->station("package")) {
+    for (const HeroGpu& gpu : world->m_heroGpus) {
+      const glm::dvec3 c = package->bounds.center();
+      if (glm::all(glm::greaterThanEqual(c, gpu.bounds.min)) &&
+          glm::all(glm::lessThanEqual(c, gpu.bounds.max))) {
+        world->m_computeGlow = ComputeGlow::build(world->m_scene, gpu);
+      }
+    }
+  }
   world->m_coolant = Coolant::build(world->m_scene);
   if (const Station* tpu = world->station("tpu")) {
     world->m_systolic = SystolicWave::build(world->m_scene, tpu->path);

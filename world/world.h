@@ -11,6 +11,7 @@
 #include "sim/result.h"
 #include "world/builders.h"
 #include "world/camera.h"
+#include "world/compute_glow.h"
 #include "world/coolant.h"
 #include "world/hbm_fill.h"
 #include "world/model_prototype.h"
@@ -90,6 +91,12 @@ class World {
   /// The hero rack's traffic (drawn when FrameDesc::traffic); update it from the engine every
   /// frame.
   Traffic& traffic() { return m_traffic; }
+  /// The hero GPU's tensor cores and HBM glowing with its activity; update it from the engine
+  /// every frame (it changes the parts' looks in the scene).
+  void updateComputeGlow(const sim::engine::Engine& engine) {
+    m_computeGlow.update(engine, m_scene);
+  }
+  const ComputeGlow& computeGlow() const { return m_computeGlow; }
   const Traffic& traffic() const { return m_traffic; }
   /// The hero rack's coolant flow (drawn when FrameDesc::coolant); update it from the engine
   /// every frame.
@@ -103,6 +110,7 @@ class World {
   PrimitiveMeshes m_primitives;
   Scene m_scene;
   Traffic m_traffic;
+  ComputeGlow m_computeGlow;
   Coolant m_coolant;
   HbmFillLayer m_hbmFill;
   SystolicWave m_systolic;

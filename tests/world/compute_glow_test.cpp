@@ -1,0 +1,74 @@
+// The hero GPU's tensor cores and HBM glow with what the engine says it does: the emissive of
+// every tensor-core part follows its tensor-core utilisation, that of every HBM PHY and TSV its
+// HBM bytes/s over the catalog HBM bandwidth (read here from the engine's snapshot and specs).
+#include <gtest/gtest.h>
+
+#include "tests/world/world_test_fixture.h"
+#include "world/compute_glow.h"
+
+namespace {
+
+// The stations' hero GPU is hall0/row0/rack0/compute_tray9/superchip0_gpu0: tray 9, first GPU.
+uint32_t heroGpuId(const sim::engine::Engine& engine) {
+  const sim::engine::Cluster& c = engine.cluster();
+  return c.firstGpuOfRack({0}).index + 9 * c.gpusPerTray;
+}
+
+// The emissive of the first part called `name` (or starting with it) in the world's scene.
+float emissiveOf(const world::World& w, const std::string& name) {
+  for (uint32_t p = 0; p < w.scene().prototypeCount(); ++p) {
+    for (const world::Part& part : w.scene().prototype({p}).parts) {
+      if (part.name.rfind(name, 0) == 0) return part.look.emissive;
+    }
+  }
+  ADD_FAILURE() << "no part " << name;
+  return -1;
+}
+
+}  // namespace
+
+TEST(ComputeGlow, TensorCoresFollowTheHeroGpusUtilisation) {
+  auto dims = world::Dimensions::loadDefault();
+  ASSERT_TRUE(dims.ok());
+  auto built = world::World::create(*dims);
+  ASSERT_TRUE(built.ok());
+  world::World& w = **built;
+  auto engine = worldtest::engineFor("training_405b");
+  ASSERT_GT(w.computeGlow().tensorParts(), 0u);
+  ASSERT_GT(w.computeGlow().memoryParts(), 0u);
+  float busiest = -1, idlest = 2;
+  for (double t_s : {1.0, 3.0, 5.2, 5.6}) {  // pipeline phase, then the DP all-reduce
+    engine->advanceTo(t_s);
+    w.updateComputeGlow(*engine);
+    const double utilisation = engine->snapshot().gpuUtilisation[heroGpuId(*engine)];
+    const float emissive = emissiveOf(w, "tensor core");
+    EXPECT_FLOAT_EQ(emissive, world::glowEmissive(utilisation)) << t_s;
+    EXPECT_DOUBLE_EQ(w.computeGlow().tensorShare(), utilisation);
+    busiest = std::max(busiest, emissive);
+    idlest = std::min(idlest, emissive);
+  }
+  EXPECT_GT(busiest, idlest + 0.3f);  // it visibly pulses between compute and communication
+}
+
+TEST(ComputeGlow, HbmFollowsTheHeroGpusMemoryTraffic) {
+  auto dims = world::Dimensions::loadDefault();
+  ASSERT_TRUE(dims.ok());
+  auto built = world::World::create(*dims);
+  ASSERT_TRUE(built.ok());
+  world::World& w = **built;
+  auto engine = worldtest::engineFor("inference_70b");  // decode reads the weights and KV cache
+  engine->advanceTo(10.0);
+  w.updateComputeGlow(*engine);
+  const double share = engine->snapshot().gpuHbm_Bps[heroGpuId(*engine)] /
+                       engine->cluster().specs.gpu.hbmBandwidth_Bps;
+  EXPECT_GT(share, 0.5);
+  EXPECT_FLOAT_EQ(emissiveOf(w, "HBM PHY"), world::glowEmissive(share));
+  EXPECT_FLOAT_EQ(emissiveOf(w, "TSV"), world::glowEmissive(share));
+}
+
+TEST(ComputeGlow, EmissiveIsClampedToTheStyle) {
+  const world::GlowStyle style;
+  EXPECT_FLOAT_EQ(world::glowEmissive(-1), style.minEmissive);
+  EXPECT_FLOAT_EQ(world::glowEmissive(0.5), style.minEmissive + 0.5f * style.emissiveRange);
+  EXPECT_FLOAT_EQ(world::glowEmissive(7), style.minEmissive + style.emissiveRange);
+}
