@@ -20,13 +20,13 @@ namespace fuzzentry {
 /// The file name the tour part is parsed as.
 inline constexpr const char* TOUR_FILE = "fuzz-tour.json";
 
-/// The names a fuzzed tour is checked against: the stations the shipped tour
-/// (assets/tours/default.json) visits, and the real sim and engine scenario lists.
+/// The names a fuzzed tour is checked against: every station the world builds (`dcwalk
+/// stations`), and the real sim and engine scenario lists.
 inline const world::TourReferences& tourReferences() {
   static const world::TourReferences refs = [] {
     world::TourReferences r;
-    r.stations = {"campus",  "cooling", "die", "fabric", "gh100", "hall", "hbm",
-                  "package", "rack",    "row", "sm",     "tpu",   "tray", "xeon_amx"};
+    r.stations = {"campus", "cooling",   "die", "fabric", "gh100", "hall", "hbm",     "package",
+                  "rack",   "rack_back", "row", "sm",     "tpu",   "tray", "xeon_amx"};
     r.scenarios = sim::builtinScenarioNames();
     r.engineScenarios = sim::engine::builtinScenarioNames();
     return r;

@@ -75,6 +75,7 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
     }
   }
   world->m_coolant = Coolant::build(world->m_scene);
+  if (auto cdu = world->m_scene.worldBounds("hall0/row0/cdu")) world->m_cduBounds = *cdu;
   if (const Station* tpu = world->station("tpu")) {
     world->m_systolic = SystolicWave::build(world->m_scene, tpu->path);
   }
@@ -224,7 +225,30 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     out.labels.push_back(std::move(label));
   }
   addOverlayLabels(view, frame, out);
+  if (frame.coolant) addCoolantLabel(view, out);
   return result;
+}
+
+std::string coolantLabel(const CoolantState& state) {
+  char text[128];
+  std::snprintf(text, sizeof text, "CDU  supply %.0f °C  return %.0f °C  flow %.0f %% (derived)",
+                state.at_C(CoolantTemp::Supply), state.at_C(CoolantTemp::LoopReturn),
+                100.0 * state.flowFraction);
+  return text;
+}
+
+void World::addCoolantLabel(const CullView& view, RenderList& out) const {
+  if (m_cduBounds.empty()) return;
+  const Aabb& b = m_cduBounds;
+  const glm::dvec3 anchor = glm::dvec3(b.center().x, b.max.y, b.center().z) - view.eye;
+  if (glm::dot(anchor, view.forward) <= 0) return;
+  Label label;
+  label.anchor[0] = static_cast<float>(anchor.x);
+  label.anchor[1] = static_cast<float>(anchor.y);
+  label.anchor[2] = static_cast<float>(anchor.z);
+  label.text = coolantLabel(m_coolant.state());
+  label.priority = 1e6f;  // what the coolant view is about: before station names
+  out.labels.push_back(std::move(label));
 }
 
 void World::addOverlayLabels(const CullView& view, const FrameDesc& frame, RenderList& out) {

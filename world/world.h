@@ -29,6 +29,10 @@ struct WorldDesc {
   std::vector<ComponentModel> componentModels;  // built-in parts drawn as glTF models instead
 };
 
+/// "CDU  supply 25 °C  return 39 °C  flow 100 % (derived)": the label of the hero row's CDU when
+/// the coolant is shown (supply and mixed return temperature, pump flow share).
+std::string coolantLabel(const CoolantState& state);
+
 /// Per-frame inputs besides the camera.
 struct FrameDesc {
   uint32_t width_px = 1280;
@@ -112,6 +116,7 @@ class World {
   Traffic m_traffic;
   ComputeGlow m_computeGlow;
   Coolant m_coolant;
+  Aabb m_cduBounds;  // the hero row's CDU (world), where its coolant label sits
   HbmFillLayer m_hbmFill;
   SystolicWave m_systolic;
   std::vector<Station> m_stations;
@@ -124,6 +129,8 @@ class World {
   std::vector<std::pair<double, uint32_t>> m_labelCandidates;  // reused every frame
 
   void addOverlayLabels(const CullView& view, const FrameDesc& frame, RenderList& out);
+  /// The hero row's CDU: supply and return temperature and pump flow, over its cabinet.
+  void addCoolantLabel(const CullView& view, RenderList& out) const;
 };
 
 }  // namespace world

@@ -266,3 +266,37 @@ TEST(Coolant, WorldDrawsTheDashesOnlyWhenTheFrameAsks) {
 }
 
 }  // namespace
+
+TEST(Coolant, TheCduLabelSaysTheEnginesTemperaturesAndFlow) {
+  auto dims = world::Dimensions::loadDefault();
+  ASSERT_TRUE(dims.ok());
+  auto built = world::World::create(*dims);
+  ASSERT_TRUE(built.ok());
+  world::World& w = **built;
+  auto engine = worldtest::engineFor("pump_trip");
+  engine->advanceTo(60.0);
+  w.coolant().update(*engine);
+  const world::Station* row = w.station("row");
+  ASSERT_NE(row, nullptr);
+  world::FrameDesc frame;
+  frame.coolant = true;
+  world::RenderList list;
+  w.buildRenderList(worldtest::cameraAt(*row), frame, list);
+  // Expected text from the engine directly: the CDU's loop temperature and pump flow, and the
+  // catalog supply temperature.
+  const sim::engine::Snapshot s = engine->snapshot();
+  const uint32_t cdu = engine->cluster().rackCdu[0];
+  char expected[128];
+  std::snprintf(expected, sizeof expected,
+                "CDU  supply %.0f °C  return %.0f °C  flow %.0f %% (derived)",
+                engine->cluster().specs.facility.coolantSupply_C, double(s.cduLoop_C[cdu]),
+                100.0 * s.cduFlowFraction[cdu]);
+  bool found = false;
+  for (const world::Label& label : list.labels) found = found || label.text == expected;
+  EXPECT_TRUE(found) << expected;
+  EXPECT_LT(s.cduFlowFraction[cdu], 1.0f);  // the trip shows in the label
+  // Without the coolant view, no CDU label.
+  frame.coolant = false;
+  w.buildRenderList(worldtest::cameraAt(*row), frame, list);
+  for (const world::Label& label : list.labels) EXPECT_NE(label.text.rfind("CDU", 0), 0u);
+}
