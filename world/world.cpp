@@ -226,6 +226,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   }
   addOverlayLabels(view, frame, out);
   if (frame.coolant) addCoolantLabel(view, out);
+  if (frame.traffic) addFabricLabels(view, out);
   return result;
 }
 
@@ -249,6 +250,42 @@ void World::addCoolantLabel(const CullView& view, RenderList& out) const {
   label.text = coolantLabel(m_coolant.state());
   label.priority = 1e6f;  // what the coolant view is about: before station names
   out.labels.push_back(std::move(label));
+}
+
+std::string fabricLegLabel(const FabricLeg& leg, size_t index) {
+  const std::string name = index == 0 ? "to leaf" : "to spine " + std::to_string(index - 1);
+  if (leg.down) return name + "  links down";
+  if (leg.flow.paused) return name + "  PFC-paused";
+  // All of the leg's cables together: Tb/s once it reaches a thousand Gb/s.
+  const double rate_bps = leg.flow.rate_Bps * 8.0;
+  char text[96];
+  if (rate_bps >= 1e12) {
+    std::snprintf(text, sizeof text, "  %.3g Tb/s  %.0f %% (derived)", rate_bps * 1e-12,
+                  100.0 * leg.flow.load());
+  } else {
+    std::snprintf(text, sizeof text, "  %.0f Gb/s  %.0f %% (derived)", rate_bps * 1e-9,
+                  100.0 * leg.flow.load());
+  }
+  return name + text;
+}
+
+void World::addFabricLabels(const CullView& view, RenderList& out) const {
+  const std::vector<FabricLeg>& legs = m_traffic.legs();
+  for (size_t i = 0; i < legs.size(); ++i) {
+    const Aabb& b = legs[i].rackBounds;
+    if (b.empty()) continue;
+    const glm::dvec3 anchor = glm::dvec3(b.center().x, b.max.y, b.center().z) - view.eye;
+    if (glm::dot(anchor, view.forward) <= 0) continue;
+    Label label;
+    label.anchor[0] = static_cast<float>(anchor.x);
+    label.anchor[1] = static_cast<float>(anchor.y);
+    label.anchor[2] = static_cast<float>(anchor.z);
+    label.text = fabricLegLabel(legs[i], i);
+    // Light red: still 4.5:1 against the label plate (tests/app/label_legibility_test.cpp).
+    if (legs[i].flow.paused || legs[i].down) label.rgba = 0xffaaaaffu;  // IM_COL32(255, 170, 170)
+    label.priority = 5e5f;  // after the CDU, before station names
+    out.labels.push_back(std::move(label));
+  }
 }
 
 void World::addOverlayLabels(const CullView& view, const FrameDesc& frame, RenderList& out) {

@@ -33,6 +33,11 @@ struct WorldDesc {
 /// the coolant is shown (supply and mixed return temperature, pump flow share).
 std::string coolantLabel(const CoolantState& state);
 
+/// "to spine 2  412 Gb/s  38 % (derived)", "to leaf  16.4 Tb/s  57 % (derived)", "to leaf
+/// PFC-paused": the label of fabric leg
+/// `index` (0: the leg into the leaf rack) when the traffic is shown.
+std::string fabricLegLabel(const FabricLeg& leg, size_t index);
+
 /// Per-frame inputs besides the camera.
 struct FrameDesc {
   uint32_t width_px = 1280;
@@ -131,6 +136,8 @@ class World {
   void addOverlayLabels(const CullView& view, const FrameDesc& frame, RenderList& out);
   /// The hero row's CDU: supply and return temperature and pump flow, over its cabinet.
   void addCoolantLabel(const CullView& view, RenderList& out) const;
+  /// Each fabric leg's Gb/s and load (or its pause) over the switch rack it enters.
+  void addFabricLabels(const CullView& view, RenderList& out) const;
 };
 
 }  // namespace world

@@ -530,3 +530,33 @@ TEST(Traffic, SharpHalvesTheStreamLeavingEachSpineDuringTheAllReduce) {
 }
 
 }  // namespace
+
+TEST(Traffic, EachFabricLegIsLabelledWithItsGigabitsAndLoad) {
+  world::FabricLeg leg;
+  leg.flow.rate_Bps = 51.5e9;  // x 8 = 412 Gb/s
+  leg.flow.capacity_Bps = 100e9;
+  EXPECT_EQ(world::fabricLegLabel(leg, 0), "to leaf  412 Gb/s  52 % (derived)");
+  EXPECT_EQ(world::fabricLegLabel(leg, 3).rfind("to spine 2  412 Gb/s", 0), 0u);
+  leg.flow.rate_Bps = 2.05e12;  // x 8 = 16.4 Tb/s
+  leg.flow.capacity_Bps = 3.6e12;
+  EXPECT_EQ(world::fabricLegLabel(leg, 0), "to leaf  16.4 Tb/s  57 % (derived)");
+  leg.flow.paused = true;
+  EXPECT_EQ(world::fabricLegLabel(leg, 1), "to spine 0  PFC-paused");
+  leg.down = true;
+  EXPECT_EQ(world::fabricLegLabel(leg, 1), "to spine 0  links down");
+
+  // At the fabric station with the traffic shown, one label per leg in view, none without.
+  world::World& w = worldtest::defaultWorld();
+  const world::Station* fabric = w.station("fabric");
+  ASSERT_NE(fabric, nullptr);
+  world::FrameDesc frame;
+  frame.traffic = true;
+  world::RenderList list;
+  w.buildRenderList(worldtest::cameraAt(*fabric), frame, list);
+  size_t legLabels = 0;
+  for (const world::Label& label : list.labels) legLabels += label.text.rfind("to ", 0) == 0;
+  EXPECT_GE(legLabels, 4u);  // the four spine racks the station frames
+  frame.traffic = false;
+  w.buildRenderList(worldtest::cameraAt(*fabric), frame, list);
+  for (const world::Label& label : list.labels) EXPECT_NE(label.text.rfind("to ", 0), 0u);
+}
