@@ -7,7 +7,6 @@
 
 namespace app {
 
-using sim::engine::EngineDesc;
 using sim::engine::FaultDesc;
 using sim::engine::FaultKind;
 
@@ -77,10 +76,8 @@ void WhatIfPanel::draw(Session& session) {
   ImGui::Separator();
   ImGui::TextUnformatted("workload and fabric");
   const std::vector<std::string> paths = engineFieldPaths();
-  const auto base = sim::engine::builtinScenario(m_request.scenario);
-  const auto running = engineDescOf(m_request);
-  const bool training =
-      engineFieldValue(running ? *running : EngineDesc{}, "workload.kind") == "training";
+  // The running engine was started from m_request (follow() keeps them together).
+  const bool training = engineFieldValue(session.engine->desc(), "workload.kind") == "training";
   m_fieldText.resize(paths.size());
   for (size_t i = 0; i < paths.size(); ++i) {
     const bool inference = paths[i].rfind("workload.inference.", 0) == 0;
@@ -91,6 +88,7 @@ void WhatIfPanel::draw(Session& session) {
     if (ImGui::InputText(paths[i].c_str(), buffer, sizeof(buffer))) m_fieldText[i] = buffer;
   }
   if (ImGui::Button("Apply (restart at t = 0)")) {
+    const auto base = sim::engine::builtinScenario(m_request.scenario);
     EngineRequest request{m_request.scenario, {}, m_request.faults};
     for (size_t i = 0; i < paths.size(); ++i) {
       if (base && m_fieldText[i] != engineFieldValue(*base, paths[i])) {

@@ -42,6 +42,20 @@ bool isWithin(const std::string& path, const std::string& ancestor) {
          path[ancestor.size()] == '/';
 }
 
+// Where a box's label points: the middle of its top face (world metres).
+glm::dvec3 labelPoint(const Aabb& box) {
+  return {box.center().x, box.max.y, box.center().z};
+}
+
+// A label at `anchor` (camera-relative metres).
+Label makeLabel(const glm::dvec3& anchor, std::string text, float priority) {
+  Label label;
+  for (int k = 0; k < 3; ++k) label.anchor[k] = static_cast<float>(anchor[k]);
+  label.text = std::move(text);
+  label.priority = priority;
+  return label;
+}
+
 }  // namespace
 
 sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const WorldDesc& desc) {
@@ -207,8 +221,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
             [](const auto& a, const auto& b) { return a.first > b.first; });
   for (size_t i = 0; i < candidates.size() && out.labels.size() < frame.maxLabels; ++i) {
     const Station& s = *candidates[i].second;
-    const glm::dvec3 anchor =
-        glm::dvec3(s.bounds.center().x, s.bounds.max.y, s.bounds.center().z) - view.eye;
+    const glm::dvec3 anchor = labelPoint(s.bounds) - view.eye;
     // Hidden behind something else (a wall, a rack): no label through it.
     const double anchorDistance = glm::length(anchor);
     const auto blocker = m_scene.pick(view.eye, anchor);
@@ -216,13 +229,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
         !isWithin(blocker->path, s.path)) {
       continue;
     }
-    Label label;
-    label.anchor[0] = static_cast<float>(anchor.x);
-    label.anchor[1] = static_cast<float>(anchor.y);
-    label.anchor[2] = static_cast<float>(anchor.z);
-    label.text = s.title;
-    label.priority = static_cast<float>(candidates[i].first);
-    out.labels.push_back(std::move(label));
+    out.labels.push_back(makeLabel(anchor, s.title, static_cast<float>(candidates[i].first)));
   }
   addOverlayLabels(view, frame, out);
   if (frame.coolant) addCoolantLabel(view, out);
@@ -240,16 +247,10 @@ std::string coolantLabel(const CoolantState& state) {
 
 void World::addCoolantLabel(const CullView& view, RenderList& out) const {
   if (m_cduBounds.empty()) return;
-  const Aabb& b = m_cduBounds;
-  const glm::dvec3 anchor = glm::dvec3(b.center().x, b.max.y, b.center().z) - view.eye;
+  const glm::dvec3 anchor = labelPoint(m_cduBounds) - view.eye;
   if (glm::dot(anchor, view.forward) <= 0) return;
-  Label label;
-  label.anchor[0] = static_cast<float>(anchor.x);
-  label.anchor[1] = static_cast<float>(anchor.y);
-  label.anchor[2] = static_cast<float>(anchor.z);
-  label.text = coolantLabel(m_coolant.state());
-  label.priority = 1e6f;  // what the coolant view is about: before station names
-  out.labels.push_back(std::move(label));
+  // What the coolant view is about: before station names.
+  out.labels.push_back(makeLabel(anchor, coolantLabel(m_coolant.state()), 1e6f));
 }
 
 std::string fabricLegLabel(const FabricLeg& leg, size_t index) {
@@ -272,18 +273,13 @@ std::string fabricLegLabel(const FabricLeg& leg, size_t index) {
 void World::addFabricLabels(const CullView& view, RenderList& out) const {
   const std::vector<FabricLeg>& legs = m_traffic.legs();
   for (size_t i = 0; i < legs.size(); ++i) {
-    const Aabb& b = legs[i].rackBounds;
-    if (b.empty()) continue;
-    const glm::dvec3 anchor = glm::dvec3(b.center().x, b.max.y, b.center().z) - view.eye;
+    if (legs[i].rackBounds.empty()) continue;
+    const glm::dvec3 anchor = labelPoint(legs[i].rackBounds) - view.eye;
     if (glm::dot(anchor, view.forward) <= 0) continue;
-    Label label;
-    label.anchor[0] = static_cast<float>(anchor.x);
-    label.anchor[1] = static_cast<float>(anchor.y);
-    label.anchor[2] = static_cast<float>(anchor.z);
-    label.text = fabricLegLabel(legs[i], i);
+    // After the CDU, before station names.
+    Label label = makeLabel(anchor, fabricLegLabel(legs[i], i), 5e5f);
     // Light red: still 4.5:1 against the label plate (tests/app/label_legibility_test.cpp).
     if (legs[i].flow.paused || legs[i].down) label.rgba = 0xffaaaaffu;  // IM_COL32(255, 170, 170)
-    label.priority = 5e5f;  // after the CDU, before station names
     out.labels.push_back(std::move(label));
   }
 }
@@ -293,10 +289,9 @@ void World::addOverlayLabels(const CullView& view, const FrameDesc& frame, Rende
   const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);
   const double halfW = 0.5 * double(std::max(1u, frame.width_px));
   const double halfH = 0.5 * view.viewportHeight_px;
-  auto anchorOf = [](const Aabb& b) { return glm::dvec3(b.center().x, b.max.y, b.center().z); };
   // On screen and large enough: its depth, else a negative number.
   auto depthIfShown = [&](const Aabb& b) {
-    const glm::dvec3 rel = anchorOf(b) - view.eye;
+    const glm::dvec3 rel = labelPoint(b) - view.eye;
     const double depth = glm::dot(rel, view.forward);
     if (depth <= 0) return -1.0;
     const double x = glm::dot(rel, view.right) / depth * focal;
@@ -331,7 +326,7 @@ void World::addOverlayLabels(const CullView& view, const FrameDesc& frame, Rende
     const bool gpu = (id & GPU_CANDIDATE_BIT) != 0;
     const uint32_t index = id & ~GPU_CANDIDATE_BIT;
     const Aabb& bounds = gpu ? m_heroGpus[index].bounds : m_racks.rackBounds(index);
-    const glm::dvec3 anchor = anchorOf(bounds) - view.eye;
+    const glm::dvec3 anchor = labelPoint(bounds) - view.eye;
     const double anchorDistance = glm::length(anchor);
     const auto blocker = m_scene.pick(view.eye, anchor);
     if (blocker && blocker->distance_m < BLOCKER_SLACK * anchorDistance &&
