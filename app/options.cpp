@@ -40,7 +40,7 @@ void addRenderOptions(CLI::App& sub, RenderOptions& options) {
                  "their real size (`dcwalk asset components` lists them)");
   sub.add_option("--quality", options.quality,
                  "auto (high on a GPU, low on software Vulkan), low (no MSAA: the software "
-                 "budget) or high (4x MSAA)")
+                 "budget) or high (4x MSAA, sun shadows, bloom)")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, renderer::Quality>{{"auto", renderer::Quality::Auto},
                                                    {"low", renderer::Quality::Low},

@@ -28,6 +28,7 @@ namespace {
 constexpr uint32_t FRAMES_IN_FLIGHT = 2;
 constexpr VkDeviceSize MIN_INSTANCE_BUFFER_BYTES = 64 * 1024;
 constexpr VkSampleCountFlagBits HIGH_QUALITY_SAMPLES = VK_SAMPLE_COUNT_4_BIT;
+constexpr uint32_t HIGH_QUALITY_SHADOW_MAP_TEXELS = 2048;
 }  // namespace
 
 const char* qualityName(Quality quality) {
@@ -106,7 +107,21 @@ bool Renderer::init(const RendererDesc& desc, std::string& error) {
   m_samples = m_quality == Quality::High && (supported & HIGH_QUALITY_SAMPLES)
                   ? HIGH_QUALITY_SAMPLES
                   : VK_SAMPLE_COUNT_1_BIT;
-  m_scene.create(m_ctx, m_uploadPool, m_colorFormat, DEPTH_FORMAT, m_samples, m_pipelineCache);
+  ScenePassDesc scene;
+  scene.colorFormat = m_colorFormat;
+  scene.depthFormat = DEPTH_FORMAT;
+  scene.samples = m_samples;
+  scene.cache = m_pipelineCache;
+  if (m_quality == Quality::High) {
+    m_post = std::make_unique<PostPass>();
+    m_post->create(m_ctx, m_colorFormat, m_pipelineCache);
+    scene.colorFormat = PostPass::HDR_FORMAT;
+    scene.linearOutput = true;
+    scene.shadowMapSize =
+        std::min(HIGH_QUALITY_SHADOW_MAP_TEXELS, m_ctx.properties.limits.maxImageDimension2D);
+  }
+  m_sceneFormat = scene.colorFormat;
+  m_scene.create(m_ctx, m_uploadPool, scene);
   if (desc.ui) {
     m_ui = std::make_unique<UiPass>();
     uint32_t images = std::max<uint32_t>(3, static_cast<uint32_t>(m_swapchain.images.size()));
@@ -122,6 +137,7 @@ Renderer::~Renderer() {
   }
   vkDeviceWaitIdle(m_ctx.device);
   if (m_ui) m_ui->destroy(m_ctx);
+  if (m_post) m_post->destroy(m_ctx);
   m_scene.destroy(m_ctx);
   vkutil::savePipelineCache(m_ctx, m_pipelineCache, m_pipelineCacheFile);
   vkDestroyPipelineCache(m_ctx.device, m_pipelineCache, nullptr);
@@ -203,9 +219,10 @@ void Renderer::ensureAttachments(VkExtent2D extent) {
   m_depth = vkutil::createImage2D(m_ctx, DEPTH_FORMAT, extent,
                                   VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                                   VK_IMAGE_ASPECT_DEPTH_BIT, shape);
+  if (m_post) m_post->resize(m_ctx, extent);
   if (m_samples != VK_SAMPLE_COUNT_1_BIT) {
     m_msaaColor = vkutil::createImage2D(
-        m_ctx, m_colorFormat, extent,
+        m_ctx, m_sceneFormat, extent,
         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT,
         VK_IMAGE_ASPECT_COLOR_BIT, shape);
   }
@@ -265,8 +282,14 @@ void Renderer::recordFrame(Frame& frame, const world::RenderList& list, ImDrawDa
       VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
           VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
 
+  // The high preset draws the scene into the post pass's float image, after the shadow map.
+  if (m_post) {
+    m_scene.recordShadows(cmd, list, frame.instances.buffer);
+    m_post->beginScene(cmd);
+  }
+  const VkImageView sceneView = m_post ? m_post->sceneView() : targetView;
   VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  color.imageView = targetView;
+  color.imageView = sceneView;
   color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
   color.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;  // the sky covers every pixel
   color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
@@ -281,7 +304,7 @@ void Renderer::recordFrame(Frame& frame, const world::RenderList& list, ImDrawDa
     color.imageView = m_msaaColor.view;
     color.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
     color.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
-    color.resolveImageView = targetView;
+    color.resolveImageView = sceneView;
     color.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
   }
   VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
@@ -299,6 +322,7 @@ void Renderer::recordFrame(Frame& frame, const world::RenderList& list, ImDrawDa
   vkCmdBeginRendering(cmd, &rendering);
   m_stats.scene = m_scene.record(cmd, list, frame.instances.buffer, extent);
   vkCmdEndRendering(cmd);
+  if (m_post) m_post->record(cmd, targetView, extent);
 
   if (ui && m_ui && ui->CmdListsCount > 0) m_ui->record(m_ctx, cmd, ui, targetView, extent);
 

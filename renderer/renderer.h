@@ -11,6 +11,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "renderer/passes/post_pass.h"
 #include "renderer/passes/scene_pass.h"
 #include "renderer/vk/context.h"
 #include "renderer/vk/swapchain.h"
@@ -20,8 +21,9 @@ struct ImDrawData;
 
 namespace renderer {
 
-/// Quality presets. Low: what software Vulkan affords within the frame budgets (no MSAA).
-/// High: 4x MSAA. Auto: High on a GPU, Low on a CPU device (lavapipe).
+/// Quality presets. Low: what software Vulkan affords within the frame budgets (no MSAA, no
+/// shadows, no bloom). High: 4x MSAA, sun shadows from a shadow map, bloom on glowing parts.
+/// Auto: High on a GPU, Low on a CPU device (lavapipe).
 enum class Quality { Auto, Low, High };
 
 /// "auto", "low", "high".
@@ -106,12 +108,15 @@ class Renderer {
 
   vkutil::Context m_ctx;
   std::string m_deviceName;
-  VkFormat m_colorFormat = VK_FORMAT_B8G8R8A8_UNORM;
+  VkFormat m_colorFormat = VK_FORMAT_B8G8R8A8_UNORM;  // the target's (swapchain or offscreen)
+  VkFormat m_sceneFormat = VK_FORMAT_B8G8R8A8_UNORM;  // what the scene pass draws: the target's,
+                                                      // or the post pass's float image
   static constexpr VkFormat DEPTH_FORMAT = VK_FORMAT_D32_SFLOAT;
   VkCommandPool m_uploadPool = VK_NULL_HANDLE;
   std::vector<std::unique_ptr<Frame>> m_frames;  // the frame ring (2)
   uint64_t m_frameIndex = 0;
   ScenePass m_scene;
+  std::unique_ptr<PostPass> m_post;  // the high preset's bloom and composite
   std::unique_ptr<class UiPass> m_ui;
   vkutil::Swapchain m_swapchain;
   bool m_swapchainStale = false;

@@ -1,8 +1,11 @@
 #version 450
 // Soft, readable shading: hemisphere ambient, one sun, a touch of specular, emissive, distance fog.
-// The colour target is UNORM, so the shader encodes to sRGB itself (the UI pass then draws
-// ImGui's sRGB colours unchanged).
+// The low preset writes the UNORM target directly, so the shader encodes to sRGB itself (the UI
+// pass then draws ImGui's sRGB colours unchanged). The high preset adds the sun's shadow and
+// writes linear colour with a bloom weight in alpha to a float target, which its composite
+// blurs, adds and encodes.
 #include "shared/scene.h"
+#include "shared/srgb.glsl"
 
 layout(location = 0) in vec3 inWorldOffset;
 layout(location = 1) in vec3 inNormal;
@@ -17,15 +20,19 @@ layout(push_constant) uniform Push { FrameConstants frame; };
 // the textured one (without it no texture coordinates are interpolated or sampled).
 layout(constant_id = 0) const bool ALPHA_TEST = false;
 layout(constant_id = 1) const bool TEXTURED = false;
+// The preset: sun shadows from the shadow map, and linear output with a bloom weight.
+layout(constant_id = 2) const bool SHADOWS = false;
+layout(constant_id = 3) const bool LINEAR_OUTPUT = false;
 // Imported models' base colour images, one per layer; layer 0 is plain white.
 layout(set = 0, binding = 0) uniform sampler2DArray baseColorTextures;
+layout(set = 1, binding = 0) uniform sampler2DShadow shadowMap;
+layout(set = 1, binding = 1) uniform ShadowBlock { ShadowConstants shadow; };
 
 layout(location = 0) out vec4 outColor;
 
-vec3 linearToSrgb(vec3 c) {
-  c = clamp(c, 0.0, 1.0);
-  return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
-}
+// Emissive strength where bloom starts, and where it is full: heat-map tints (0.6) never bloom;
+// traffic, LEDs and coolant dashes (1.0) do.
+const float BLOOM_FROM_EMISSIVE = 0.6;
 
 // 4x4 ordered-dither thresholds (Bayer): alpha blending without sorting.
 float ditherThreshold() {
@@ -35,11 +42,43 @@ float ditherThreshold() {
   return (bayer[p.y * 4 + p.x] + 0.5) / 16.0;
 }
 
+// glTF's wrap modes on one coordinate (material.w = wrapS + 4 * wrapT): 0 repeat (the
+// sampler's own), 1 clamp to the edge texels, 2 mirrored repeat.
+float wrapCoordinate(float x, uint mode, float layerSize) {
+  if (mode == 1u) return clamp(x, 0.5 / layerSize, 1.0 - 0.5 / layerSize);
+  if (mode == 2u) {
+    float m = mod(x, 2.0);
+    return m > 1.0 ? 2.0 - m : m;
+  }
+  return x;
+}
+
+// How much of the sun reaches a point: 1 lit, 0 in shadow; 2x2 bilinear compares at four
+// offsets soften the edge. Outside the map (and fading towards its rim) everything is lit.
+float sunVisibility(vec3 offset, vec3 n) {
+  vec4 clip = shadow.lightClip * vec4(offset + n * shadow.params.x, 1.0);
+  float rim = max(abs(clip.x), abs(clip.y));
+  if (shadow.params.w < 0.5 || rim >= 1.0 || clip.z <= 0.0 || clip.z >= 1.0) return 1.0;
+  vec2 uv = clip.xy * 0.5 + 0.5;
+  float reference = clip.z - shadow.params.y;
+  float t = shadow.params.z;
+  float lit = texture(shadowMap, vec3(uv + vec2(-t, -t), reference)) +
+              texture(shadowMap, vec3(uv + vec2(t, -t), reference)) +
+              texture(shadowMap, vec3(uv + vec2(-t, t), reference)) +
+              texture(shadowMap, vec3(uv + vec2(t, t), reference));
+  return mix(0.25 * lit, 1.0, smoothstep(0.85, 1.0, rim));
+}
+
 void main() {
   vec4 base = inColor;
   if (TEXTURED) {
     // Layer 0 is white, so untextured parts of a textured batch sample plain white.
-    base *= texture(baseColorTextures, vec3(inUv, inMaterial.x));
+    uint wrap = uint(inMaterial.w);
+    float layerSize = float(textureSize(baseColorTextures, 0).x);
+    vec2 uv = vec2(wrapCoordinate(inUv.x, wrap & 3u, layerSize),
+                   wrapCoordinate(inUv.y, (wrap >> 2u) & 3u, layerSize));
+    // Gradients of the unwrapped coordinates: no mip jump where a mirror or clamp folds them.
+    base *= textureGrad(baseColorTextures, vec3(uv, inMaterial.x), dFdx(inUv), dFdy(inUv));
   }
   if (ALPHA_TEST) {
     if (base.a < inMaterial.y) discard;
@@ -52,10 +91,11 @@ void main() {
   if (dot(n, toEye) < 0.0) n = -n;  // two-sided lighting for thin parts
   vec3 sun = normalize(frame.sunDirection.xyz);
   float ambient = frame.sunDirection.w;
+  float sunlight = SHADOWS ? sunVisibility(inWorldOffset, n) : 1.0;
 
   float hemi = 0.5 + 0.5 * n.y;  // sky above, ground bounce below
   vec3 color = base.rgb * ambient * mix(0.55, 1.0, hemi);
-  color += base.rgb * max(dot(n, sun), 0.0) * (1.0 - ambient);
+  color += base.rgb * max(dot(n, sun), 0.0) * (1.0 - ambient) * sunlight;
   vec3 halfway = normalize(sun + toEye);
   // Blinn-Phong with exponent 32 by repeated squaring: software rasterizers pay dearly for pow.
   float spec = max(dot(n, halfway), 0.0);
@@ -64,7 +104,7 @@ void main() {
   spec *= spec;
   spec *= spec;
   spec *= spec;
-  color += vec3(inParams.y) * spec;
+  color += vec3(inParams.y) * spec * sunlight;
   color = mix(color, base.rgb, clamp(inParams.x, 0.0, 1.0));  // emissive: full colour, unlit
   float facing = 1.0 - max(dot(n, toEye), 0.0);
   float rim = facing * facing * facing;
@@ -72,5 +112,10 @@ void main() {
 
   float fog = 1.0 - exp(-distanceToCamera / max(frame.fogColor.a, 1e-9));
   color = mix(color, frame.fogColor.rgb, fog);
-  outColor = vec4(linearToSrgb(color), 1.0);
+  if (LINEAR_OUTPUT) {
+    float glow = clamp((inParams.x - BLOOM_FROM_EMISSIVE) / (1.0 - BLOOM_FROM_EMISSIVE), 0.0, 1.0);
+    outColor = vec4(color, glow * (1.0 - fog));
+  } else {
+    outColor = vec4(linearToSrgb(color), 1.0);
+  }
 }

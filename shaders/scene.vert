@@ -12,6 +12,7 @@ layout(location = 5) in vec4 instRow2;
 layout(location = 6) in vec4 instColor;
 layout(location = 7) in vec4 instParams;
 layout(location = 8) in vec4 instMaterial;
+layout(location = SCENE_VERTEX_COLOR_LOCATION) in vec4 inVertexColor;  // linear, unorm
 
 layout(push_constant) uniform Push { FrameConstants frame; };
 
@@ -32,7 +33,7 @@ void main() {
   vec3 n = cross(c1, c2) * inNormal.x + cross(c2, c0) * inNormal.y + cross(c0, c1) * inNormal.z;
   outWorldOffset = relative;
   outNormal = n;
-  outColor = instColor;
+  outColor = instColor * inVertexColor;
   outParams = instParams;
   outUv = inUv;
   outMaterial = instMaterial;

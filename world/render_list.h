@@ -16,13 +16,15 @@ struct MeshId {
   friend bool operator==(MeshId, MeshId) = default;
 };
 
-/// One vertex of a mesh: position in the mesh's local frame (metres), unit normal, texture uv.
+/// One vertex of a mesh: position in the mesh's local frame (metres), unit normal, texture uv,
+/// and a linear RGBA colour (glTF COLOR_0, 8-bit unorm) that multiplies the instance's colour.
 struct MeshVertex {
   float position[3];
   float normal[3];
   float uv[2];
+  uint8_t color[4] = {255, 255, 255, 255};
 };
-static_assert(sizeof(MeshVertex) == 32);
+static_assert(sizeof(MeshVertex) == 36);
 
 /// Triangle mesh, indexed. Index values are always < vertices.size() (checked on add()).
 struct MeshData {
@@ -99,6 +101,9 @@ struct ViewParams {
   float skyTop[3] = {0.10f, 0.13f, 0.19f};      // linear RGB
   float skyHorizon[3] = {0.30f, 0.34f, 0.40f};  // linear RGB; also the fog colour
   float fogDistanceMeters = 1.0e6f;
+  /// How far ahead of the camera the high preset's sun casts shadows (the shadow map's reach,
+  /// metres); 0: no shadows.
+  float shadowDistanceMeters = 0.0f;
 };
 
 /// Column-major reverse-Z infinite perspective times the view rotation: camera-relative metres to

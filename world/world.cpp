@@ -13,6 +13,9 @@ namespace {
 constexpr double NEAR_FRACTION = 0.5;
 constexpr double MIN_NEAR_M = 1e-7;
 constexpr double MAX_NEAR_M = 1.0;
+// The high preset's sun shadows reach this many clearances ahead: what the camera looks at
+// closely, at every scale from an SM to the campus.
+constexpr double SHADOW_REACH_PER_CLEARANCE = 8.0;
 
 // Live labels: smallest on-screen size (px) worth a label, and how much of the way to the anchor
 // a blocker may be hit at and still count as the labelled thing (its own cover, a cold plate).
@@ -205,6 +208,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
       static_cast<float>(std::clamp(NEAR_FRACTION * nearest, MIN_NEAR_M, MAX_NEAR_M));
   const double height = std::max(0.0, view.eye.y - m_scene.rootTransform()[3].y);
   out.view.fogDistanceMeters = static_cast<float>(3000.0 + 4.0 * height);
+  out.view.shadowDistanceMeters = static_cast<float>(SHADOW_REACH_PER_CLEARANCE * nearest);
 
   // Labels: stations in front of the camera whose size on screen is readable, largest first.
   const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 
 #include "renderer/vk/check.h"
 #include "renderer/vk/pipeline.h"
@@ -25,11 +26,11 @@ const uint32_t SKY_FRAG[] =
     ;
 
 VkPipelineLayout createLayout(VkDevice device, uint32_t pushBytes, VkShaderStageFlags stages,
-                              VkDescriptorSetLayout set = VK_NULL_HANDLE) {
+                              std::initializer_list<VkDescriptorSetLayout> sets = {}) {
   VkPushConstantRange range{stages, 0, pushBytes};
   VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  info.setLayoutCount = set ? 1 : 0;
-  info.pSetLayouts = set ? &set : nullptr;
+  info.setLayoutCount = static_cast<uint32_t>(sets.size());
+  info.pSetLayouts = sets.begin();
   info.pushConstantRangeCount = 1;
   info.pPushConstantRanges = &range;
   VkPipelineLayout layout;
@@ -43,12 +44,12 @@ gpu::vec4 vec4Of(const float* xyz, float w) {
 
 }  // namespace
 
-void ScenePass::create(const vkutil::Context& ctx, VkCommandPool pool, VkFormat colorFormat,
-                       VkFormat depthFormat, VkSampleCountFlagBits samples, VkPipelineCache cache) {
+void ScenePass::create(const vkutil::Context& ctx, VkCommandPool pool, const ScenePassDesc& desc) {
   m_textures.create(ctx, pool);
-  m_sceneLayout =
-      createLayout(ctx.device, sizeof(gpu::FrameConstants),
-                   VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, m_textures.layout());
+  m_shadows.create(ctx, pool, desc.shadowMapSize, desc.cache);
+  m_sceneLayout = createLayout(ctx.device, sizeof(gpu::FrameConstants),
+                               VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                               {m_textures.layout(), m_shadows.layout()});
   m_skyLayout = createLayout(ctx.device, sizeof(gpu::SkyConstants), VK_SHADER_STAGE_FRAGMENT_BIT);
 
   VkShaderModule sceneVert = vkutil::createShaderModule(ctx.device, SCENE_VERT, sizeof(SCENE_VERT));
@@ -65,22 +66,26 @@ void ScenePass::create(const vkutil::Context& ctx, VkCommandPool pool, VkFormat 
       {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(world::MeshVertex, position)},
       {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(world::MeshVertex, normal)},
       {2, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(world::MeshVertex, uv)},
+      {SCENE_VERTEX_COLOR_LOCATION, 0, VK_FORMAT_R8G8B8A8_UNORM,
+       offsetof(world::MeshVertex, color)},
   };
   for (uint32_t i = 0; i < SCENE_INSTANCE_VEC4_COUNT; ++i) {
     scene.attributes.push_back(
         {SCENE_INSTANCE_FIRST_LOCATION + i, 1, VK_FORMAT_R32G32B32A32_SFLOAT, i * 16u});
   }
   scene.layout = m_sceneLayout;
-  scene.colorFormat = colorFormat;
-  scene.depthFormat = depthFormat;
-  scene.cache = cache;
-  scene.samples = samples;
-  const VkSpecializationMapEntry entries[2] = {{0, 0, sizeof(VkBool32)},
-                                               {1, sizeof(VkBool32), sizeof(VkBool32)}};
+  scene.colorFormat = desc.colorFormat;
+  scene.depthFormat = desc.depthFormat;
+  scene.cache = desc.cache;
+  scene.samples = desc.samples;
+  // ALPHA_TEST, TEXTURED, SHADOWS, LINEAR_OUTPUT (scene.frag's constant ids 0..3).
+  VkSpecializationMapEntry entries[4];
+  for (uint32_t id = 0; id < 4; ++id) entries[id] = {id, id * uint32_t(sizeof(VkBool32)), 4};
   for (uint32_t variant = 0; variant < 4; ++variant) {
-    const VkBool32 constants[2] = {variant / 2 ? VK_TRUE : VK_FALSE,
-                                   variant % 2 ? VK_TRUE : VK_FALSE};
-    const VkSpecializationInfo specialization{2, entries, sizeof(constants), constants};
+    const VkBool32 constants[4] = {
+        variant / 2 ? VK_TRUE : VK_FALSE, variant % 2 ? VK_TRUE : VK_FALSE,
+        m_shadows.enabled() ? VK_TRUE : VK_FALSE, desc.linearOutput ? VK_TRUE : VK_FALSE};
+    const VkSpecializationInfo specialization{4, entries, sizeof(constants), constants};
     scene.fragmentSpecialization = &specialization;
     m_scenePipelines[variant] = vkutil::createGraphicsPipeline(ctx.device, scene);
   }
@@ -89,16 +94,19 @@ void ScenePass::create(const vkutil::Context& ctx, VkCommandPool pool, VkFormat 
   sky.vertex = skyVert;
   sky.fragment = skyFrag;
   sky.layout = m_skyLayout;
-  sky.colorFormat = colorFormat;
-  sky.depthFormat = depthFormat;
+  sky.colorFormat = desc.colorFormat;
+  sky.depthFormat = desc.depthFormat;
   // Drawn after the scene, only where nothing else is (depth still at the cleared 0, which the
   // sky's full-screen triangle also has): early depth test spares the covered pixels.
   sky.depthTest = true;
   sky.depthWrite = false;
   sky.depthCompare = VK_COMPARE_OP_EQUAL;
   sky.cullMode = VK_CULL_MODE_NONE;
-  sky.cache = cache;
-  sky.samples = samples;
+  sky.cache = desc.cache;
+  sky.samples = desc.samples;
+  const VkBool32 linear = desc.linearOutput ? VK_TRUE : VK_FALSE;
+  const VkSpecializationInfo skySpecialization{1, entries, sizeof(linear), &linear};
+  sky.fragmentSpecialization = &skySpecialization;
   m_skyPipeline = vkutil::createGraphicsPipeline(ctx.device, sky);
 
   for (VkShaderModule m : {sceneVert, sceneFrag, skyVert, skyFrag}) {
@@ -110,6 +118,7 @@ void ScenePass::destroy(const vkutil::Context& ctx) {
   vkutil::destroyBuffer(ctx, m_vertices);
   vkutil::destroyBuffer(ctx, m_indices);
   m_textures.destroy(ctx);
+  m_shadows.destroy(ctx);
   for (VkPipeline& pipeline : m_scenePipelines) {
     vkDestroyPipeline(ctx.device, pipeline, nullptr);
     pipeline = VK_NULL_HANDLE;
@@ -154,9 +163,38 @@ void ScenePass::uploadTextures(const vkutil::Context& ctx, VkCommandPool pool,
   m_textures.upload(ctx, pool, textures);
 }
 
+template <class BeforeDraw>
+SceneStats ScenePass::drawBatches(VkCommandBuffer cmd, const world::RenderList& list,
+                                  VkBuffer instances, BeforeDraw&& beforeDraw) const {
+  SceneStats stats;
+  VkBuffer vertexBuffers[2] = {m_vertices.buffer, instances};
+  VkDeviceSize offsets[2] = {0, 0};
+  vkCmdBindVertexBuffers(cmd, 0, 2, vertexBuffers, offsets);
+  vkCmdBindIndexBuffer(cmd, m_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+  for (const world::DrawBatch& batch : list.batches) {
+    if (batch.instanceCount == 0 || batch.mesh.index >= m_ranges.size()) continue;
+    if (uint64_t(batch.firstInstance) + batch.instanceCount > list.instances.size()) continue;
+    const MeshRange& range = m_ranges[batch.mesh.index];
+    if (range.indexCount == 0) continue;
+    beforeDraw(batch);
+    vkCmdDrawIndexed(cmd, range.indexCount, batch.instanceCount, range.firstIndex,
+                     range.vertexOffset, batch.firstInstance);
+    ++stats.drawCalls;
+    stats.triangles += uint64_t(range.indexCount / 3) * batch.instanceCount;
+    stats.instances += batch.instanceCount;
+  }
+  return stats;
+}
+
+void ScenePass::recordShadows(VkCommandBuffer cmd, const world::RenderList& list,
+                              VkBuffer instances) const {
+  if (!m_shadows.begin(cmd, list.view)) return;
+  drawBatches(cmd, list, instances, [](const world::DrawBatch&) {});
+  m_shadows.end(cmd);
+}
+
 SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
                              VkExtent2D extent) const {
-  SceneStats stats;
   VkViewport viewport{0, 0, float(extent.width), float(extent.height), 0, 1};
   VkRect2D scissor{{0, 0}, extent};
   vkCmdSetViewport(cmd, 0, 1, &viewport);
@@ -177,29 +215,16 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_scenePipelines[bound]);
   vkCmdPushConstants(cmd, m_sceneLayout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
                      0, sizeof(frame), &frame);
-  const VkDescriptorSet textures = m_textures.set();
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_sceneLayout, 0, 1, &textures, 0,
+  const VkDescriptorSet sets[2] = {m_textures.set(), m_shadows.set()};
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_sceneLayout, 0, 2, sets, 0,
                           nullptr);
-  VkBuffer vertexBuffers[2] = {m_vertices.buffer, instances};
-  VkDeviceSize offsets[2] = {0, 0};
-  vkCmdBindVertexBuffers(cmd, 0, 2, vertexBuffers, offsets);
-  vkCmdBindIndexBuffer(cmd, m_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-  for (const world::DrawBatch& batch : list.batches) {
-    if (batch.instanceCount == 0 || batch.mesh.index >= m_ranges.size()) continue;
-    if (uint64_t(batch.firstInstance) + batch.instanceCount > list.instances.size()) continue;
-    const MeshRange& range = m_ranges[batch.mesh.index];
-    if (range.indexCount == 0) continue;
+  const SceneStats stats = drawBatches(cmd, list, instances, [&](const world::DrawBatch& batch) {
     const uint32_t variant = (batch.alphaTest ? 2u : 0u) + (batch.textured ? 1u : 0u);
     if (variant != bound) {
       bound = variant;
       vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_scenePipelines[bound]);
     }
-    vkCmdDrawIndexed(cmd, range.indexCount, batch.instanceCount, range.firstIndex,
-                     range.vertexOffset, batch.firstInstance);
-    ++stats.drawCalls;
-    stats.triangles += uint64_t(range.indexCount / 3) * batch.instanceCount;
-    stats.instances += batch.instanceCount;
-  }
+  });
   gpu::SkyConstants sky{};
   // The inverse of a rotation is its transpose.
   for (int c = 0; c < 4; ++c) {

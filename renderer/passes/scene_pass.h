@@ -10,6 +10,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "renderer/passes/shadow_map.h"
 #include "renderer/passes/texture_array.h"
 #include "renderer/vk/context.h"
 #include "renderer/vk/resources.h"
@@ -23,10 +24,18 @@ struct SceneStats {
   uint32_t instances = 0;
 };
 
+struct ScenePassDesc {
+  VkFormat colorFormat = VK_FORMAT_UNDEFINED;
+  VkFormat depthFormat = VK_FORMAT_UNDEFINED;
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  VkPipelineCache cache = VK_NULL_HANDLE;
+  uint32_t shadowMapSize = 0;  // texels per side of the sun's shadow map; 0: no shadows
+  bool linearOutput = false;   // linear colour and a bloom weight (PostPass) instead of sRGB
+};
+
 class ScenePass {
  public:
-  void create(const vkutil::Context& ctx, VkCommandPool pool, VkFormat colorFormat,
-              VkFormat depthFormat, VkSampleCountFlagBits samples, VkPipelineCache cache);
+  void create(const vkutil::Context& ctx, VkCommandPool pool, const ScenePassDesc& desc);
   void destroy(const vkutil::Context& ctx);
   /// Uploads every mesh of the library (the device must be idle: buffers are replaced).
   void uploadMeshes(const vkutil::Context& ctx, VkCommandPool pool,
@@ -36,11 +45,20 @@ class ScenePass {
   void uploadTextures(const vkutil::Context& ctx, VkCommandPool pool,
                       const world::TextureLibrary& textures);
   uint64_t uploadedTextureRevision() const { return m_textures.uploadedRevision(); }
+  /// Outside any rendering scope, before record(): draws the sun's shadow map of `list` (when
+  /// the pass has one and the view asks for shadows).
+  void recordShadows(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances) const;
   /// Records the sky and the batches inside an active dynamic-rendering scope.
   SceneStats record(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
                     VkExtent2D extent) const;
 
  private:
+  /// Binds the meshes and the instances and draws every well-formed batch of `list`;
+  /// `beforeDraw(batch)` runs before each draw (pipeline switches).
+  template <class BeforeDraw>
+  SceneStats drawBatches(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
+                         BeforeDraw&& beforeDraw) const;
+
   struct MeshRange {
     uint32_t firstIndex = 0;
     uint32_t indexCount = 0;
@@ -55,6 +73,7 @@ class ScenePass {
   vkutil::Buffer m_indices;
   std::vector<MeshRange> m_ranges;
   TextureArray m_textures;
+  ShadowMap m_shadows;
   uint64_t m_revision = UINT64_MAX;
 };
 

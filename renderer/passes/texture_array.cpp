@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "renderer/vk/check.h"
+#include "renderer/vk/descriptors.h"
 
 namespace renderer {
 namespace {
@@ -168,34 +169,13 @@ PackedTextures packTextures(const world::TextureLibrary& library,
 }
 
 void TextureArray::create(const vkutil::Context& ctx, VkCommandPool pool) {
-  VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                                       VK_SHADER_STAGE_FRAGMENT_BIT, nullptr};
-  VkDescriptorSetLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  layoutInfo.bindingCount = 1;
-  layoutInfo.pBindings = &binding;
-  VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &layoutInfo, nullptr, &m_layout));
-
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
-  VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  poolInfo.maxSets = 1;
-  poolInfo.poolSizeCount = 1;
-  poolInfo.pPoolSizes = &size;
-  VK_CHECK(vkCreateDescriptorPool(ctx.device, &poolInfo, nullptr, &m_pool));
-  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  alloc.descriptorPool = m_pool;
-  alloc.descriptorSetCount = 1;
-  alloc.pSetLayouts = &m_layout;
-  VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &m_set));
-
-  VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-  sampler.magFilter = VK_FILTER_LINEAR;
-  sampler.minFilter = VK_FILTER_LINEAR;
-  sampler.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-  sampler.addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT;
-  sampler.addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT;
-  sampler.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-  sampler.maxLod = VK_LOD_CLAMP_NONE;
-  VK_CHECK(vkCreateSampler(ctx.device, &sampler, nullptr, &m_sampler));
+  m_layout = vkutil::createSetLayout(ctx.device, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER});
+  m_pool = vkutil::createDescriptorPool(ctx.device, 1, 1);
+  m_set = vkutil::allocateSet(ctx.device, m_pool, m_layout);
+  vkutil::SamplerDesc sampler;
+  sampler.address = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  sampler.mipmaps = true;
+  m_sampler = vkutil::createSampler(ctx.device, sampler);
 
   uploadPacked(ctx, pool, packTextures(world::TextureLibrary{}, {}));
   m_revision = 0;
@@ -255,14 +235,7 @@ void TextureArray::uploadPacked(const vkutil::Context& ctx, VkCommandPool pool,
   });
   vkutil::destroyBuffer(ctx, staging);
 
-  VkDescriptorImageInfo info{m_sampler, m_image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  write.dstSet = m_set;
-  write.dstBinding = 0;
-  write.descriptorCount = 1;
-  write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  write.pImageInfo = &info;
-  vkUpdateDescriptorSets(ctx.device, 1, &write, 0, nullptr);
+  vkutil::writeImage(ctx.device, m_set, 0, m_sampler, m_image.view);
 }
 
 }  // namespace renderer

@@ -58,12 +58,22 @@ VkPipeline createGraphicsPipeline(VkDevice device, const GraphicsPipelineDesc& d
   depth.depthCompareOp = desc.depthCompare;
 
   VkPipelineColorBlendAttachmentState blendAttachment{};
+  if (desc.additiveBlend) {
+    blendAttachment.blendEnable = VK_TRUE;
+    blendAttachment.srcColorBlendFactor = VK_BLEND_FACTOR_ONE;
+    blendAttachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE;
+    blendAttachment.colorBlendOp = VK_BLEND_OP_ADD;
+    blendAttachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+    blendAttachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+    blendAttachment.alphaBlendOp = VK_BLEND_OP_ADD;
+  }
   blendAttachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
                                    VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
   VkPipelineColorBlendStateCreateInfo blend{
       VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-  blend.attachmentCount = 1;
-  blend.pAttachments = &blendAttachment;
+  const bool hasColor = desc.colorFormat != VK_FORMAT_UNDEFINED;
+  blend.attachmentCount = hasColor ? 1 : 0;
+  blend.pAttachments = hasColor ? &blendAttachment : nullptr;
 
   VkDynamicState dynamicStates[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
   VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
@@ -71,12 +81,12 @@ VkPipeline createGraphicsPipeline(VkDevice device, const GraphicsPipelineDesc& d
   dynamic.pDynamicStates = dynamicStates;
 
   VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-  rendering.colorAttachmentCount = 1;
-  rendering.pColorAttachmentFormats = &desc.colorFormat;
+  rendering.colorAttachmentCount = hasColor ? 1 : 0;
+  rendering.pColorAttachmentFormats = hasColor ? &desc.colorFormat : nullptr;
   rendering.depthAttachmentFormat = desc.depthFormat;
 
   VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-  info.stageCount = 2;
+  info.stageCount = desc.fragment ? 2 : 1;
   info.pStages = stages;
   info.pVertexInputState = &vertexInput;
   info.pInputAssemblyState = &inputAssembly;

@@ -13,11 +13,13 @@ VkShaderModule createShaderModule(VkDevice device, const uint32_t* code, size_t 
 
 struct GraphicsPipelineDesc {
   VkShaderModule vertex = VK_NULL_HANDLE;
-  VkShaderModule fragment = VK_NULL_HANDLE;
+  VkShaderModule fragment = VK_NULL_HANDLE;  // none: depth only
+
   std::vector<VkVertexInputBindingDescription> bindings;
   std::vector<VkVertexInputAttributeDescription> attributes;
   VkPipelineLayout layout = VK_NULL_HANDLE;
-  VkFormat colorFormat = VK_FORMAT_UNDEFINED;
+  VkFormat colorFormat = VK_FORMAT_UNDEFINED;  // UNDEFINED: no colour attachment
+  bool additiveBlend = false;                  // colour = source + destination
   VkFormat depthFormat = VK_FORMAT_UNDEFINED;  // UNDEFINED: no depth attachment
   bool depthTest = true;
   bool depthWrite = true;
@@ -28,7 +30,7 @@ struct GraphicsPipelineDesc {
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;         // of the attachments (MSAA)
 };
 
-/// A pipeline with dynamic viewport and scissor, one colour attachment, optional depth.
+/// A pipeline with dynamic viewport and scissor, at most one colour attachment, optional depth.
 VkPipeline createGraphicsPipeline(VkDevice device, const GraphicsPipelineDesc& desc);
 
 }  // namespace vkutil

@@ -36,12 +36,24 @@ struct FrameConstants {
   vec4 fogColor;      // rgb linear; a: fog distance in metres at which fog reaches ~63 %
 };
 
+// The sun's shadow map (the high preset; set 1, binding 1 of the scene pass). lightClip takes a
+// camera-relative point (metres) to the shadow pass's clip space: x, y in -1..1 across the map,
+// z in 0..1 with 0 nearest the sun.
+struct ShadowConstants {
+  mat4 lightClip;
+  // x: normal offset of the lookup (metres), y: depth bias, z: one texel in map uv, w: 1 when a
+  // shadow map was drawn this frame, 0 when every point is lit.
+  vec4 params;
+};
+
 #define SCENE_INSTANCE_FIRST_LOCATION 3
 #define SCENE_INSTANCE_VEC4_COUNT 6
+#define SCENE_VERTEX_COLOR_LOCATION 9
 
 #ifdef __cplusplus
 static_assert(sizeof(Instance) == 96, "Instance must match the GLSL layout");
 static_assert(sizeof(FrameConstants) == 96, "FrameConstants must match the GLSL layout");
+static_assert(sizeof(ShadowConstants) == 80, "ShadowConstants must match the GLSL std140 layout");
 }  // namespace gpu
 #endif
 

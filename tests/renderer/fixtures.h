@@ -27,12 +27,14 @@ inline gpu::Instance box(float cx, float cy, float cz, float sx, float sy, float
   return inst;
 }
 
-/// A headless renderer with validation on; fails the test when none can be made.
-inline std::unique_ptr<renderer::Renderer> makeHeadless(bool ui = false) {
+/// A headless renderer with validation on; fails the test when none can be made. Low quality
+/// unless asked: goldens are single-sampled, unshadowed and unbloomed on every device.
+inline std::unique_ptr<renderer::Renderer> makeHeadless(
+    bool ui = false, renderer::Quality quality = renderer::Quality::Low) {
   renderer::RendererDesc desc;
   desc.validation = true;
   desc.ui = ui;
-  desc.quality = renderer::Quality::Low;  // goldens are single-sampled on every device
+  desc.quality = quality;
   std::string error;
   auto r = renderer::Renderer::create(desc, error);
   EXPECT_TRUE(r) << error;
