@@ -92,3 +92,15 @@ TEST(EngineThermal, JunctionIsLoopPlusPowerTimesResistance) {
   // Spare GPUs (the last rack's 32 beyond the job's 16,384) idle.
   EXPECT_NEAR(s.gpuPower_W[16415], e->figures().gpuIdleFraction * c.specs.gpu.tdp_W, 1e-3);
 }
+
+TEST(EngineThermal, BeforeTheFirstStepEveryJunctionSitsAtTheCoolantSupply) {
+  // Nothing has drawn power yet: a junction is at its loop's temperature, the catalog's supply
+  // temperature (not 0 degrees C, which the heat map used to show at t = 0).
+  auto e = enginetest::makeBuiltin("training_405b");
+  ASSERT_TRUE(e);
+  const double supply_C = e->cluster().specs.facility.coolantSupply_C;
+  ASSERT_GT(supply_C, 10.0);
+  const Snapshot s = e->snapshot();
+  ASSERT_FALSE(s.gpuJunction_C.empty());
+  for (float junction_C : s.gpuJunction_C) ASSERT_FLOAT_EQ(junction_C, float(supply_C));
+}
