@@ -53,7 +53,8 @@ nlohmann::json summary(const std::vector<double>& v) {
 
 struct PathSamples {
   std::vector<double> frame_ms, sim_ms, world_ms, ui_ms, record_ms, gpu_ms, triangles, draws;
-  std::vector<double> time_s;  // where on the path each measured frame was
+  std::vector<double> heldBack;  // prototypes kept as proxies by the triangle budget
+  std::vector<double> time_s;    // where on the path each measured frame was
 };
 
 PathSamples flyPath(Session& session, sim::engine::Engine* engine, const BenchPath& path,
@@ -63,6 +64,8 @@ PathSamples flyPath(Session& session, sim::engine::Engine* engine, const BenchPa
   world::FrameDesc frame{width, height};
   if (options.noLod) frame.lodScale = 0.0;  // expand every prototype: full detail everywhere
   frame.cull = !options.noCull;
+  // The naive baselines measure what the LOD and culling save: no triangle budget either.
+  if (options.noLod || options.noCull) frame.triangleBudget = UINT64_MAX;
   frame.traffic = path.traffic;
   world::Camera camera;
   const uint32_t total = options.warmup + options.frames;
@@ -98,6 +101,7 @@ PathSamples flyPath(Session& session, sim::engine::Engine* engine, const BenchPa
     s.record_ms.push_back(rs.recordSubmitMilliseconds);
     if (rs.gpuMilliseconds >= 0) s.gpu_ms.push_back(rs.gpuMilliseconds);
     s.triangles.push_back(double(ws.triangles));
+    s.heldBack.push_back(double(ws.heldBack));
     s.draws.push_back(double(rs.scene.drawCalls));
   }
   session.renderer->waitIdle();
@@ -159,6 +163,7 @@ int runBench(const BenchOptions& options) {
         {"gpu_ms", summary(s.gpu_ms)},
         {"triangles",
          {{"median", percentile(s.triangles, 50)}, {"max", percentile(s.triangles, 100)}}},
+        {"held_back", {{"max", percentile(s.heldBack, 100)}}},
         {"draw_calls", {{"median", percentile(s.draws, 50)}, {"max", percentile(s.draws, 100)}}},
     };
   }
@@ -171,17 +176,18 @@ int runBench(const BenchOptions& options) {
               report["quality"].get<std::string>().c_str(), session.renderer->samplesPerPixel(),
               options.noLod ? "off" : "on", options.noCull ? "off" : "on",
               report["campus_racks"].get<uint32_t>());
-  std::printf("%-9s %9s %9s %9s %9s | %7s %7s %7s %7s %7s | %9s %6s\n", "path", "median", "p95",
-              "p99", "max", "sim", "world", "ui", "record", "gpu", "tri max", "draws");
+  std::printf("%-9s %9s %9s %9s %9s | %7s %7s %7s %7s %7s | %9s %5s %6s\n", "path", "median", "p95",
+              "p99", "max", "sim", "world", "ui", "record", "gpu", "tri max", "held", "draws");
   for (const auto& [name, p] : report["paths"].items()) {
     std::printf(
-        "%-9s %9.2f %9.2f %9.2f %9.2f | %7.3f %7.3f %7.3f %7.3f %7.2f | %9.0f %6.0f\n",
+        "%-9s %9.2f %9.2f %9.2f %9.2f | %7.3f %7.3f %7.3f %7.3f %7.2f | %9.0f %5.0f %6.0f\n",
         name.c_str(), p["frame_ms"]["median"].get<double>(), p["frame_ms"]["p95"].get<double>(),
         p["frame_ms"]["p99"].get<double>(), p["frame_ms"]["max"].get<double>(),
         p["cpu_ms"]["sim"]["median"].get<double>(), p["cpu_ms"]["world"]["median"].get<double>(),
         p["cpu_ms"]["ui"]["median"].get<double>(),
         p["cpu_ms"]["record_submit"]["median"].get<double>(), p["gpu_ms"]["median"].get<double>(),
-        p["triangles"]["max"].get<double>(), p["draw_calls"]["max"].get<double>());
+        p["triangles"]["max"].get<double>(), p["held_back"]["max"].get<double>(),
+        p["draw_calls"]["max"].get<double>());
   }
   std::printf("first frame %.2f s   peak resident %.0f MB   validation errors %u\n", firstFrame_s,
               report["peak_resident_MB"].get<double>(), vkutil::validationErrorCount());

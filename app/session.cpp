@@ -97,6 +97,7 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
   }
   out.renderer->setMeshes(out.world->meshes());
   out.renderer->setTextures(out.world->textures());
+  out.world->setShadowCasting(out.renderer->quality() == renderer::Quality::High);
   return EXIT_OK;
 }
 
@@ -181,10 +182,10 @@ renderer::Pixels renderView(Session& session, const world::Camera& camera, const
   ImDrawData* draw = nullptr;
   for (int pass = 0; pass < 2; ++pass) {
     session.ui->beginFrame(float(width), float(height), 1.0f / 30.0f);
-    session.ui->drawLabels(session.list, float(width), float(height));
     session.ui->drawHud(hud);
     drawLegend(session.world->overlay(), hud.panelOnRight ? session.ui->titleBottom() : -1.0f);
     if (extraUi) extraUi();
+    session.ui->drawLabels(session.list, float(width), float(height));  // clear of the windows
     draw = session.ui->endFrame();
   }
   return session.renderer->renderToPixels(session.list, draw, {width, height});

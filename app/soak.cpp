@@ -145,7 +145,6 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
     if (booth.blanked()) session.list.clear();
     session.ui->beginFrame(float(extent.width), float(extent.height), float(dt));
     if (!booth.blanked()) {
-      session.ui->drawLabels(session.list, float(extent.width), float(extent.height));
       panel->follow(driver.player().frame(), options.language);
       HudInfo hud = driver.hud(options.language);
       hud.banner = booth.banner();
@@ -153,6 +152,7 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
       session.ui->drawHud(hud);
       drawLegend(session.world->overlay(), hud.panelOnRight ? session.ui->titleBottom() : -1.0f);
       panel->draw(booth.state() != world::KioskState::Attract, options.language);
+      session.ui->drawLabels(session.list, float(extent.width), float(extent.height));
     }
     session.renderer->drawOffscreen(session.list, session.ui->endFrame(), extent);
   };

@@ -135,6 +135,25 @@ std::vector<PlacedLabel> layoutLabels(
   return placed;
 }
 
+namespace {
+
+std::vector<ScreenRect> windowsDrawnThisFrame() {
+  std::vector<ScreenRect> rects;
+  for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+    // Begun this frame and shown (an auto-sized window is hidden in its first frame while it
+    // measures itself); not ImGui's implicit fallback window, not a child inside another.
+    if (!window->Active || window->Hidden || window->IsFallbackWindow ||
+        (window->Flags & ImGuiWindowFlags_ChildWindow)) {
+      continue;
+    }
+    rects.push_back({window->Pos.x, window->Pos.y, window->Pos.x + window->Size.x,
+                     window->Pos.y + window->Size.y});
+  }
+  return rects;
+}
+
+}  // namespace
+
 int UiLayer::drawLabels(const world::RenderList& list, float width, float height) {
   const float pad = ImGui::GetFontSize() * 0.3f;
   m_placedLabels = layoutLabels(
@@ -143,7 +162,7 @@ int UiLayer::drawLabels(const world::RenderList& list, float width, float height
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
         return std::pair{size.x, size.y};
       },
-      m_windowRects);
+      windowsDrawnThisFrame());
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   for (const PlacedLabel& p : m_placedLabels) {
     const ImVec2 min(p.box[0], p.box[1]), max(p.box[2], p.box[3]);
@@ -251,15 +270,8 @@ std::optional<size_t> UiLayer::drawChapterMenu(const std::string& heading,
 }
 
 ImDrawData* UiLayer::endFrame() {
-  ImGui::EndFrame();  // hides ImGui's unused fallback window before the windows are read
-  m_windowRects.clear();
-  for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
-    if (!window->Active || window->Hidden || (window->Flags & ImGuiWindowFlags_ChildWindow)) {
-      continue;
-    }
-    m_windowRects.push_back({window->Pos.x, window->Pos.y, window->Pos.x + window->Size.x,
-                             window->Pos.y + window->Size.y});
-  }
+  ImGui::EndFrame();
+  m_windowRects = windowsDrawnThisFrame();
   ImGui::Render();
   return ImGui::GetDrawData();
 }

@@ -63,9 +63,9 @@ class UiLayer {
   /// Starts a frame of `width` x `height` pixels (headless; window mode calls the GLFW backend's
   /// NewFrame first, which sets the size itself).
   void beginFrame(float width, float height, float deltaSeconds);
-  /// Draws the render list's labels at their projected positions; labels that would overlap
-  /// one of higher priority, or a window of the previous UI frame (the HUD, a panel), are
-  /// dropped. Returns how many were drawn.
+  /// Draws the render list's labels at their projected positions (behind every window); labels
+  /// that would overlap one of higher priority, or a window already drawn in this UI frame (the
+  /// HUD, a panel, the legend: call it after them), are dropped. Returns how many were drawn.
   int drawLabels(const world::RenderList& list, float width, float height);
   /// The labels the last drawLabels placed.
   const std::vector<PlacedLabel>& placedLabels() const { return m_placedLabels; }

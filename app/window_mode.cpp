@@ -447,7 +447,6 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     ImGui_ImplGlfw_NewFrame();
     session.ui->beginFrame(0, 0, float(dt));
     if (!booth.blanked()) {
-      session.ui->drawLabels(session.list, float(extent.width), float(extent.height));
       panel->follow(driver.player().frame(), app.language());
       selectionPanel.update(app.selection(), session);
       HudInfo hud = app.hud(fps, options.kiosk);
@@ -465,6 +464,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
         app.drawChapterMenu();
         app.drawWhatIf();
       }
+      session.ui->drawLabels(session.list, float(extent.width), float(extent.height));
     }
     ImDrawData* ui = session.ui->endFrame();
     app.capture(ui, extent);

@@ -337,7 +337,10 @@ PrototypeId buildRow(BuildContext& ctx, const RowDesc& desc) {
   const PrototypeId rack = buildNvl72Rack(ctx, RackDesc{.hero = false});
   const PrototypeId heroRack = desc.hero ? buildNvl72Rack(ctx, RackDesc{.hero = true}) : rack;
   double x = -length / 2;
-  p.children.push_back(placeChild(buildCdu(ctx), dvec3(x + cduW / 2, 0, 0), "cdu"));
+  // In-row, the CDU's front lines up with the racks' on the cold aisle; its extra depth goes to
+  // the hot aisle side (centred, it would stand proud of the rack fronts).
+  const double cduZ = 0.5 * (dims.meters("nvl72_rack.depth") - dims.meters("cdu.depth"));
+  p.children.push_back(placeChild(buildCdu(ctx), dvec3(x + cduW / 2, 0, cduZ), "cdu"));
   x += cduW;
   for (int i = 0; i < desc.rackCount; ++i) {
     const bool hero = desc.hero && i == desc.heroRackIndex;

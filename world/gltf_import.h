@@ -34,6 +34,23 @@ struct GltfLimits {
 /// glTF 2.0 spec, section 3.9.4.
 enum class AlphaMode : uint8_t { Opaque, Mask, Blend };
 
+/// Sampler wrap mode of one texture axis (glTF 2.0 spec, 5.26: wrapS / wrapT).
+enum class WrapMode : uint8_t { Repeat = 0, ClampToEdge = 1, MirroredRepeat = 2 };
+
+/// KHR_texture_transform on a textureInfo: uv' = T(offset) * R(rotation) * S(scale) * uv.
+/// R turns the uvs counter-clockwise (u' = cos*u + sin*v, v' = -sin*u + cos*v, v pointing down
+/// the image), the sign the extension's example and the TextureTransformTest sample agree on.
+struct UvTransform {
+  float offset[2] = {0, 0};
+  float rotation_rad = 0;
+  float scale[2] = {1, 1};
+  bool identity() const {
+    return offset[0] == 0 && offset[1] == 0 && rotation_rad == 0 && scale[0] == 1 && scale[1] == 1;
+  }
+  /// The transformed uv of (u, v).
+  void apply(float u, float v, float out[2]) const;
+};
+
 /// PBR metallic-roughness factors and the base colour image (glTF 2.0 spec, section 3.9.2),
 /// alpha mode and sidedness (3.9.4, 3.9.5).
 struct ImportedMaterial {
@@ -41,7 +58,11 @@ struct ImportedMaterial {
   float baseColorFactor[4] = {1, 1, 1, 1};  // linear RGBA
   float metallicFactor = 1;
   float roughnessFactor = 1;
-  int32_t baseColorImage = -1;  // index into ImportedModel::images; -1 when untextured
+  int32_t baseColorImage = -1;     // index into ImportedModel::images; -1 when untextured
+  uint32_t baseColorTexCoord = 0;  // TEXCOORD_n it reads (KHR_texture_transform's override applied)
+  UvTransform baseColorUvTransform;   // already baked into the vertex uvs of its meshes
+  WrapMode wrapS = WrapMode::Repeat;  // the base colour texture's sampler, along u
+  WrapMode wrapT = WrapMode::Repeat;  // along v
   AlphaMode alphaMode = AlphaMode::Opaque;
   float alphaCutoff = 0.5f;  // MASK only
   bool doubleSided = false;
@@ -51,7 +72,8 @@ struct ImportedMaterial {
 /// image, so a model's images go to the GPU as they are).
 using ImportedImage = TextureImage;
 
-/// One triangle primitive of a glTF mesh (strips and fans already turned into lists).
+/// One triangle primitive of a glTF mesh (strips and fans already turned into lists), with
+/// COLOR_0 in the vertex colours and its material's uv set and uv transform applied.
 struct ImportedMesh {
   MeshData data;
   int32_t material = -1;    // index into ImportedModel::materials; -1: glTF default material

@@ -42,6 +42,11 @@ inline std::string pointerToken(const std::string& key) {
 /// `..` paths) and declared sizes against the caps.
 bool checkJson(Context& ctx);
 
+/// The KHR_texture_transform of the textureInfo at `pointer` in the raw JSON, if any: fills
+/// `transform` and, when the extension overrides it, `texCoord`. Refuses a malformed one.
+bool readTextureTransform(Context& ctx, const std::string& pointer, UvTransform* transform,
+                          int* texCoord);
+
 /// Every reference, byte range, format and value the importer will use, on tinygltf's model.
 bool validateModel(const tinygltf::Model& model, Context& ctx);
 

@@ -1,8 +1,12 @@
 // Checks on the raw glTF JSON, before tinygltf parses it: tinygltf accepts wrong collection types,
 // unknown versions, non-object extensions, cameras of two types and URIs of any kind, so the
-// structure the later checks rely on is established here (glTF 2.0 spec, section 5 schema).
+// structure the later checks rely on is established here (glTF 2.0 spec, section 5 schema). The
+// KHR_texture_transform values are read from here too (tinygltf keeps extensions untyped).
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstring>
+#include <iterator>
 #include <regex>
 
 #include "world/gltf_internal.h"
@@ -15,6 +19,9 @@ using nlohmann::json;
 const char* const COLLECTIONS[] = {"accessors", "animations", "buffers", "bufferViews", "cameras",
                                    "images",    "materials",  "meshes",  "nodes",       "samplers",
                                    "scenes",    "skins",      "textures"};
+
+// The glTF extensions the importer implements (an asset may list them in extensionsRequired).
+const std::string SUPPORTED_EXTENSIONS[] = {"KHR_texture_transform"};
 
 std::string str(size_t i) {
   return std::to_string(i);
@@ -116,6 +123,22 @@ bool checkUri(Context& ctx, const std::string& pointer, const std::string& uri,
   return true;
 }
 
+/// Two numbers at `key` of `owner` that stay finite as floats, into `out`; absent: unchanged.
+bool readFloatPair(Context& ctx, const json& owner, const std::string& pointer, const char* key,
+                   float out[2]) {
+  auto it = owner.find(key);
+  if (it == owner.end()) return true;
+  const std::string at = pointer + "/" + key;
+  if (!it->is_array() || it->size() != 2) return ctx.fail(at, "must be an array of 2 numbers");
+  for (size_t k = 0; k < 2; ++k) {
+    const json& v = (*it)[k];
+    if (!v.is_number() || !std::isfinite(static_cast<float>(v.get<double>())))
+      return ctx.fail(at + "/" + str(k), "must be a finite number");
+    out[k] = static_cast<float>(v.get<double>());
+  }
+  return true;
+}
+
 bool checkAsset(Context& ctx, const json& root) {
   auto asset = root.find("asset");
   if (asset == root.end()) return ctx.fail("", "property 'asset' is required");
@@ -149,11 +172,15 @@ bool checkExtensionLists(Context& ctx, const json& root) {
       if (!(*it)[i].is_string()) return ctx.fail(pointer + "/" + str(i), "must be a string");
     }
   }
-  if (auto required = root.find("extensionsRequired");
-      required != root.end() && !required->empty()) {
-    // dcwalk implements no glTF extension, so a required one means the asset cannot be shown.
-    return ctx.fail("/extensionsRequired/0", "extension '" + (*required)[0].get<std::string>() +
-                                                 "' is required but not supported");
+  if (auto required = root.find("extensionsRequired"); required != root.end()) {
+    // An asset that requires an extension the importer does not implement cannot be shown.
+    for (size_t i = 0; i < required->size(); ++i) {
+      const std::string name = (*required)[i].get<std::string>();
+      if (std::find(std::begin(SUPPORTED_EXTENSIONS), std::end(SUPPORTED_EXTENSIONS), name) ==
+          std::end(SUPPORTED_EXTENSIONS))
+        return ctx.fail("/extensionsRequired/" + str(i),
+                        "extension '" + name + "' is required but not supported");
+    }
   }
   return checkExtensions(ctx, root, "");
 }
@@ -272,6 +299,30 @@ bool Context::fail(const std::string& pointer, const std::string& why) {
 
 void Context::warn(const std::string& pointer, const std::string& why) {
   warnings.push_back(at(pointer) + ": " + why);
+}
+
+bool readTextureTransform(Context& ctx, const std::string& pointer, UvTransform* transform,
+                          int* texCoord) {
+  const std::string at = pointer + "/extensions/KHR_texture_transform";
+  const json::json_pointer where(at);
+  if (!ctx.json.root.contains(where)) return true;
+  const json& extension = ctx.json.root.at(where);
+  if (!extension.is_object()) return ctx.fail(at, "must be a JSON object");
+  UvTransform read;
+  if (!readFloatPair(ctx, extension, at, "offset", read.offset) ||
+      !readFloatPair(ctx, extension, at, "scale", read.scale))
+    return false;
+  if (auto it = extension.find("rotation"); it != extension.end()) {
+    if (!it->is_number() || !std::isfinite(static_cast<float>(it->get<double>())))
+      return ctx.fail(at + "/rotation", "must be a finite number (radians)");
+    read.rotation_rad = static_cast<float>(it->get<double>());
+  }
+  if (extension.contains("texCoord")) {
+    if (!checkInteger(ctx, extension, at, "texCoord", false, 0, INT32_MAX)) return false;
+    *texCoord = extension["texCoord"].get<int>();
+  }
+  *transform = read;
+  return true;
 }
 
 bool checkJson(Context& ctx) {

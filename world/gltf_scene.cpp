@@ -1,6 +1,7 @@
 // From a validated tinygltf model to ImportedModel: triangle lists (strips and fans unrolled,
-// flat normals where none are given), materials, RGBA8 images, and the node hierarchy flattened
-// into instances. Also the model's bounds and the fit to a real size.
+// flat normals where none are given, COLOR_0 as vertex colours, the base colour texture's uv set
+// with its KHR_texture_transform baked in), materials with their samplers' wrap modes, RGBA8
+// images, and the node hierarchy flattened into instances. Also the bounds and the fit to a size.
 #include <algorithm>
 #include <cmath>
 
@@ -87,7 +88,22 @@ void buildImages(const tinygltf::Model& model, ImportedModel* out) {
   }
 }
 
-void buildMaterials(const tinygltf::Model& model, Context& ctx, ImportedModel* out) {
+/// A sampler's wrapS / wrapT (glTF 2.0 spec, 5.26); an unknown value falls back to REPEAT.
+WrapMode wrapMode(int gl, Context& ctx, const std::string& at) {
+  switch (gl) {
+    case TINYGLTF_TEXTURE_WRAP_REPEAT:
+      return WrapMode::Repeat;
+    case TINYGLTF_TEXTURE_WRAP_CLAMP_TO_EDGE:
+      return WrapMode::ClampToEdge;
+    case TINYGLTF_TEXTURE_WRAP_MIRRORED_REPEAT:
+      return WrapMode::MirroredRepeat;
+    default:
+      ctx.warn(at, "unknown wrap mode " + str(gl) + ": REPEAT used");
+      return WrapMode::Repeat;
+  }
+}
+
+bool buildMaterials(const tinygltf::Model& model, Context& ctx, ImportedModel* out) {
   for (size_t i = 0; i < model.materials.size(); ++i) {
     const tinygltf::Material& src = model.materials[i];
     const auto& pbr = src.pbrMetallicRoughness;
@@ -114,12 +130,25 @@ void buildMaterials(const tinygltf::Model& model, Context& ctx, ImportedModel* o
     }
     dst.alphaCutoff = clamp01(src.alphaCutoff);
     dst.doubleSided = src.doubleSided;
-    if (pbr.baseColorTexture.index >= 0) {
-      dst.baseColorImage = model.textures[size_t(pbr.baseColorTexture.index)].source;
-      if (pbr.baseColorTexture.texCoord != 0)
-        ctx.warn(at + "/baseColorTexture", "only TEXCOORD_0 is imported");
+    if (pbr.baseColorTexture.index < 0) continue;
+    const tinygltf::Texture& texture = model.textures[size_t(pbr.baseColorTexture.index)];
+    dst.baseColorImage = texture.source;
+    int texCoord = pbr.baseColorTexture.texCoord;
+    if (!readTextureTransform(ctx, at + "/baseColorTexture", &dst.baseColorUvTransform, &texCoord))
+      return false;
+    if (texCoord < 0) {
+      ctx.warn(at + "/baseColorTexture/texCoord", "negative: TEXCOORD_0 used");
+      texCoord = 0;
+    }
+    dst.baseColorTexCoord = uint32_t(texCoord);
+    if (texture.sampler >= 0) {
+      const tinygltf::Sampler& sampler = model.samplers[size_t(texture.sampler)];
+      const std::string samplerAt = "/samplers/" + str(texture.sampler);
+      dst.wrapS = wrapMode(sampler.wrapS, ctx, samplerAt + "/wrapS");
+      dst.wrapT = wrapMode(sampler.wrapT, ctx, samplerAt + "/wrapT");
     }
   }
+  return true;
 }
 
 /// Triangle-list corner indices for a primitive's mode (glTF 2.0 spec, 3.7.2.1).
@@ -138,6 +167,59 @@ std::vector<uint32_t> triangleList(int mode, const std::vector<uint32_t>& in, Co
       out.insert(out.end(), {in[i + 1], in[i + 2], in[0]});
     }
   }
+  return out;
+}
+
+/// The uvs (2 per vertex) of the set the material's base colour texture reads, its
+/// KHR_texture_transform applied; empty when the primitive has no such set.
+std::vector<float> readUvs(const tinygltf::Model& model, const tinygltf::Primitive& primitive,
+                           const ImportedMaterial* material, Context& ctx, const std::string& at) {
+  const uint32_t set = material ? material->baseColorTexCoord : 0;
+  const std::string semantic = "TEXCOORD_" + str(set);
+  auto it = primitive.attributes.find(semantic);
+  if (it == primitive.attributes.end()) {
+    if (material && material->baseColorImage >= 0)
+      ctx.warn(at + "/attributes", "no " + semantic + " for the base colour texture: uv 0 used");
+    return {};
+  }
+  std::vector<float> uvs = readFloats(model, it->second);
+  if (!material || material->baseColorUvTransform.identity()) return uvs;
+  bool overflowed = false;
+  for (size_t i = 0; i + 1 < uvs.size(); i += 2) {
+    material->baseColorUvTransform.apply(uvs[i], uvs[i + 1], &uvs[i]);
+    for (size_t k = i; k < i + 2; ++k) {
+      if (!std::isfinite(uvs[k])) {
+        uvs[k] = 0;
+        overflowed = true;
+      }
+    }
+  }
+  if (overflowed)
+    ctx.warn(at + "/attributes/" + semantic,
+             "KHR_texture_transform takes some uvs past the float range: 0 used");
+  return uvs;
+}
+
+/// COLOR_0 as RGBA8 (4 per vertex; VEC3 gets alpha 1), clamped to [0, 1] and rounded to the
+/// nearest step (glTF 2.0 spec, 3.7.2.1); empty when the primitive has none.
+std::vector<uint8_t> readColors(const tinygltf::Model& model, const tinygltf::Primitive& primitive,
+                                Context& ctx, const std::string& at) {
+  auto it = primitive.attributes.find("COLOR_0");
+  if (it == primitive.attributes.end()) return {};
+  const uint32_t n = componentCount(model.accessors[size_t(it->second)].type);  // 3 or 4
+  const std::vector<float> values = readFloats(model, it->second);
+  const size_t vertexCount = values.size() / n;
+  std::vector<uint8_t> out(vertexCount * 4, 255);
+  bool clamped = false;
+  for (size_t i = 0; i < vertexCount; ++i) {
+    for (uint32_t c = 0; c < n; ++c) {
+      const float v = values[i * n + c];
+      const float inside = v >= 0.0f ? std::min(v, 1.0f) : 0.0f;  // NaN -> 0 (validated anyway)
+      clamped |= inside != v;
+      out[i * 4 + c] = uint8_t(std::lround(inside * 255.0f));
+    }
+  }
+  if (clamped) ctx.warn(at + "/attributes/COLOR_0", "colours outside [0, 1] were clamped");
   return out;
 }
 
@@ -174,11 +256,13 @@ bool buildMesh(const tinygltf::Model& model, Context& ctx, uint32_t m, uint32_t 
                             str(int64_t(ctx.limits.maxTotalTriangles)) + " triangles");
 
   const std::vector<float> positions = readFloats(model, positionIndex);
-  std::vector<float> normals, uvs;
+  std::vector<float> normals;
   if (auto it = primitive.attributes.find("NORMAL"); it != primitive.attributes.end())
     normals = readFloats(model, it->second);
-  if (auto it = primitive.attributes.find("TEXCOORD_0"); it != primitive.attributes.end())
-    uvs = readFloats(model, it->second);
+  const ImportedMaterial* material =
+      primitive.material >= 0 ? &out->materials[size_t(primitive.material)] : nullptr;
+  const std::vector<float> uvs = readUvs(model, primitive, material, ctx, at);
+  const std::vector<uint8_t> colors = readColors(model, primitive, ctx, at);
 
   ImportedMesh& mesh = out->meshes.emplace_back();
   mesh.sourceMesh = m;
@@ -194,6 +278,9 @@ bool buildMesh(const tinygltf::Model& model, Context& ctx, uint32_t m, uint32_t 
     }
     if (!uvs.empty()) {
       for (int k = 0; k < 2; ++k) v.uv[k] = uvs[size_t(i) * 2 + size_t(k)];
+    }
+    if (!colors.empty()) {
+      for (int k = 0; k < 4; ++k) v.color[k] = colors[size_t(i) * 4 + size_t(k)];
     }
     return v;
   };
@@ -283,7 +370,7 @@ bool buildInstances(const tinygltf::Model& model, Context& ctx,
 
 bool buildModel(const tinygltf::Model& model, Context& ctx, ImportedModel* out) {
   buildImages(model, out);
-  buildMaterials(model, ctx, out);
+  if (!buildMaterials(model, ctx, out)) return false;
   out->gltfMeshCount = uint32_t(model.meshes.size());
   std::vector<std::vector<uint32_t>> meshesOf(model.meshes.size());
   uint64_t triangles = 0, vertices = 0;
@@ -303,6 +390,14 @@ bool buildModel(const tinygltf::Model& model, Context& ctx, ImportedModel* out) 
 }  // namespace world::gltf
 
 namespace world {
+
+void UvTransform::apply(float u, float v, float out[2]) const {
+  // uv' = T * R * S * uv in double (KHR_texture_transform; the sign of R: gltf_import.h).
+  const double su = double(scale[0]) * u, sv = double(scale[1]) * v;
+  const double c = std::cos(double(rotation_rad)), s = std::sin(double(rotation_rad));
+  out[0] = static_cast<float>(c * su + s * sv + offset[0]);
+  out[1] = static_cast<float>(-s * su + c * sv + offset[1]);
+}
 
 Bounds computeBounds(const ImportedModel& model) {
   std::vector<Bounds> local(model.meshes.size());

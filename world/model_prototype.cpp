@@ -57,6 +57,8 @@ Look lookOf(const ImportedMaterial* material, uint32_t textureLayer) {
   look.emissive = 0.0f;
   if (m.alphaMode == AlphaMode::Mask) look.alphaCutoff = std::max(m.alphaCutoff, 1e-3f);
   look.alphaBlend = m.alphaMode == AlphaMode::Blend;
+  look.wrapS = static_cast<uint8_t>(m.wrapS);
+  look.wrapT = static_cast<uint8_t>(m.wrapT);
   return look;
 }
 

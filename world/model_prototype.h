@@ -25,7 +25,8 @@ struct ModelTargets {
 };
 
 /// The look of `material` (nullptr: glTF's default material): base colour and alpha, the
-/// texture layer `textureLayer` (0: none), alpha mode; specular from metallic and roughness.
+/// texture layer `textureLayer` (0: none) and its sampler's wrap modes, alpha mode; specular from
+/// metallic and roughness.
 Look lookOf(const ImportedMaterial* material, uint32_t textureLayer);
 
 /// A prototype called `name` holding `model` placed by `placement` (model space -> prototype

@@ -101,10 +101,14 @@ struct ViewParams {
   float skyTop[3] = {0.10f, 0.13f, 0.19f};      // linear RGB
   float skyHorizon[3] = {0.30f, 0.34f, 0.40f};  // linear RGB; also the fog colour
   float fogDistanceMeters = 1.0e6f;
-  /// How far ahead of the camera the high preset's sun casts shadows (the shadow map's reach,
-  /// metres); 0: no shadows.
+  /// How far ahead of the camera the high preset's sun casts shadows, d (metres; 0: none): the
+  /// shadow map covers a square of half-side d, seen from the sun, centred SHADOW_CENTRE_AHEAD * d
+  /// ahead of the camera, with casters up to SHADOW_CASTER_REACH * d towards the sun.
   float shadowDistanceMeters = 0.0f;
 };
+
+inline constexpr float SHADOW_CENTRE_AHEAD = 0.6f;
+inline constexpr float SHADOW_CASTER_REACH = 8.0f;
 
 /// Column-major reverse-Z infinite perspective times the view rotation: camera-relative metres to
 /// Vulkan clip space (y down, depth 1 at the near plane, 0 at infinity).

@@ -69,13 +69,19 @@ struct CollectWalk {
   double focal_px;  // pixels per (radius / distance)
   MeshId proxyMesh;
   std::vector<std::vector<gpu::Instance>>& out;
+  const std::vector<uint32_t>& meshTriangles;
   CollectStats stats;
+
+  uint64_t trianglesOf(MeshId mesh) const {
+    return mesh.index < meshTriangles.size() ? meshTriangles[mesh.index] : 0;
+  }
 
   void emit(MeshId mesh, const glm::dmat4& m, const Look& look, const Aabb& worldBox,
             bool selected) {
     if (out.size() <= mesh.index) out.resize(mesh.index + 1);
     out[mesh.index].push_back(makeInstance(m, view.eye, look));
     if (selected) out[mesh.index].back().params.z = 1.0f;
+    stats.triangles += trianglesOf(mesh);
     stats.nearestVisible_m = std::min(stats.nearestVisible_m, pointBoxDistance(view.eye, worldBox));
   }
 
@@ -94,37 +100,147 @@ struct CollectWalk {
     return view.selection[size_t(matched)] == childName ? matched + 1 : -1;
   }
 
-  void visit(PrototypeId id, const glm::dmat4& world, int matched, uint32_t tintState) {
-    const Prototype& proto = scene.prototype(id);
+  bool isSelected(int matched) const {
+    return !view.selection.empty() && matched == int(view.selection.size());
+  }
+
+  // In view, or (with sun shadows) able to cast a shadow into it.
+  bool kept(const glm::dvec3& rel, double radius) const {
+    if (sphereVisible(frustum, rel, radius)) return true;
+    if (!view.keepShadowCasters) return false;
+    const glm::dvec3 fromCentre = rel - view.casterCentre;
+    const double along = std::clamp(glm::dot(fromCentre, view.towardSun), 0.0, view.casterReach_m);
+    const glm::dvec3 offAxis = fromCentre - along * view.towardSun;
+    const double reach = view.casterRadius_m + radius;
+    return glm::dot(offAxis, offAxis) <= reach * reach;
+  }
+
+  enum class Fate { Culled, Proxy, Open };
+
+  // Whether an instance of `proto` under `world` is culled, drawn as its proxy or opened; `px` is
+  // its projected radius.
+  Fate judge(const Prototype& proto, const glm::dmat4& world, double& px) {
     ++stats.prototypesVisited;
-    const bool selected = !view.selection.empty() && matched == int(view.selection.size());
     const Aabb box = transformAabb(world, proto.bounds);
     const glm::dvec3 rel = box.center() - view.eye;
     const double radius = 0.5 * glm::length(box.size());
-    const double px = projected(rel, radius);
-    if (view.cull && (!sphereVisible(frustum, rel, radius) || px < view.minPixels)) return;
-    if (proto.lod.hasProxy && px < proto.lod.openPixels * view.lodScale) {
-      const glm::dmat4 m = world * boxTransform(proto.bounds.center(), proto.bounds.size());
-      const Look* tint = view.tint ? view.tint->look(tintState, true) : nullptr;
-      emit(proxyMesh, m, tint ? *tint : proto.lod.proxyLook, box, selected);
-      ++stats.proxies;
-      return;
+    px = projected(rel, radius);
+    if (view.cull && (!kept(rel, radius) || px < view.minPixels)) {
+      return Fate::Culled;
     }
+    if (proto.lod.hasProxy && px < proto.lod.openPixels * view.lodScale) return Fate::Proxy;
+    return Fate::Open;
+  }
+
+  void emitProxy(const Prototype& proto, const glm::dmat4& world, bool selected,
+                 uint32_t tintState) {
+    const glm::dmat4 m = world * boxTransform(proto.bounds.center(), proto.bounds.size());
+    const Look* tint = view.tint ? view.tint->look(tintState, true) : nullptr;
+    emit(proxyMesh, m, tint ? *tint : proto.lod.proxyLook, transformAabb(world, proto.bounds),
+         selected);
+    ++stats.proxies;
+  }
+
+  void emitParts(const Prototype& proto, const glm::dmat4& world, bool selected,
+                 uint32_t tintState) {
     const Look* tint = view.tint ? view.tint->look(tintState, false) : nullptr;
     for (const Part& part : proto.parts) {
       const Aabb partBox = transformAabb(world, part.bounds);
       const glm::dvec3 partRel = partBox.center() - view.eye;
       const double partRadius = 0.5 * glm::length(partBox.size());
-      if (view.cull && (!sphereVisible(frustum, partRel, partRadius) ||
-                        projected(partRel, partRadius) < view.minPixels)) {
+      if (view.cull &&
+          (!kept(partRel, partRadius) || projected(partRel, partRadius) < view.minPixels)) {
         continue;
       }
       emit(part.mesh, world * part.local, tint ? *tint : part.look, partBox, selected);
     }
+  }
+
+  bool overBudget() const { return stats.triangles > view.triangleBudget; }
+
+  // The plain walk: depth first, every instance opened that is large enough. It gives up once
+  // past the budget (collect then walks again with `BudgetWalk`).
+  void visit(PrototypeId id, const glm::dmat4& world, int matched, uint32_t tintState) {
+    if (overBudget()) return;
+    const Prototype& proto = scene.prototype(id);
+    double px = 0;
+    const Fate fate = judge(proto, world, px);
+    if (fate == Fate::Culled) return;
+    if (fate == Fate::Proxy) {
+      emitProxy(proto, world, isSelected(matched), tintState);
+      return;
+    }
+    emitParts(proto, world, isSelected(matched), tintState);
     for (uint32_t i = 0; i < proto.children.size(); ++i) {
       const ChildInstance& child = proto.children[i];
       const uint32_t childTint = view.tint ? view.tint->childState(tintState, id, i) : 0;
       visit(child.prototype, world * child.local, childMatch(matched, child.name), childTint);
+    }
+  }
+};
+
+// The walk within a triangle budget: instances that would open wait in a heap, largest on screen
+// first, and open only while what they may add (their parts and their children's proxies, every
+// one counted as if in view) still fits; the rest stay as their proxy. The heap's waiting
+// instances count as proxies, so the budget holds whichever way the rest goes.
+struct BudgetWalk {
+  CollectWalk& walk;
+  const std::vector<uint64_t>& openTriangles;  // Scene::m_openTriangles
+  const std::vector<uint32_t>& openProxies;    // Scene::m_openProxies
+  std::vector<CollectScratch::Candidate>& heap;
+
+  // What opening `id` may add at most (its parts, children as proxies or opened without one).
+  uint64_t openCost(PrototypeId id, uint64_t proxyTriangles) const {
+    if (id.index >= openTriangles.size()) return 0;
+    return openTriangles[id.index] + openProxies[id.index] * proxyTriangles;
+  }
+
+  static bool smaller(const CollectScratch::Candidate& a, const CollectScratch::Candidate& b) {
+    return a.pixels < b.pixels;
+  }
+
+  void place(PrototypeId id, const glm::dmat4& world, int matched, uint32_t tintState) {
+    const Prototype& proto = walk.scene.prototype(id);
+    double px = 0;
+    const CollectWalk::Fate fate = walk.judge(proto, world, px);
+    if (fate == CollectWalk::Fate::Culled) return;
+    if (fate == CollectWalk::Fate::Proxy) {
+      walk.emitProxy(proto, world, walk.isSelected(matched), tintState);
+    } else if (!proto.lod.hasProxy) {
+      open(id, world, matched, tintState);  // nothing to hold it back as
+    } else {
+      heap.push_back({px, id, matched, tintState, world});
+      std::push_heap(heap.begin(), heap.end(), smaller);
+    }
+  }
+
+  void open(PrototypeId id, const glm::dmat4& world, int matched, uint32_t tintState) {
+    const Prototype& proto = walk.scene.prototype(id);
+    walk.emitParts(proto, world, walk.isSelected(matched), tintState);
+    for (uint32_t i = 0; i < proto.children.size(); ++i) {
+      const ChildInstance& child = proto.children[i];
+      const uint32_t childTint = walk.view.tint ? walk.view.tint->childState(tintState, id, i) : 0;
+      place(child.prototype, world * child.local, walk.childMatch(matched, child.name), childTint);
+    }
+  }
+
+  void run(PrototypeId root, const glm::dmat4& rootTransform) {
+    heap.clear();
+    const uint64_t proxyTriangles = walk.trianglesOf(walk.proxyMesh);
+    place(root, rootTransform, 0, 0);
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), smaller);
+      const CollectScratch::Candidate next = heap.back();
+      heap.pop_back();
+      const uint64_t waiting = heap.size() * proxyTriangles;
+      if (walk.stats.triangles + waiting + openCost(next.prototype, proxyTriangles) <=
+          walk.view.triangleBudget) {
+        open(next.prototype, next.world, next.matched, next.tintState);
+      } else {
+        walk.emitProxy(walk.scene.prototype(next.prototype), next.world,
+                       walk.isSelected(next.matched), next.tintState);
+        ++walk.stats.heldBack;
+      }
     }
   }
 };
@@ -229,6 +345,48 @@ const Aabb& Scene::meshBounds(MeshId mesh) const {
   return mesh.index < m_meshBounds.size() ? m_meshBounds[mesh.index] : unitBounds();
 }
 
+void Scene::countTriangles(const MeshLibrary& meshes) {
+  m_meshTriangles.clear();
+  for (const MeshData& mesh : meshes.meshes()) m_meshTriangles.push_back(mesh.triangleCount());
+  const size_t count = m_prototypes.size();
+  m_openTriangles.assign(count, 0);
+  m_openProxies.assign(count, 0);
+  m_fullTriangles.assign(count, 0);
+  // Children usually come before their parents (add), but replaceContents may point anywhere:
+  // each prototype is counted once, after its children.
+  std::vector<uint8_t> counted(count, 0);
+  auto countOne = [&](auto& self, uint32_t index) -> void {
+    if (counted[index]) return;
+    counted[index] = 1;
+    const Prototype& proto = m_prototypes[index];
+    uint64_t parts = 0;
+    for (const Part& part : proto.parts) {
+      parts += part.mesh.index < m_meshTriangles.size() ? m_meshTriangles[part.mesh.index] : 0;
+    }
+    uint64_t open = parts, full = parts;
+    uint32_t proxies = 0;
+    for (const ChildInstance& child : proto.children) {
+      const uint32_t c = child.prototype.index;
+      self(self, c);
+      full += m_fullTriangles[c];
+      if (m_prototypes[c].lod.hasProxy) {
+        ++proxies;
+      } else {
+        open += m_openTriangles[c];
+        proxies += m_openProxies[c];
+      }
+    }
+    m_openTriangles[index] = open;
+    m_openProxies[index] = proxies;
+    m_fullTriangles[index] = full;
+  };
+  for (uint32_t i = 0; i < count; ++i) countOne(countOne, i);
+}
+
+uint64_t Scene::fullTriangles(PrototypeId id) const {
+  return id.index < m_fullTriangles.size() ? m_fullTriangles[id.index] : 0;
+}
+
 void Scene::computeBounds(Prototype& prototype) const {
   Aabb bounds;
   for (Part& part : prototype.parts) {
@@ -291,11 +449,30 @@ std::optional<Aabb> Scene::worldBounds(const std::string& path) const {
 }
 
 CollectStats Scene::collect(const CullView& view, MeshId proxyMesh,
-                            std::vector<std::vector<gpu::Instance>>& perMesh) const {
+                            std::vector<std::vector<gpu::Instance>>& perMesh,
+                            CollectScratch* scratch) const {
   if (m_prototypes.empty()) return {};
   const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);
-  CollectWalk walk{*this, view, makeFrustum(view), focal, proxyMesh, perMesh, {}};
+  CollectWalk walk{*this, view, makeFrustum(view), focal, proxyMesh, perMesh, m_meshTriangles, {}};
+  const bool budgeted = view.triangleBudget != UINT64_MAX;
+  CollectScratch local;
+  CollectScratch& buffers = scratch ? *scratch : local;
+  if (budgeted) {
+    buffers.bucketSizes.clear();
+    for (const auto& bucket : perMesh) buffers.bucketSizes.push_back(bucket.size());
+  }
   walk.visit(m_root, m_rootTransform, 0, 0);
+  if (!walk.overBudget()) return walk.stats;
+
+  // Over budget: take back what the plain walk emitted and walk again, largest first.
+  for (size_t mesh = 0; mesh < perMesh.size(); ++mesh) {
+    perMesh[mesh].resize(mesh < buffers.bucketSizes.size() ? buffers.bucketSizes[mesh] : 0);
+  }
+  const uint32_t visited = walk.stats.prototypesVisited;
+  walk.stats = {};
+  walk.stats.prototypesVisited = visited;
+  BudgetWalk budget{walk, m_openTriangles, m_openProxies, buffers.heap};
+  budget.run(m_root, m_rootTransform);
   return walk.stats;
 }
 
@@ -323,7 +500,8 @@ gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Loo
   inst.row2 = {float(m[0][2]), float(m[1][2]), float(m[2][2]), float(t.z)};
   inst.color = {look.r, look.g, look.b, look.alpha};
   inst.params = {look.emissive, look.specular, 0.0f, 0.0f};
-  inst.material = {float(look.texture), look.alphaCutoff, look.alphaBlend ? 1.0f : 0.0f, 0.0f};
+  inst.material = {float(look.texture), look.alphaCutoff, look.alphaBlend ? 1.0f : 0.0f,
+                   float(look.wrapS + 4 * look.wrapT)};
   return inst;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,7 +44,8 @@ struct Aabb {
 Aabb transformAabb(const glm::dmat4& m, const Aabb& box);
 
 /// How a part looks: linear RGB colour, emissive 0..1, specular 0..1; imported models add a
-/// texture (a TextureLibrary layer, 0: none) and glTF's alpha modes (gpu::Instance::material).
+/// texture (a TextureLibrary layer, 0: none), glTF's alpha modes and the texture's wrap modes
+/// (gpu::Instance::material).
 struct Look {
   float r = 0.6f, g = 0.6f, b = 0.6f;
   float emissive = 0.0f;
@@ -52,6 +54,8 @@ struct Look {
   float alpha = 1.0f;        // multiplies the texture's alpha
   float alphaCutoff = 0.0f;  // alpha below it is cut away (glTF MASK); 0: opaque
   bool alphaBlend = false;   // glTF BLEND, drawn as ordered dithering (no sorting needed)
+  uint8_t wrapS = 0;         // texture wrap along u: 0 repeat, 1 clamp to edge, 2 mirrored repeat
+  uint8_t wrapT = 0;         // along v, the same codes
 };
 
 struct Part {
@@ -116,14 +120,41 @@ struct CullView {
   double minPixels = 0.75;  // anything smaller is dropped
   double lodScale = 1.0;    // > 1 expands later (coarser)
   bool cull = true;  // false: no frustum or small-object culling (the benchmark's naive baseline)
+  // Triangles the walk may emit (by Scene::countTriangles' counts). When expanding everything
+  // that is large enough would go over it, the prototypes largest on screen open first and the
+  // rest stay as their proxy box.
+  uint64_t triangleBudget = UINT64_MAX;
+  // Sun shadows (the high preset): what lies outside the view is kept too when it may cast a
+  // shadow into it, i.e. when it touches the capsule from `casterCentre` (eye-relative) for
+  // `casterReach_m` towards the sun with radius `casterRadius_m`.
+  bool keepShadowCasters = false;
+  glm::dvec3 casterCentre{0.0};
+  glm::dvec3 towardSun{0, 1, 0};  // unit
+  double casterRadius_m = 0;
+  double casterReach_m = 0;
   std::vector<std::string> selection;  // instance path segments to outline (empty: none)
   const TintRule* tint = nullptr;      // overlay colours (nullptr: every part its own look)
 };
 
 struct CollectStats {
-  uint32_t prototypesVisited = 0;
+  uint32_t prototypesVisited = 0;  // by both walks when the budget took a second one
   uint32_t proxies = 0;
+  uint32_t heldBack = 0;            // proxies drawn only to stay within CullView::triangleBudget
+  uint64_t triangles = 0;           // emitted (Scene::countTriangles' mesh counts)
   double nearestVisible_m = 1e300;  // closest emitted geometry (box distance from the eye)
+};
+
+/// Buffers the budgeted walk reuses from frame to frame (the caller keeps one per scene view).
+struct CollectScratch {
+  struct Candidate {
+    double pixels;  // projected bounding radius: larger opens first
+    PrototypeId prototype;
+    int matched;  // selection path segments matched
+    uint32_t tintState;
+    glm::dmat4 world;
+  };
+  std::vector<Candidate> heap;
+  std::vector<size_t> bucketSizes;
 };
 
 class Scene {
@@ -145,6 +176,12 @@ class Scene {
   /// Registers a mesh's local bounds (defaults to the unit cube for unknown ids).
   void setMeshBounds(MeshId mesh, const Aabb& bounds);
   const Aabb& meshBounds(MeshId mesh) const;
+  /// Records every mesh's triangle count and what opening each prototype costs, for collect's
+  /// triangle budget. Call once the scene is built (later adds and replacements count 0).
+  void countTriangles(const MeshLibrary& meshes);
+  /// Triangles prototype `id` draws when opened with every descendant opened too (full detail,
+  /// nothing culled), as of the last countTriangles.
+  uint64_t fullTriangles(PrototypeId id) const;
 
   /// Finds an instance by its slash-separated path of child names from the root (empty path =
   /// root); returns its world transform and prototype.
@@ -153,9 +190,12 @@ class Scene {
   std::optional<Aabb> worldBounds(const std::string& path) const;
 
   /// Culls and picks LOD for `view`, appending camera-relative instances per mesh into
-  /// `perMesh` (indexed by MeshId). Proxies use `proxyMesh`.
+  /// `perMesh` (indexed by MeshId). Proxies use `proxyMesh`. Within view.triangleBudget the
+  /// result is the plain walk's; over it, a second walk opens the largest on screen first
+  /// (`scratch` holds its buffers; nullptr: allocated per call).
   CollectStats collect(const CullView& view, MeshId proxyMesh,
-                       std::vector<std::vector<gpu::Instance>>& perMesh) const;
+                       std::vector<std::vector<gpu::Instance>>& perMesh,
+                       CollectScratch* scratch = nullptr) const;
   /// Nearest part (full detail) hit by the ray, if any. `direction` need not be unit length.
   std::optional<PickHit> pick(const glm::dvec3& origin, const glm::dvec3& direction) const;
   /// Distance from `point` to the nearest part's box (full detail), or +inf when empty.
@@ -164,6 +204,13 @@ class Scene {
  private:
   std::vector<Prototype> m_prototypes;
   std::vector<Aabb> m_meshBounds;
+  // Per mesh and per prototype, from countTriangles. Opening a prototype one level adds its
+  // parts' triangles plus, per child, a proxy box or (a child without one opens with it) the
+  // child's own opening.
+  std::vector<uint32_t> m_meshTriangles;
+  std::vector<uint64_t> m_openTriangles;  // parts, the proxy-less children's included
+  std::vector<uint32_t> m_openProxies;    // proxy boxes of children, so opened
+  std::vector<uint64_t> m_fullTriangles;  // everything below opened too
   PrototypeId m_root;
   glm::dmat4 m_rootTransform{1.0};
 

@@ -39,7 +39,7 @@ std::vector<StationSpec> specs() {
       {"rack", "GB200 NVL72 rack",
        "18 compute trays, 9 NVLink switch trays, power shelves, copper "
        "spine, coolant manifolds",
-       rack.c_str(), true, glm::dvec3(-0.45, 0.25, 1.0), 1.0},
+       rack.c_str(), true, glm::dvec3(-0.15, 0.25, 1.0), 0.9},
       {"rack_back", "NVLink spine (rack back)",
        "the back of the NVL72 rack: the copper NVLink spine cartridges and cable bundles that "
        "join 72 GPUs, and the coolant manifolds",

@@ -76,6 +76,7 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
     if (!replaced) return sim::Result<std::unique_ptr<World>>::failure(replaced.error());
   }
   world->m_scene.setRoot(campus, glm::translate(glm::dmat4(1.0), desc.origin_m));
+  world->m_scene.countTriangles(world->m_meshes);
   world->m_stations = makeStations(world->m_scene, desc.verticalFov_rad);
   world->m_racks = RackMap::build(world->m_scene);
   world->m_tint.bind(world->m_scene, world->m_racks);
@@ -126,6 +127,7 @@ sim::Result<std::unique_ptr<World>> World::createViewer(const ImportedModel& mod
               glm::dvec3(footprint, thickness, footprint), looks::FLOOR, "floor"));
   stage.children.push_back(placeChild(modelId, glm::dvec3(0.0), "model"));
   world->m_scene.setRoot(world->m_scene.add(std::move(stage)));
+  world->m_scene.countTriangles(world->m_meshes);
   const StationSpec spec{"model", "Model", "an imported glTF model at its own size",
                          "model", false,   glm::dvec3(0.35, 0.3, 1.0),
                          1.1};
@@ -163,14 +165,40 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     m_tint.prepare(m_overlay);
     view.tint = &m_tint;
   }
-  const CollectStats stats = m_scene.collect(view, m_primitives.box, m_scratch);
-  if (frame.traffic) m_traffic.emit(view.eye, m_scratch[m_primitives.box.index]);
-  if (frame.coolant) m_coolant.emit(view.eye, m_scratch[m_primitives.box.index]);
-  if (frame.hbmFill) m_hbmFill.emit(*frame.hbmFill, view.eye, m_scratch[m_primitives.box.index]);
-  m_systolic.emit(frame.animationTime_s, view.eye, m_scratch[m_primitives.box.index]);
+  const double clearance = m_scene.nearestSurfaceDistance(view.eye);
+  if (m_shadowCasting) {
+    // The shadow distance is SHADOW_REACH_PER_CLEARANCE * the nearest surface, which is at most
+    // `clearance`: a sphere round the farthest possible centre that holds the largest possible
+    // square, swept towards the sun, keeps every caster whatever this frame's distance is.
+    const double reach = SHADOW_REACH_PER_CLEARANCE * clearance;
+    const glm::dvec3 sun(out.view.sunDirection[0], out.view.sunDirection[1],
+                         out.view.sunDirection[2]);
+    view.keepShadowCasters = glm::dot(sun, sun) > 0;
+    view.towardSun = view.keepShadowCasters ? glm::normalize(sun) : glm::dvec3(0, 1, 0);
+    view.casterCentre = view.forward * (double(SHADOW_CENTRE_AHEAD) * reach);
+    view.casterRadius_m = std::sqrt(2.0) * reach;
+    view.casterReach_m = double(SHADOW_CASTER_REACH) * reach;
+  }
+  // The animated boxes come first out of the budget; they join the box bucket after the scene's.
+  m_animated.clear();
+  if (frame.traffic) m_traffic.emit(view.eye, m_animated);
+  if (frame.coolant) m_coolant.emit(view.eye, m_animated);
+  if (frame.hbmFill) m_hbmFill.emit(*frame.hbmFill, view.eye, m_animated);
+  m_systolic.emit(frame.animationTime_s, view.eye, m_animated);
+  const uint64_t animatedTriangles =
+      uint64_t(m_meshes.mesh(m_primitives.box).triangleCount()) * m_animated.size();
+  view.triangleBudget =
+      frame.triangleBudget == UINT64_MAX
+          ? UINT64_MAX
+          : frame.triangleBudget - std::min(frame.triangleBudget, animatedTriangles);
+  const CollectStats stats = m_scene.collect(view, m_primitives.box, m_scratch, &m_collectScratch);
+  if (m_scratch.size() <= m_primitives.box.index) m_scratch.resize(m_primitives.box.index + 1);
+  auto& boxes = m_scratch[m_primitives.box.index];
+  boxes.insert(boxes.end(), m_animated.begin(), m_animated.end());
 
   FrameStats result;
   result.prototypesVisited = stats.prototypesVisited;
+  result.heldBack = stats.heldBack;
   for (size_t mesh = 0; mesh < m_scratch.size(); ++mesh) {
     const auto& bucket = m_scratch[mesh];
     if (bucket.empty()) continue;
@@ -201,14 +229,15 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   result.instances = static_cast<uint32_t>(out.instances.size());
   result.triangles = out.triangleCount(m_meshes);
 
-  const double nearest = std::min(m_scene.nearestSurfaceDistance(view.eye), stats.nearestVisible_m);
+  const double nearest = std::min(clearance, stats.nearestVisible_m);
   result.nearestSurface_m = nearest;
   camera.fillView(out.view);
   out.view.nearMeters =
       static_cast<float>(std::clamp(NEAR_FRACTION * nearest, MIN_NEAR_M, MAX_NEAR_M));
   const double height = std::max(0.0, view.eye.y - m_scene.rootTransform()[3].y);
   out.view.fogDistanceMeters = static_cast<float>(3000.0 + 4.0 * height);
-  out.view.shadowDistanceMeters = static_cast<float>(SHADOW_REACH_PER_CLEARANCE * nearest);
+  out.view.shadowDistanceMeters =
+      m_shadowCasting ? static_cast<float>(SHADOW_REACH_PER_CLEARANCE * nearest) : 0.0f;
 
   // Labels: stations in front of the camera whose size on screen is readable, largest first.
   const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);

@@ -51,12 +51,17 @@ struct FrameDesc {
   bool coolant = false;           // draw the hero rack's coolant flow (world/coolant.h)
   const HbmFill* hbmFill = nullptr;  // fill the hero HBM stack with this (world/hbm_fill.h)
   double animationTime_s = 0;        // clock of the animations (the TPU's systolic wave)
+  // Triangles a frame may submit (architecture.md: <= 150,000 on software Vulkan at 1280x720).
+  // Prototypes beyond it stay as their proxy box, those largest on screen opening first;
+  // UINT64_MAX: no limit (the benchmark's naive baselines).
+  uint64_t triangleBudget = 150000;
 };
 
 struct FrameStats {
   uint64_t triangles = 0;
   uint32_t instances = 0;
   uint32_t prototypesVisited = 0;
+  uint32_t heldBack = 0;        // prototypes left as their proxy to stay within the triangle budget
   double nearestSurface_m = 0;  // what the near plane and fly speed follow
 };
 
@@ -72,6 +77,10 @@ class World {
                                                           double verticalFov_rad);
 
   const MeshLibrary& meshes() const { return m_meshes; }
+  /// Sun shadows are drawn (the renderer's high preset): frames ask for them
+  /// (ViewParams::shadowDistanceMeters) and keep what lies outside the view but may cast a
+  /// shadow into it. Off (the default): neither, so the low preset submits only what is seen.
+  void setShadowCasting(bool on) { m_shadowCasting = on; }
   /// Imported models' base colour images (empty without any).
   const TextureLibrary& textures() const { return m_textures; }
   const Scene& scene() const { return m_scene; }
@@ -126,7 +135,10 @@ class World {
   SystolicWave m_systolic;
   std::vector<Station> m_stations;
   std::vector<std::vector<gpu::Instance>> m_scratch;  // per-mesh instances, reused every frame
-  std::vector<std::pair<float, uint32_t>> m_order;    // draw order of one bucket, reused
+  std::vector<gpu::Instance> m_animated;  // traffic, coolant, HBM fill, systolic wave: boxes
+  CollectScratch m_collectScratch;
+  bool m_shadowCasting = false;  // the budgeted walk's buffers, reused every frame
+  std::vector<std::pair<float, uint32_t>> m_order;  // draw order of one bucket, reused
   RackMap m_racks;
   OverlayTint m_tint;
   OverlayState m_overlay;

@@ -14,10 +14,7 @@ const uint32_t SHADOW_VERT[] =
     ;
 
 constexpr VkFormat MAP_FORMAT = VK_FORMAT_D32_SFLOAT;
-// The covered square sits this far ahead of the camera, in shadow distances.
-constexpr float CENTRE_AHEAD = 0.6f;
-// Casters are kept up to this many radii towards the sun, receivers this many away from it.
-constexpr float CASTER_REACH = 8.0f;
+// Receivers are kept up to this many radii away from the sun (casters: SHADOW_CASTER_REACH).
 constexpr float RECEIVER_REACH = 2.0f;
 // Lookups move this many texels along the normal, and compare this many texels' depth closer:
 // enough that a lit face never shadows itself (acne), little enough that contact stays tight.
@@ -52,19 +49,19 @@ ShadowFrustum fitShadowFrustum(const world::ViewParams& view, uint32_t mapSize) 
   const Vec3 sun = normalized(sunRaw);
   // The view looks down -Z: the rotation's third row is minus forward (column-major storage).
   const Vec3 forward{-view.viewRotation[2], -view.viewRotation[6], -view.viewRotation[10]};
-  const Vec3 centre = forward * (CENTRE_AHEAD * distance);
+  const Vec3 centre = forward * (world::SHADOW_CENTRE_AHEAD * distance);
   const Vec3 helper = std::fabs(sun.y) > 0.99f ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
   const Vec3 ex = normalized(cross(helper, sun));
   const Vec3 ey = cross(sun, ex);
   const float radius = distance;
-  const float depthRange = (CASTER_REACH + RECEIVER_REACH) * radius;
+  const float depthRange = (world::SHADOW_CASTER_REACH + RECEIVER_REACH) * radius;
 
   // Rows of the affine map camera-relative metres -> (x, y in -1..1, depth 0 at the sun side).
   const float rows[3][4] = {
       {ex.x / radius, ex.y / radius, ex.z / radius, -dot(centre, ex) / radius},
       {ey.x / radius, ey.y / radius, ey.z / radius, -dot(centre, ey) / radius},
       {-sun.x / depthRange, -sun.y / depthRange, -sun.z / depthRange,
-       (CASTER_REACH * radius + dot(centre, sun)) / depthRange},
+       (world::SHADOW_CASTER_REACH * radius + dot(centre, sun)) / depthRange},
   };
   gpu::mat4& m = frustum.constants.lightClip;
   for (int c = 0; c < 4; ++c) {

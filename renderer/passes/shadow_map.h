@@ -23,9 +23,8 @@ struct ShadowFrustum {
   float radiusMeters = 0;  // half the side of the square the map covers
 };
 
-/// Fits the map of `mapSize` texels around the view: a square of radius shadowDistanceMeters
-/// centred that far ahead of the camera (0.6 of it), seen from the sun, with casters up to eight
-/// radii towards the sun.
+/// Fits the map of `mapSize` texels around the view as world::ViewParams::shadowDistanceMeters
+/// describes it.
 ShadowFrustum fitShadowFrustum(const world::ViewParams& view, uint32_t mapSize);
 
 class ShadowMap {

@@ -24,7 +24,8 @@ struct Instance {
   vec4 color;   // linear RGB base colour; a: 1 opaque
   vec4 params;  // x: emissive strength 0..1, y: specular 0..1, z: outline 0/1, w: reserved
   // x: texture layer (0: none), y: alpha cutoff (fragments with alpha below it are discarded;
-  // 0: opaque), z: 1 = alpha blend approximated by ordered dithering (no sorting), w: reserved.
+  // 0: opaque), z: 1 = alpha blend approximated by ordered dithering (no sorting), w: texture wrap
+  // modes as wrapS + 4 * wrapT, each 0 repeat, 1 clamp to edge, 2 mirrored repeat (world::Look).
   // The fragment's alpha is color.a times the texture's alpha.
   vec4 material;
 };

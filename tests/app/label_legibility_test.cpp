@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include <gtest/gtest.h>
+#include <imgui.h>
 
 #include "app/session.h"
 #include "renderer/vk/validation.h"
@@ -99,4 +100,36 @@ TEST(LabelLegibility, OverlayStationsAtBoothSize) {
     golden::expectMatchesGolden(std::string("labels_") + c.station, pixels);
   }
   EXPECT_EQ(vkutil::validationErrorCount(), errorsBefore);
+}
+
+TEST(LabelLegibility, LabelsKeepClearOfAWindowFirstDrawnInTheSameFrame) {
+  // A window that appears in this very frame (the legend when an overlay is switched on, a
+  // panel opening) must push labels away at once: placing against the previous frame's windows
+  // let such a window cover a label.
+  app::RenderOptions options;
+  app::Session session;
+  ASSERT_EQ(app::openSession(options, nullptr, app::fontPixelsFor(options.height), session), 0);
+  world::RenderList list;
+  world::Label label;
+  label.anchor[2] = -10.0f;  // straight ahead: the middle of the screen
+  label.text = "rack 7  61 kW";
+  list.labels.push_back(label);
+  const float width = float(options.width), height = float(options.height);
+
+  auto frame = [&](bool withWindow) {
+    session.ui->beginFrame(width, height, 1.0f / 30.0f);
+    if (withWindow) {
+      ImGui::SetNextWindowPos(ImVec2(0.25f * width, 0.25f * height));
+      ImGui::SetNextWindowSize(ImVec2(0.5f * width, 0.5f * height));
+      ImGui::Begin("covers the middle", nullptr, ImGuiWindowFlags_NoSavedSettings);
+      ImGui::TextUnformatted("a panel");
+      ImGui::End();
+    }
+    const int placed = session.ui->drawLabels(list, width, height);
+    session.ui->endFrame();
+    return placed;
+  };
+  EXPECT_EQ(frame(false), 1);
+  EXPECT_EQ(frame(true), 0);   // the window's first frame
+  EXPECT_EQ(frame(false), 1);  // and gone again once the window is
 }

@@ -62,6 +62,8 @@ TEST(WorldRender, HighPresetShadowsAndBloomHoldFarFromTheOriginToo) {
   auto far = makeWorld(glm::dvec3(100e3, 0.0, 100e3));
   auto r = fixtures::makeHeadless(false, renderer::Quality::High);
   ASSERT_TRUE(r && here && far);
+  here->setShadowCasting(true);
+  far->setShadowCasting(true);
   const uint32_t before = vkutil::validationErrorCount();
   for (const char* name : {"tray", "row", "hall"}) {
     renderer::Pixels a = renderStation(*r, *here, name);
@@ -80,6 +82,21 @@ TEST(WorldRender, GoldenFramesAlongTheScaleLadder) {
   const uint32_t before = vkutil::validationErrorCount();
   for (const char* name : LADDER) {
     golden::expectMatchesGolden(std::string("station_") + name, renderStation(*r, *w, name));
+  }
+  EXPECT_EQ(vkutil::validationErrorCount(), before);
+}
+
+TEST(WorldRender, HighPresetGoldens) {
+  // Shadows, MSAA and the float target's composite, frozen where they show most: the row (rack
+  // rows, cable trays and the CDU casting onto the floor) and the hall from above. Bloom is
+  // covered by tests/renderer/high_quality_test.cpp.
+  auto w = makeWorld(glm::dvec3(0.0));
+  auto r = fixtures::makeHeadless(false, renderer::Quality::High);
+  ASSERT_TRUE(r && w);
+  w->setShadowCasting(true);
+  const uint32_t before = vkutil::validationErrorCount();
+  for (const char* name : {"row", "hall"}) {
+    golden::expectMatchesGolden(std::string("high_") + name, renderStation(*r, *w, name));
   }
   EXPECT_EQ(vkutil::validationErrorCount(), before);
 }

@@ -11,27 +11,14 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/common/paths.h"
+#include "tests/world/gltf_test_files.h"
 #include "world/gltf_import.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-constexpr int U8 = 5121, U16 = 5123, U32 = 5125, F32 = 5126;
-
-/// A fresh folder under the system temp dir, removed afterwards.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("dcwalk_gltf_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using namespace gltftest;
 
 void writeBytes(const fs::path& path, const std::vector<uint8_t>& bytes) {
   fs::create_directories(path.parent_path());
@@ -42,29 +29,6 @@ void writeBytes(const fs::path& path, const std::vector<uint8_t>& bytes) {
 void writeJson(const fs::path& path, const json& doc) {
   const std::string text = doc.dump(1);
   writeBytes(path, std::vector<uint8_t>(text.begin(), text.end()));
-}
-
-std::string base64(const std::vector<uint8_t>& bytes) {
-  static const char* ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (size_t i = 0; i < bytes.size(); i += 3) {
-    const size_t left = bytes.size() - i;
-    const uint32_t v = (uint32_t(bytes[i]) << 16) | (left > 1 ? uint32_t(bytes[i + 1]) << 8 : 0u) |
-                       (left > 2 ? uint32_t(bytes[i + 2]) : 0u);
-    out += ALPHABET[(v >> 18) & 63];
-    out += ALPHABET[(v >> 12) & 63];
-    out += left > 1 ? ALPHABET[(v >> 6) & 63] : '=';
-    out += left > 2 ? ALPHABET[v & 63] : '=';
-  }
-  return out;
-}
-
-template <class T>
-void append(std::vector<uint8_t>* bytes, const std::vector<T>& values) {
-  const size_t at = bytes->size();
-  bytes->resize(at + values.size() * sizeof(T));
-  std::memcpy(bytes->data() + at, values.data(), values.size() * sizeof(T));
-  while (bytes->size() % 4) bytes->push_back(0);
 }
 
 /// One mesh, one node, one scene: POSITION (and NORMAL when given) and optional indices of
