@@ -59,4 +59,22 @@ uint64_t RenderList::triangleCount(const MeshLibrary& meshes) const {
   return total;
 }
 
+void shadowAxes(const float sun[3], float outX[3], float outY[3]) {
+  const float length = std::sqrt(sun[0] * sun[0] + sun[1] * sun[1] + sun[2] * sun[2]);
+  const float s[3] = {sun[0] / length, sun[1] / length, sun[2] / length};
+  // x = normalize(helper x sun), with helper the world's up unless the sun is nearly overhead.
+  const float helper[3] = {std::fabs(s[1]) > 0.99f ? 1.0f : 0.0f,
+                           std::fabs(s[1]) > 0.99f ? 0.0f : 1.0f, 0.0f};
+  float x[3] = {helper[1] * s[2] - helper[2] * s[1], helper[2] * s[0] - helper[0] * s[2],
+                helper[0] * s[1] - helper[1] * s[0]};
+  const float xLength = std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+  for (float& c : x) c /= xLength;
+  outX[0] = x[0];
+  outX[1] = x[1];
+  outX[2] = x[2];
+  outY[0] = s[1] * x[2] - s[2] * x[1];
+  outY[1] = s[2] * x[0] - s[0] * x[2];
+  outY[2] = s[0] * x[1] - s[1] * x[0];
+}
+
 }  // namespace world

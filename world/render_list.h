@@ -105,7 +105,16 @@ struct ViewParams {
   /// shadow map covers a square of half-side d, seen from the sun, centred SHADOW_CENTRE_AHEAD * d
   /// ahead of the camera, with casters up to SHADOW_CASTER_REACH * d towards the sun.
   float shadowDistanceMeters = 0.0f;
+  /// The eye's world position along shadowAxes(), modulo 2 * shadowDistanceMeters (metres): the
+  /// renderer snaps the map to whole texels of a grid fixed in the world, so shadow edges stay
+  /// put while the camera moves (the world keeps the distance a power of two, whose texel size
+  /// only changes when the distance does).
+  float shadowGridOffset[2] = {0.0f, 0.0f};
 };
+
+/// The shadow map's axes across the sun: two unit vectors perpendicular to `sun` (towards the
+/// sun, any non-zero length) and to each other; both the world and the renderer use these.
+void shadowAxes(const float sun[3], float outX[3], float outY[3]);
 
 inline constexpr float SHADOW_CENTRE_AHEAD = 0.6f;
 inline constexpr float SHADOW_CASTER_REACH = 8.0f;

@@ -13,8 +13,8 @@ namespace {
 constexpr double NEAR_FRACTION = 0.5;
 constexpr double MIN_NEAR_M = 1e-7;
 constexpr double MAX_NEAR_M = 1.0;
-// The high preset's sun shadows reach this many clearances ahead: what the camera looks at
-// closely, at every scale from an SM to the campus.
+// The high preset's sun shadows reach this many clearances ahead (rounded up to a power of two
+// metres): what the camera looks at closely, at every scale from an SM to the campus.
 constexpr double SHADOW_REACH_PER_CLEARANCE = 8.0;
 
 // Live labels: smallest on-screen size (px) worth a label, and how much of the way to the anchor
@@ -167,10 +167,11 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   }
   const double clearance = m_scene.nearestSurfaceDistance(view.eye);
   if (m_shadowCasting) {
-    // The shadow distance is SHADOW_REACH_PER_CLEARANCE * the nearest surface, which is at most
-    // `clearance`: a sphere round the farthest possible centre that holds the largest possible
-    // square, swept towards the sun, keeps every caster whatever this frame's distance is.
-    const double reach = SHADOW_REACH_PER_CLEARANCE * clearance;
+    // The shadow distance is SHADOW_REACH_PER_CLEARANCE * the nearest surface (at most
+    // `clearance`) rounded up to a power of two, so below twice that: a sphere round the
+    // farthest possible centre that holds the largest possible square, swept towards the sun,
+    // keeps every caster whatever this frame's distance is.
+    const double reach = 2.0 * SHADOW_REACH_PER_CLEARANCE * clearance;  // rounded up to 2^k
     const glm::dvec3 sun(out.view.sunDirection[0], out.view.sunDirection[1],
                          out.view.sunDirection[2]);
     view.keepShadowCasters = glm::dot(sun, sun) > 0;
@@ -236,8 +237,23 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
       static_cast<float>(std::clamp(NEAR_FRACTION * nearest, MIN_NEAR_M, MAX_NEAR_M));
   const double height = std::max(0.0, view.eye.y - m_scene.rootTransform()[3].y);
   out.view.fogDistanceMeters = static_cast<float>(3000.0 + 4.0 * height);
-  out.view.shadowDistanceMeters =
-      m_shadowCasting ? static_cast<float>(SHADOW_REACH_PER_CLEARANCE * nearest) : 0.0f;
+  out.view.shadowDistanceMeters = 0.0f;
+  if (m_shadowCasting && nearest > 0 && std::isfinite(nearest)) {
+    // A power of two, so the map's texel size changes only at doublings, not with every move.
+    const double distance = std::exp2(std::ceil(std::log2(SHADOW_REACH_PER_CLEARANCE * nearest)));
+    out.view.shadowDistanceMeters = static_cast<float>(distance);
+    float axes[2][3];
+    shadowAxes(out.view.sunDirection, axes[0], axes[1]);
+    // The grid is anchored at the campus's own origin, so it lies the same on the campus
+    // wherever the campus is placed.
+    const glm::dvec3 eyeOnCampus = view.eye - glm::dvec3(m_scene.rootTransform()[3]);
+    for (int i = 0; i < 2; ++i) {
+      const double along = glm::dot(eyeOnCampus, glm::dvec3(axes[i][0], axes[i][1], axes[i][2]));
+      const double period = 2.0 * distance;
+      out.view.shadowGridOffset[i] =
+          static_cast<float>(along - period * std::floor(along / period));
+    }
+  }
 
   // Labels: stations in front of the camera whose size on screen is readable, largest first.
   const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);

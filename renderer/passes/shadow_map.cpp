@@ -27,11 +27,11 @@ struct Vec3 {
 Vec3 operator*(Vec3 a, float s) {
   return {a.x * s, a.y * s, a.z * s};
 }
+Vec3 operator+(Vec3 a, Vec3 b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
 float dot(Vec3 a, Vec3 b) {
   return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-Vec3 cross(Vec3 a, Vec3 b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 Vec3 normalized(Vec3 a) {
   return a * (1.0f / std::sqrt(dot(a, a)));
@@ -49,11 +49,19 @@ ShadowFrustum fitShadowFrustum(const world::ViewParams& view, uint32_t mapSize) 
   const Vec3 sun = normalized(sunRaw);
   // The view looks down -Z: the rotation's third row is minus forward (column-major storage).
   const Vec3 forward{-view.viewRotation[2], -view.viewRotation[6], -view.viewRotation[10]};
-  const Vec3 centre = forward * (world::SHADOW_CENTRE_AHEAD * distance);
-  const Vec3 helper = std::fabs(sun.y) > 0.99f ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
-  const Vec3 ex = normalized(cross(helper, sun));
-  const Vec3 ey = cross(sun, ex);
+  float axisX[3], axisY[3];
+  world::shadowAxes(view.sunDirection, axisX, axisY);
+  const Vec3 ex{axisX[0], axisX[1], axisX[2]}, ey{axisY[0], axisY[1], axisY[2]};
   const float radius = distance;
+  const float texel = 2.0f * radius / float(mapSize);
+  // Ahead of the camera, then moved back to the nearest corner of a texel grid fixed in the
+  // world (the grid offset is the eye's own position on it): as the camera moves, every texel
+  // keeps covering the same patch of ground.
+  Vec3 centre = forward * (world::SHADOW_CENTRE_AHEAD * distance);
+  const float u = dot(centre, ex) + view.shadowGridOffset[0];
+  const float v = dot(centre, ey) + view.shadowGridOffset[1];
+  centre =
+      centre + ex * (std::floor(u / texel) * texel - u) + ey * (std::floor(v / texel) * texel - v);
   const float depthRange = (world::SHADOW_CASTER_REACH + RECEIVER_REACH) * radius;
 
   // Rows of the affine map camera-relative metres -> (x, y in -1..1, depth 0 at the sun side).
@@ -69,7 +77,6 @@ ShadowFrustum fitShadowFrustum(const world::ViewParams& view, uint32_t mapSize) 
     for (int r = 0; r < 3; ++r) column[r] = rows[r][c];
     column[3] = c == 3 ? 1.0f : 0.0f;
   }
-  const float texel = 2.0f * radius / float(mapSize);
   frustum.constants.params = {NORMAL_OFFSET_TEXELS * texel, DEPTH_BIAS_TEXELS * texel / depthRange,
                               1.0f / float(mapSize), 1.0f};
   frustum.radiusMeters = radius;

@@ -173,25 +173,58 @@ TEST(ShadowFrustum, CoversTheSquareAheadOfTheCameraSeenFromTheSun) {
     }
     return out;
   };
-  // The centre, 0.6 of the distance ahead, is the middle of the map.
+  // The centre, 0.6 of the distance ahead, is the middle of the map, give or take the snap to
+  // the world's texel grid (under one texel: 2 / 1024 in clip units).
   const auto centre = clip(0, 0, -6);
-  EXPECT_NEAR(centre[0], 0.0f, 1e-5f);
-  EXPECT_NEAR(centre[1], 0.0f, 1e-5f);
+  EXPECT_NEAR(centre[0], 0.0f, 2.0f / 1024.0f);
+  EXPECT_NEAR(centre[1], 0.0f, 2.0f / 1024.0f);
   EXPECT_NEAR(centre[3], 1.0f, 1e-6f);
   EXPECT_GT(centre[2], 0.0f);
   EXPECT_LT(centre[2], 1.0f);
   // Moving towards the sun brings a point nearer (smaller depth) without moving it on the map.
   const float s = std::sqrt(0.5f);
   const auto towardSun = clip(0, 5 * s, -6 + 5 * s);
-  EXPECT_NEAR(towardSun[0], 0.0f, 1e-5f);
-  EXPECT_NEAR(towardSun[1], 0.0f, 1e-5f);
+  EXPECT_NEAR(towardSun[0], centre[0], 1e-5f);
+  EXPECT_NEAR(towardSun[1], centre[1], 1e-5f);
   EXPECT_LT(towardSun[2], centre[2]);
   // One radius sideways (across the sun) reaches the map's edge.
   const auto side = clip(10, 0, -6);
-  EXPECT_NEAR(std::max(std::fabs(side[0]), std::fabs(side[1])), 1.0f, 1e-5f);
+  EXPECT_NEAR(std::max(std::fabs(side[0] - centre[0]), std::fabs(side[1] - centre[1])), 1.0f,
+              1e-5f);
   // A texel is 2 * radius / size; the lookup moves 1.5 of them along the normal.
   EXPECT_NEAR(f.constants.params.x, 1.5f * 20.0f / 1024.0f, 1e-6f);
   EXPECT_FLOAT_EQ(f.constants.params.z, 1.0f / 1024.0f);
+}
+
+TEST(ShadowFrustum, MapTexelsSitOnAGridFixedInTheWorld) {
+  // Wherever the eye is (its grid offset), the map's edge falls on a whole texel of the world's
+  // grid, so moving the camera does not slide the texels over the ground (shimmering edges).
+  world::ViewParams view;
+  view.shadowDistanceMeters = 16.0f;
+  const uint32_t size = 2048;
+  const double texel = 2.0 * 16.0 / size;
+  float ex[3], ey[3];
+  world::shadowAxes(view.sunDirection, ex, ey);
+  for (float offset : {0.0f, 0.3f, 7.77f, 31.99f}) {
+    SCOPED_TRACE(offset);
+    view.shadowGridOffset[0] = offset;
+    view.shadowGridOffset[1] = 0.5f * offset;
+    const renderer::ShadowFrustum f = renderer::fitShadowFrustum(view, size);
+    const gpu::mat4& m = f.constants.lightClip;
+    // Row r of the map: (axis / radius, -(centre . axis) / radius); the map's first texel edge
+    // is at centre . axis - radius, plus the eye's own position on that axis.
+    for (int r = 0; r < 2; ++r) {
+      const double centreAlong = -double((&m.columns[3].x)[r]) * 16.0;
+      const double edge = centreAlong - 16.0 + view.shadowGridOffset[r];
+      const double phase = edge / texel - std::round(edge / texel);
+      EXPECT_NEAR(phase, 0.0, 1e-3) << "row " << r;
+    }
+    // And the axes are the ones the world measured the offset along.
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_NEAR((&m.columns[c].x)[0] * 16.0f, ex[c], 1e-6f);
+      EXPECT_NEAR((&m.columns[c].x)[1] * 16.0f, ey[c], 1e-6f);
+    }
+  }
 }
 
 TEST(ShadowFrustum, NoDistanceOrNoSunMeansLitEverywhere) {

@@ -78,11 +78,12 @@ TEST(ShadowCasters, HighPresetKeepsCastersAboveTheViewLowPresetDoesNot) {
 }
 
 TEST(ShadowCasters, ShadowReachFollowsTheScaleOfWhatIsInView) {
-  // The shadow distance is a fixed multiple of the distance to the nearest surface, so an SM
-  // gets micrometre shadows and the campus hundred-metre ones.
+  // The shadow distance is 8 to 16 times the distance to the nearest surface (8 times, rounded
+  // up to a power of two metres so the map's texels do not change size as the camera moves),
+  // so an SM gets micrometre shadows and the campus hundred-metre ones.
   world::World& w = worldtest::defaultWorld();
   w.setShadowCasting(true);
-  double previousRatio = -1;
+  double previousDistance = 0;
   for (const char* name : {"sm", "rack", "campus"}) {
     SCOPED_TRACE(name);
     const world::Station* station = w.station(name);
@@ -92,10 +93,18 @@ TEST(ShadowCasters, ShadowReachFollowsTheScaleOfWhatIsInView) {
     world::RenderList list;
     const world::FrameStats stats = w.buildRenderList(camera, world::FrameDesc{1280, 720}, list);
     ASSERT_GT(stats.nearestSurface_m, 0.0);
-    const double ratio = list.view.shadowDistanceMeters / stats.nearestSurface_m;
-    EXPECT_GT(ratio, 1.0);
-    if (previousRatio > 0) EXPECT_NEAR(ratio, previousRatio, 1e-3 * previousRatio);
-    previousRatio = ratio;
+    const double distance = list.view.shadowDistanceMeters;
+    const double ratio = distance / stats.nearestSurface_m;
+    EXPECT_GE(ratio, 8.0 * (1 - 1e-6));
+    EXPECT_LT(ratio, 16.0);
+    EXPECT_DOUBLE_EQ(std::exp2(std::round(std::log2(distance))), distance);
+    // The eye's place on the texel grid: within one period (twice the distance).
+    for (float offset : list.view.shadowGridOffset) {
+      EXPECT_GE(offset, 0.0f);
+      EXPECT_LE(offset, 2.0 * distance);
+    }
+    EXPECT_GT(distance, previousDistance);  // sm < rack < campus
+    previousDistance = distance;
   }
   w.setShadowCasting(false);
 }
