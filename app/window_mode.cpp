@@ -270,6 +270,12 @@ class WindowApp {
                     world::formatLength(m_session.worldStats.nearestSurface_m).c_str(), fps,
                     static_cast<unsigned long long>(m_session.worldStats.triangles));
       hud.status += status;
+      if (m_session.worldStats.heldBack > 0) {
+        // Heavy --assets models: say why some parts show as plain boxes.
+        std::snprintf(status, sizeof(status), " (budget: %u parts as boxes)",
+                      m_session.worldStats.heldBack);
+        hud.status += status;
+      }
       if (m_showHelp) hud.help = HELP_TEXT;
     }
     return hud;

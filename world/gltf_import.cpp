@@ -146,6 +146,7 @@ bool policyWriteWholeFile(std::string* err, const std::string&, const std::vecto
 /// Image decoding with the dimensions checked from the PNG/JPEG header first.
 struct ImagePolicy {
   const GltfLimits* limits = nullptr;
+  const tinygltf::Model* model = nullptr;  // being parsed: its buffers and views come first
   uint64_t decodedBytes = 0;
   int refusedImage = -1;
   std::string refusal;
@@ -210,6 +211,22 @@ bool policyLoadImage(tinygltf::Image* image, const int imageIndex, std::string* 
     return false;
   };
   if (bytes == nullptr || size <= 0) return refuse("empty image data");
+  // tinygltf hands an image in a bufferView over as &buffer.data[byteOffset] with byteLength,
+  // unchecked against the buffer: check them here, before anything reads the bytes.
+  if (image->bufferView >= 0 && policy->model) {
+    const tinygltf::Model& model = *policy->model;
+    if (size_t(image->bufferView) >= model.bufferViews.size())
+      return refuse("bufferView " + std::to_string(image->bufferView) + " does not exist");
+    const tinygltf::BufferView& view = model.bufferViews[size_t(image->bufferView)];
+    if (view.buffer < 0 || size_t(view.buffer) >= model.buffers.size())
+      return refuse("its bufferView's buffer " + std::to_string(view.buffer) + " does not exist");
+    const size_t have = model.buffers[size_t(view.buffer)].data.size();
+    if (view.byteOffset > have || view.byteLength > have - view.byteOffset) {
+      return refuse("bufferView " + std::to_string(image->bufferView) + " (bytes " +
+                    std::to_string(view.byteOffset) + " + " + std::to_string(view.byteLength) +
+                    ") runs past the end of its " + std::to_string(have) + "-byte buffer");
+    }
+  }
   uint32_t width = 0, height = 0;
   if (std::string why = imageHeaderSize(bytes, static_cast<size_t>(size), &width, &height);
       !why.empty())
@@ -274,14 +291,15 @@ sim::Result<ImportedModel> importGltf(const std::filesystem::path& file, const G
     fsPolicy.root = std::filesystem::canonical(std::filesystem::absolute(file).parent_path(), ec);
     if (ec) return R::failure(name + ": cannot resolve its folder: " + ec.message());
     fsPolicy.maxFileBytes = limits.maxFileBytes;
+    tinygltf::Model model;
     ImagePolicy imagePolicy;
     imagePolicy.limits = &limits;
+    imagePolicy.model = &model;
 
     tinygltf::TinyGLTF loader;
     loader.SetFsCallbacks({&policyFileExists, &policyExpandFilePath, &policyReadWholeFile,
                            &policyWriteWholeFile, &fsPolicy});
     loader.SetImageLoader(&policyLoadImage, &imagePolicy);
-    tinygltf::Model model;
     std::string err, warn;
     const std::string baseDir = fsPolicy.root.string();
     const bool loaded =

@@ -230,6 +230,27 @@ TEST(GltfHostile, ImageDimensionsAreCheckedBeforeDecoding) {
   expectRefused(load(dir, doc), {"/images/0/uri", "image/gif"});
 }
 
+TEST(GltfHostile, ImageBufferViewPastItsBufferIsRefusedBeforeDecoding) {
+  // Found by fuzz_gltf: tinygltf passes an image's bufferView to the decoder as a pointer into
+  // the buffer and the view's byteLength, unchecked; a view longer than its buffer made the PNG
+  // decoder read past the end of the heap block (AddressSanitizer: heap-buffer-overflow). A 1x1
+  // PNG header in a 40-byte buffer, behind a view that claims 8192 bytes:
+  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H',
+                              'D',  'R', 0,   0,   0,    1,    0,    0,    0, 1, 8, 6,  0,   0,
+                              0,    0,   0,   0,   0,    0,    0,    0,    0, 0, 0, 0};
+  json doc = meshAsset(TRIANGLE, {});
+  doc["buffers"].push_back(
+      {{"byteLength", png.size()}, {"uri", "data:application/octet-stream;base64," + base64(png)}});
+  const size_t buffer = doc["buffers"].size() - 1;
+  doc["bufferViews"].push_back({{"buffer", buffer}, {"byteOffset", 0}, {"byteLength", 8192}});
+  doc["images"] = {{{"bufferView", doc["bufferViews"].size() - 1}, {"mimeType", "image/png"}}};
+  TempDir dir;
+  expectRefused(load(dir, doc), {"/images/0", "runs past the end of its 40-byte buffer"});
+  // The same view within the buffer gets as far as the decoder, which refuses the truncated PNG.
+  doc["bufferViews"].back()["byteLength"] = png.size();
+  expectRefused(load(dir, doc), {"/images/0"});
+}
+
 TEST(GltfHostile, CyclesSharedChildrenAndDeepHierarchiesAreRefused) {
   TempDir dir;
   json doc = meshAsset(TRIANGLE, {});
