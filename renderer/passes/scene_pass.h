@@ -2,7 +2,9 @@
 // one instanced, indexed draw. Meshes live in one vertex and one index buffer, imported models'
 // images in one 2D array texture. Batches that cut by alpha, and batches that sample textures,
 // use specialised variants of the pipeline: the plain one (the whole built-in world) has no
-// discard, which keeps early depth testing, and samples nothing.
+// discard, which keeps early depth testing, and samples nothing. In the high preset the pass
+// also draws the sun's shadow map first (ShadowMap) and writes linear colour with a bloom weight
+// for the post pass instead of sRGB.
 #pragma once
 
 #include <cstdint>
