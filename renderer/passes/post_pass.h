@@ -31,7 +31,6 @@ class PostPass {
   void beginScene(VkCommandBuffer cmd) const;
   /// After the scene pass: bloom, then the composite into `target` (a colour attachment).
   void record(VkCommandBuffer cmd, VkImageView target, VkExtent2D extent) const;
-  uint32_t bloomLevels() const { return static_cast<uint32_t>(m_levels.size()); }
 
  private:
   void drawFullScreen(VkCommandBuffer cmd, VkImageView target, VkExtent2D extent, bool load,
