@@ -112,6 +112,13 @@ void ShadowMap::create(const vkutil::Context& ctx, VkCommandPool pool, uint32_t 
       vkutil::createDeviceBuffer(ctx, pool, &lit, sizeof(lit), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
 
   vkutil::SamplerDesc sampler;
+  // Bilinear depth compares soften the edge, where the device filters this depth format (not
+  // every one must); otherwise each tap compares one texel.
+  VkFormatProperties features{};
+  vkGetPhysicalDeviceFormatProperties(ctx.physicalDevice, MAP_FORMAT, &features);
+  if (!(features.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT)) {
+    sampler.filter = VK_FILTER_NEAREST;
+  }
   sampler.address = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
   sampler.border = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
   sampler.compareLessOrEqual = true;
