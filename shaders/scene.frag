@@ -23,6 +23,8 @@ layout(constant_id = 1) const bool TEXTURED = false;
 // The preset: sun shadows from the shadow map, and linear output with a bloom weight.
 layout(constant_id = 2) const bool SHADOWS = false;
 layout(constant_id = 3) const bool LINEAR_OUTPUT = false;
+// The device compares depth with nearest taps only (lavapipe): blend four of them by hand.
+layout(constant_id = 4) const bool SHADOW_MANUAL_BILINEAR = false;
 // Imported models' base colour images, one per layer; layer 0 is plain white.
 layout(set = 0, binding = 0) uniform sampler2DArray baseColorTextures;
 layout(set = 1, binding = 0) uniform sampler2DShadow shadowMap;
@@ -53,8 +55,9 @@ float wrapCoordinate(float x, uint mode, float layerSize) {
   return x;
 }
 
-// How much of the sun reaches a point: 1 lit, 0 in shadow; 2x2 bilinear compares at four
-// offsets soften the edge. Outside the map (and fading towards its rim) everything is lit.
+// How much of the sun reaches a point: 1 lit, 0 in shadow; bilinear compares at four offsets
+// soften the edge (one bilinear compare made by hand where the device has only nearest ones).
+// Outside the map (and fading towards its rim) everything is lit.
 float sunVisibility(vec3 offset, vec3 n) {
   vec4 clip = shadow.lightClip * vec4(offset + n * shadow.params.x, 1.0);
   float rim = max(abs(clip.x), abs(clip.y));
@@ -62,11 +65,23 @@ float sunVisibility(vec3 offset, vec3 n) {
   vec2 uv = clip.xy * 0.5 + 0.5;
   float reference = clip.z - shadow.params.y;
   float t = shadow.params.z;
-  float lit = texture(shadowMap, vec3(uv + vec2(-t, -t), reference)) +
-              texture(shadowMap, vec3(uv + vec2(t, -t), reference)) +
-              texture(shadowMap, vec3(uv + vec2(-t, t), reference)) +
-              texture(shadowMap, vec3(uv + vec2(t, t), reference));
-  return mix(0.25 * lit, 1.0, smoothstep(0.85, 1.0, rim));
+  float lit;
+  if (SHADOW_MANUAL_BILINEAR) {
+    vec2 texel = uv / t - 0.5;  // in texels, from the first texel's centre
+    vec2 f = fract(texel);
+    vec2 corner = (floor(texel) + 0.5) * t;
+    float a = texture(shadowMap, vec3(corner, reference));
+    float b = texture(shadowMap, vec3(corner + vec2(t, 0.0), reference));
+    float c = texture(shadowMap, vec3(corner + vec2(0.0, t), reference));
+    float d = texture(shadowMap, vec3(corner + vec2(t, t), reference));
+    lit = mix(mix(a, b, f.x), mix(c, d, f.x), f.y);
+  } else {
+    lit = 0.25 * (texture(shadowMap, vec3(uv + vec2(-t, -t), reference)) +
+                  texture(shadowMap, vec3(uv + vec2(t, -t), reference)) +
+                  texture(shadowMap, vec3(uv + vec2(-t, t), reference)) +
+                  texture(shadowMap, vec3(uv + vec2(t, t), reference)));
+  }
+  return mix(lit, 1.0, smoothstep(0.85, 1.0, rim));
 }
 
 void main() {

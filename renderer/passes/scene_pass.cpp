@@ -78,14 +78,19 @@ void ScenePass::create(const vkutil::Context& ctx, VkCommandPool pool, const Sce
   scene.depthFormat = desc.depthFormat;
   scene.cache = desc.cache;
   scene.samples = desc.samples;
-  // ALPHA_TEST, TEXTURED, SHADOWS, LINEAR_OUTPUT (scene.frag's constant ids 0..3).
-  VkSpecializationMapEntry entries[4];
-  for (uint32_t id = 0; id < 4; ++id) entries[id] = {id, id * uint32_t(sizeof(VkBool32)), 4};
+  // ALPHA_TEST, TEXTURED, SHADOWS, LINEAR_OUTPUT, SHADOW_MANUAL_BILINEAR (scene.frag's constant
+  // ids 0..4).
+  constexpr uint32_t CONSTANTS = 5;
+  VkSpecializationMapEntry entries[CONSTANTS];
+  for (uint32_t id = 0; id < CONSTANTS; ++id) {
+    entries[id] = {id, id * uint32_t(sizeof(VkBool32)), sizeof(VkBool32)};
+  }
   for (uint32_t variant = 0; variant < 4; ++variant) {
-    const VkBool32 constants[4] = {
-        variant / 2 ? VK_TRUE : VK_FALSE, variant % 2 ? VK_TRUE : VK_FALSE,
-        m_shadows.enabled() ? VK_TRUE : VK_FALSE, desc.linearOutput ? VK_TRUE : VK_FALSE};
-    const VkSpecializationInfo specialization{4, entries, sizeof(constants), constants};
+    const bool flags[CONSTANTS] = {variant / 2 != 0, variant % 2 != 0, m_shadows.enabled(),
+                                   desc.linearOutput, !m_shadows.linearCompares()};
+    VkBool32 constants[CONSTANTS];
+    for (uint32_t id = 0; id < CONSTANTS; ++id) constants[id] = flags[id] ? VK_TRUE : VK_FALSE;
+    const VkSpecializationInfo specialization{CONSTANTS, entries, sizeof(constants), constants};
     scene.fragmentSpecialization = &specialization;
     m_scenePipelines[variant] = vkutil::createGraphicsPipeline(ctx.device, scene);
   }

@@ -116,9 +116,9 @@ void ShadowMap::create(const vkutil::Context& ctx, VkCommandPool pool, uint32_t 
   // every one must); otherwise each tap compares one texel.
   VkFormatProperties features{};
   vkGetPhysicalDeviceFormatProperties(ctx.physicalDevice, MAP_FORMAT, &features);
-  if (!(features.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT)) {
-    sampler.filter = VK_FILTER_NEAREST;
-  }
+  m_linearCompares =
+      (features.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) != 0;
+  sampler.filter = m_linearCompares ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
   sampler.address = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
   sampler.border = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
   sampler.compareLessOrEqual = true;

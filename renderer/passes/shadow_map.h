@@ -34,6 +34,8 @@ class ShadowMap {
               VkPipelineCache cache);
   void destroy(const vkutil::Context& ctx);
   bool enabled() const { return m_mapSize > 0; }
+  /// The device filters depth compares bilinearly (else the shader blends nearest ones itself).
+  bool linearCompares() const { return m_linearCompares; }
   VkDescriptorSetLayout layout() const { return m_setLayout; }
   VkDescriptorSet set() const { return m_set; }
   /// Outside any rendering scope: writes this frame's constants, clears the map and opens a
@@ -46,6 +48,7 @@ class ShadowMap {
 
  private:
   uint32_t m_mapSize = 0;
+  bool m_linearCompares = false;
   vkutil::Image m_map;
   vkutil::Buffer m_constants;  // device-local; written by vkCmdUpdateBuffer in each frame
   VkSampler m_sampler = VK_NULL_HANDLE;
