@@ -416,19 +416,9 @@ Renderer::Frame& Renderer::submitOffscreen(const world::RenderList& list, ImDraw
     region.imageExtent = {extent.width, extent.height, 1};
     vkCmdCopyImageToBuffer(frame.cmd, m_offscreen.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                            m_readback.buffer, 1, &region);
-    VkBufferMemoryBarrier2 toHost{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
-    toHost.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    toHost.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    toHost.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-    toHost.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-    toHost.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    toHost.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    toHost.buffer = m_readback.buffer;
-    toHost.size = VK_WHOLE_SIZE;
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.bufferMemoryBarrierCount = 1;
-    dep.pBufferMemoryBarriers = &toHost;
-    vkCmdPipelineBarrier2(frame.cmd, &dep);
+    vkutil::bufferBarrier(frame.cmd, m_readback.buffer, VK_PIPELINE_STAGE_2_COPY_BIT,
+                          VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                          VK_ACCESS_2_HOST_READ_BIT);
   } else {
     // The next frame's UNDEFINED -> COLOR_ATTACHMENT barrier orders it after this one.
     recordFrame(frame, list, ui, m_offscreen.image, m_offscreen.view, extent,

@@ -176,25 +176,13 @@ bool ShadowMap::begin(VkCommandBuffer cmd, const world::ViewParams& view) const 
   if (!enabled()) return false;
   const ShadowFrustum frustum = fitShadowFrustum(view, m_mapSize);
   // The previous frame's scene pass read the constants; this frame's reads wait for the write.
-  VkBufferMemoryBarrier2 buffer{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
-  buffer.srcStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
-  buffer.srcAccessMask = VK_ACCESS_2_UNIFORM_READ_BIT;
-  buffer.dstStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
-  buffer.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-  buffer.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  buffer.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  buffer.buffer = m_constants.buffer;
-  buffer.size = VK_WHOLE_SIZE;
-  VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-  dependency.bufferMemoryBarrierCount = 1;
-  dependency.pBufferMemoryBarriers = &buffer;
-  vkCmdPipelineBarrier2(cmd, &dependency);
+  vkutil::bufferBarrier(cmd, m_constants.buffer, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                        VK_ACCESS_2_UNIFORM_READ_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                        VK_ACCESS_2_TRANSFER_WRITE_BIT);
   vkCmdUpdateBuffer(cmd, m_constants.buffer, 0, sizeof(frustum.constants), &frustum.constants);
-  buffer.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
-  buffer.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-  buffer.dstStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
-  buffer.dstAccessMask = VK_ACCESS_2_UNIFORM_READ_BIT;
-  vkCmdPipelineBarrier2(cmd, &dependency);
+  vkutil::bufferBarrier(cmd, m_constants.buffer, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                        VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                        VK_ACCESS_2_UNIFORM_READ_BIT);
   if (frustum.constants.params.w == 0.0f) return false;  // no map this frame: lit everywhere
 
   vkutil::transitionImage(

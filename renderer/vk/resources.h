@@ -64,6 +64,11 @@ void submitNow(const Context& ctx, VkCommandPool pool, Record&& record) {
   endOneTimeCommands(ctx, pool, cmd);
 }
 
+/// A synchronization2 memory barrier on the whole of `buffer`.
+void bufferBarrier(VkCommandBuffer cmd, VkBuffer buffer, VkPipelineStageFlags2 srcStage,
+                   VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage,
+                   VkAccessFlags2 dstAccess);
+
 /// A synchronization2 image layout transition on the whole image (every mip level and layer).
 void transitionImage(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
                      VkImageLayout from, VkImageLayout to, VkPipelineStageFlags2 srcStage,

@@ -28,11 +28,9 @@ float emissiveOf(const world::World& w, const std::string& name) {
 }  // namespace
 
 TEST(ComputeGlow, TensorCoresFollowTheHeroGpusUtilisation) {
-  auto dims = world::Dimensions::loadDefault();
-  ASSERT_TRUE(dims.ok());
-  auto built = world::World::create(*dims);
-  ASSERT_TRUE(built.ok());
-  world::World& w = **built;
+  auto built = worldtest::freshWorld();
+  ASSERT_TRUE(built);
+  world::World& w = *built;
   auto engine = worldtest::engineFor("training_405b");
   ASSERT_GT(w.computeGlow().tensorParts(), 0u);
   ASSERT_GT(w.computeGlow().memoryParts(), 0u);
@@ -51,11 +49,9 @@ TEST(ComputeGlow, TensorCoresFollowTheHeroGpusUtilisation) {
 }
 
 TEST(ComputeGlow, HbmFollowsTheHeroGpusMemoryTraffic) {
-  auto dims = world::Dimensions::loadDefault();
-  ASSERT_TRUE(dims.ok());
-  auto built = world::World::create(*dims);
-  ASSERT_TRUE(built.ok());
-  world::World& w = **built;
+  auto built = worldtest::freshWorld();
+  ASSERT_TRUE(built);
+  world::World& w = *built;
   auto engine = worldtest::engineFor("inference_70b");  // decode reads the weights and KV cache
   engine->advanceTo(10.0);
   w.updateComputeGlow(*engine);

@@ -268,11 +268,9 @@ TEST(Coolant, WorldDrawsTheDashesOnlyWhenTheFrameAsks) {
 }  // namespace
 
 TEST(Coolant, TheCduLabelSaysTheEnginesTemperaturesAndFlow) {
-  auto dims = world::Dimensions::loadDefault();
-  ASSERT_TRUE(dims.ok());
-  auto built = world::World::create(*dims);
-  ASSERT_TRUE(built.ok());
-  world::World& w = **built;
+  auto built = worldtest::freshWorld();
+  ASSERT_TRUE(built);
+  world::World& w = *built;
   auto engine = worldtest::engineFor("pump_trip");
   engine->advanceTo(60.0);
   w.coolant().update(*engine);

@@ -9,6 +9,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "tests/common/paths.h"
+#include "tests/world/world_test_fixture.h"
 #include "world/asset_overrides.h"
 #include "world/builders.h"
 #include "world/model_prototype.h"
@@ -275,14 +276,11 @@ TEST(AssetOverrides, UnknownComponentFailsTheWorldWithoutAPartialReplacement) {
 }
 
 TEST(AssetOverrides, EveryComponentKeyIsUsedByABuilder) {
-  auto dims = world::Dimensions::loadDefault();
-  ASSERT_TRUE(dims.ok());
-  auto w = world::World::create(*dims);
-  ASSERT_TRUE(w.ok());
+  world::World& w = worldtest::defaultWorld();  // the built-in world, unchanged
   for (const std::string& key : world::componentKeys()) {
     bool found = false;
-    for (uint32_t i = 0; i < (*w)->scene().prototypeCount(); ++i) {
-      found = found || (*w)->scene().prototype({i}).component == key;
+    for (uint32_t i = 0; i < w.scene().prototypeCount(); ++i) {
+      found = found || w.scene().prototype({i}).component == key;
     }
     EXPECT_TRUE(found) << key;
   }
@@ -290,15 +288,12 @@ TEST(AssetOverrides, EveryComponentKeyIsUsedByABuilder) {
 
 TEST(ModelPrototype, OnlyBatchesThatNeedThemAskForTheTexturedOrAlphaPipelines) {
   // The built-in world must draw with the plain pipeline only (no discard, no sampling).
-  auto dims = world::Dimensions::loadDefault();
-  ASSERT_TRUE(dims.ok());
-  auto w = world::World::create(*dims);
-  ASSERT_TRUE(w.ok());
-  for (const world::Station& station : (*w)->stations()) {
+  world::World& w = worldtest::defaultWorld();  // the built-in world, unchanged
+  for (const world::Station& station : w.stations()) {
     world::Camera camera;
     camera.setPose(world::toPose(station.viewpoint));
     world::RenderList list;
-    (*w)->buildRenderList(camera, world::FrameDesc{}, list);
+    w.buildRenderList(camera, world::FrameDesc{}, list);
     for (const world::DrawBatch& batch : list.batches) {
       EXPECT_FALSE(batch.textured || batch.alphaTest) << station.name;
     }

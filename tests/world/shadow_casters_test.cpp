@@ -16,8 +16,7 @@ struct Frame {
 
 // The row station with the camera turned down at the floor: the overhead cable trays and pipes
 // leave the top of the view (the sun is high above).
-Frame lookDownAtTheRowFloor(bool casting) {
-  world::World& w = worldtest::defaultWorld();
+Frame lookDownAtTheRowFloor(world::World& w, bool casting) {
   w.setShadowCasting(casting);
   const world::Station* station = w.station("row");
   EXPECT_NE(station, nullptr);
@@ -27,7 +26,6 @@ Frame lookDownAtTheRowFloor(bool casting) {
   camera.setPose(pose);
   Frame f;
   f.stats = w.buildRenderList(camera, world::FrameDesc{1280, 720}, f.list);
-  w.setShadowCasting(false);
   return f;
 }
 
@@ -49,8 +47,10 @@ size_t offScreen(const world::RenderList& list) {
 }  // namespace
 
 TEST(ShadowCasters, HighPresetKeepsCastersAboveTheViewLowPresetDoesNot) {
-  const Frame low = lookDownAtTheRowFloor(false);
-  const Frame high = lookDownAtTheRowFloor(true);
+  auto w = worldtest::freshWorld();  // its shadow casting is switched
+  ASSERT_TRUE(w);
+  const Frame low = lookDownAtTheRowFloor(*w, false);
+  const Frame high = lookDownAtTheRowFloor(*w, true);
   EXPECT_EQ(low.list.view.shadowDistanceMeters, 0.0f);  // no shadows asked for
   EXPECT_GT(high.list.view.shadowDistanceMeters, 0.0f);
   EXPECT_GT(high.list.instances.size(), low.list.instances.size());
@@ -81,7 +81,9 @@ TEST(ShadowCasters, ShadowReachFollowsTheScaleOfWhatIsInView) {
   // The shadow distance is 8 to 16 times the distance to the nearest surface (8 times, rounded
   // up to a power of two metres so the map's texels do not change size as the camera moves),
   // so an SM gets micrometre shadows and the campus hundred-metre ones.
-  world::World& w = worldtest::defaultWorld();
+  auto built = worldtest::freshWorld();
+  ASSERT_TRUE(built);
+  world::World& w = *built;
   w.setShadowCasting(true);
   double previousDistance = 0;
   for (const char* name : {"sm", "rack", "campus"}) {
@@ -106,5 +108,4 @@ TEST(ShadowCasters, ShadowReachFollowsTheScaleOfWhatIsInView) {
     EXPECT_GT(distance, previousDistance);  // sm < rack < campus
     previousDistance = distance;
   }
-  w.setShadowCasting(false);
 }

@@ -37,6 +37,13 @@ inline world::World& defaultWorld() {
   return *w;
 }
 
+/// A world of its own, for a test that changes it (engine-driven looks, shadow casting).
+inline std::unique_ptr<world::World> freshWorld() {
+  auto created = world::World::create(dims());
+  EXPECT_TRUE(created.ok()) << created.error();
+  return created.ok() ? std::move(*created) : nullptr;
+}
+
 /// A fresh engine running built-in scenario `name` on the shipped catalog.
 inline std::unique_ptr<sim::engine::Engine> engineFor(const std::string& name) {
   static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
