@@ -17,9 +17,9 @@ namespace app {
 
 namespace {
 
-sim::Result<std::unique_ptr<sim::engine::Engine>> createEngine(const sim::Catalog& catalog,
-                                                               const EngineRequest& request) {
-  auto engineDesc = engineDescOf(request);
+sim::Result<std::unique_ptr<sim::engine::Engine>> createEngine(
+    const sim::Catalog& catalog, const sim::engine::EngineRequest& request) {
+  auto engineDesc = sim::engine::engineDescOf(request);
   if (!engineDesc) {
     return sim::Result<std::unique_ptr<sim::engine::Engine>>::failure(engineDesc.error());
   }
@@ -60,7 +60,7 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     return EXIT_BAD_INPUT;
   }
   out.catalog = std::make_unique<sim::Catalog>(std::move(*catalog));
-  const EngineRequest request{sessionDesc.engineScenario, {}, sessionDesc.faults};
+  const sim::engine::EngineRequest request{sessionDesc.engineScenario, {}, sessionDesc.faults};
   auto engine = createEngine(*out.catalog, request);
   if (!engine) {
     std::fprintf(stderr, "dcwalk: %s\n", engine.error().c_str());
@@ -101,7 +101,7 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
   return EXIT_OK;
 }
 
-sim::Result<bool> startEngine(Session& session, const EngineRequest& request) {
+sim::Result<bool> startEngine(Session& session, const sim::engine::EngineRequest& request) {
   auto engine = createEngine(*session.catalog, request);
   if (!engine) return sim::Result<bool>::failure(engine.error());
   const uint32_t racks = (*engine)->cluster().campusRacks;

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "app/engine_request.h"
 #include "app/options.h"
 #include "app/ui_layer.h"
 #include "renderer/renderer.h"
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/request.h"
 #include "sim/result.h"
 #include "world/world.h"
 
@@ -31,7 +31,8 @@ struct SessionDesc {
 struct Session {
   std::unique_ptr<sim::Catalog> catalog;        // the shipped catalog, loaded once
   std::unique_ptr<sim::engine::Engine> engine;  // drives every scale; its counts size the campus
-  EngineRequest engineRequest;  // what the engine runs: scenario, what-if overrides, faults
+  sim::engine::EngineRequest
+      engineRequest;  // what the engine runs: scenario, what-if overrides, faults
   std::unique_ptr<world::World> world;
   std::unique_ptr<UiLayer> ui;
   std::unique_ptr<renderer::Renderer> renderer;
@@ -50,7 +51,7 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
 /// Replaces the session's engine with a fresh one (t = 0) running `request` (a built-in scenario,
 /// its overrides and faults). The world keeps its campus, so the new engine must have the same
 /// campus racks; on any failure the running engine stays and the message says why.
-sim::Result<bool> startEngine(Session& session, const EngineRequest& request);
+sim::Result<bool> startEngine(Session& session, const sim::engine::EngineRequest& request);
 
 /// Points `camera` at a station's viewpoint.
 void frameStation(const world::Station& station, world::Camera& camera);

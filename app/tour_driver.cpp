@@ -76,7 +76,7 @@ void TourDriver::stepSimulation() {
 
 void TourDriver::scrubTo(double t_s) {
   // A copy: the session's request is replaced by the very same one.
-  auto started = startEngine(m_session, EngineRequest(m_session.engineRequest));
+  auto started = startEngine(m_session, sim::engine::EngineRequest(m_session.engineRequest));
   if (!started) {
     std::fprintf(stderr, "dcwalk: cannot scrub: %s\n", started.error().c_str());
     return;
@@ -91,7 +91,8 @@ void TourDriver::followStep() {
   if (frame.engineScenario.empty()) return;  // the step keeps whatever runs
   const std::string key = simKey(frame);
   if (key == m_simKey) return;
-  auto started = startEngine(m_session, EngineRequest{frame.engineScenario, {}, frame.faults});
+  auto started =
+      startEngine(m_session, sim::engine::EngineRequest{frame.engineScenario, {}, frame.faults});
   if (!started) {
     std::fprintf(stderr, "dcwalk: tour step keeps the running simulation: %s\n",
                  started.error().c_str());

@@ -10,7 +10,8 @@ namespace app {
 using sim::engine::FaultDesc;
 using sim::engine::FaultKind;
 
-sim::Result<bool> applyWhatIf(Session& session, const EngineRequest& request, double resume_s) {
+sim::Result<bool> applyWhatIf(Session& session, const sim::engine::EngineRequest& request,
+                              double resume_s) {
   auto started = startEngine(session, request);
   if (!started) return started;
   session.engine->advanceTo(std::max(0.0, resume_s));
@@ -28,14 +29,14 @@ void WhatIfPanel::follow(const Session& session) {
 }
 
 void WhatIfPanel::refillFields() {
-  const auto desc = engineDescOf(m_request);
+  const auto desc = sim::engine::engineDescOf(m_request);
   m_fieldText.clear();
-  for (const std::string& path : engineFieldPaths()) {
-    m_fieldText.push_back(desc ? engineFieldValue(*desc, path) : std::string());
+  for (const std::string& path : sim::engine::engineFieldPaths()) {
+    m_fieldText.push_back(desc ? sim::engine::engineFieldValue(*desc, path) : std::string());
   }
 }
 
-void WhatIfPanel::apply(Session& session, EngineRequest request, double resume_s,
+void WhatIfPanel::apply(Session& session, sim::engine::EngineRequest request, double resume_s,
                         const std::string& done) {
   auto applied = applyWhatIf(session, request, resume_s);
   m_messageIsError = !applied;
@@ -65,7 +66,7 @@ void WhatIfPanel::draw(Session& session) {
     for (const std::string& name : names) {
       if (ImGui::Selectable(name.c_str(), name == m_request.scenario) &&
           name != m_request.scenario) {
-        apply(session, EngineRequest{name, {}, m_request.faults}, 0.0,
+        apply(session, sim::engine::EngineRequest{name, {}, m_request.faults}, 0.0,
               "Running " + name + " from t = 0");
       }
     }
@@ -75,9 +76,10 @@ void WhatIfPanel::draw(Session& session) {
   // Fields: edit any, then apply them all (only those that differ from the scenario's own).
   ImGui::Separator();
   ImGui::TextUnformatted("workload and fabric");
-  const std::vector<std::string> paths = engineFieldPaths();
+  const std::vector<std::string> paths = sim::engine::engineFieldPaths();
   // The running engine was started from m_request (follow() keeps them together).
-  const bool training = engineFieldValue(session.engine->desc(), "workload.kind") == "training";
+  const bool training =
+      sim::engine::engineFieldValue(session.engine->desc(), "workload.kind") == "training";
   m_fieldText.resize(paths.size());
   for (size_t i = 0; i < paths.size(); ++i) {
     const bool inference = paths[i].rfind("workload.inference.", 0) == 0;
@@ -89,9 +91,9 @@ void WhatIfPanel::draw(Session& session) {
   }
   if (ImGui::Button("Apply (restart at t = 0)")) {
     const auto base = sim::engine::builtinScenario(m_request.scenario);
-    EngineRequest request{m_request.scenario, {}, m_request.faults};
+    sim::engine::EngineRequest request{m_request.scenario, {}, m_request.faults};
     for (size_t i = 0; i < paths.size(); ++i) {
-      if (base && m_fieldText[i] != engineFieldValue(*base, paths[i])) {
+      if (base && m_fieldText[i] != sim::engine::engineFieldValue(*base, paths[i])) {
         request.overrides.push_back(paths[i] + "=" + m_fieldText[i]);
       }
     }
@@ -114,33 +116,34 @@ void WhatIfPanel::draw(Session& session) {
       m_message = "target id must be >= 0";
       m_messageIsError = true;
     } else {
-      auto faults = injectFault(m_request.faults, FaultKind(m_faultKind), uint32_t(m_faultTarget),
-                                std::round(double(m_faultSeverity) * 100.0) / 100.0, now_s);
+      auto faults = sim::engine::injectFault(
+          m_request.faults, FaultKind(m_faultKind), uint32_t(m_faultTarget),
+          std::round(double(m_faultSeverity) * 100.0) / 100.0, now_s);
       if (!faults) {
         m_message = faults.error();
         m_messageIsError = true;
       } else {
-        apply(session, EngineRequest{m_request.scenario, m_request.overrides, *faults}, now_s,
-              "Injected " + faultSpecText(faults->back()));
+        apply(session, sim::engine::EngineRequest{m_request.scenario, m_request.overrides, *faults},
+              now_s, "Injected " + sim::engine::faultSpecText(faults->back()));
       }
     }
   }
   for (size_t i = 0; i < m_request.faults.size(); ++i) {
     ImGui::PushID(int(i));
-    ImGui::TextUnformatted(faultSpecText(m_request.faults[i]).c_str());
+    ImGui::TextUnformatted(sim::engine::faultSpecText(m_request.faults[i]).c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton("clear now")) {
-      auto faults = clearFault(m_request.faults, i, now_s);
+      auto faults = sim::engine::clearFault(m_request.faults, i, now_s);
       if (faults) {
-        apply(session, EngineRequest{m_request.scenario, m_request.overrides, *faults}, now_s,
-              "Cleared at t = " + shortestText(now_s) + " s");
+        apply(session, sim::engine::EngineRequest{m_request.scenario, m_request.overrides, *faults},
+              now_s, "Cleared at t = " + sim::engine::shortestText(now_s) + " s");
       }
     }
     ImGui::PopID();
   }
   if (const auto desc = sim::engine::builtinScenario(m_request.scenario); desc) {
     for (const FaultDesc& f : desc->faults) {
-      ImGui::TextDisabled("%s (the scenario's own)", faultSpecText(f).c_str());
+      ImGui::TextDisabled("%s (the scenario's own)", sim::engine::faultSpecText(f).c_str());
     }
   }
   if (!m_message.empty()) {

@@ -21,7 +21,8 @@ namespace app {
 /// Restarts the session's engine with `request` (startEngine: the session remembers it, so a
 /// scrub reruns it, overrides included) and runs it to `resume_s`. On failure the running
 /// engine stays.
-sim::Result<bool> applyWhatIf(Session& session, const EngineRequest& request, double resume_s);
+sim::Result<bool> applyWhatIf(Session& session, const sim::engine::EngineRequest& request,
+                              double resume_s);
 
 /// The ImGui panel. It keeps the request the running engine was started from; when something
 /// else restarts the engine (a tour step, a scrub) it follows the session again.
@@ -36,12 +37,13 @@ class WhatIfPanel {
  private:
   void follow(const Session& session);
   void refillFields();
-  void apply(Session& session, EngineRequest request, double resume_s, const std::string& done);
+  void apply(Session& session, sim::engine::EngineRequest request, double resume_s,
+             const std::string& done);
 
   bool m_open = false;
   const sim::engine::Engine* m_engine = nullptr;  // the engine the request below started
-  EngineRequest m_request;
-  std::vector<std::string> m_fieldText;  // by engineFieldPaths(), the edit boxes
+  sim::engine::EngineRequest m_request;
+  std::vector<std::string> m_fieldText;  // by sim::engine::engineFieldPaths(), the edit boxes
   int m_faultKind = 2;                   // pump trip
   int m_faultTarget = 0;
   float m_faultSeverity = 0;

@@ -11,7 +11,7 @@
 #include "sim/engine/engine_desc.h"
 #include "sim/result.h"
 
-namespace app {
+namespace sim::engine {
 
 /// The shortest text that reads back as `value` ("12.5", "1e+12").
 std::string shortestText(double value);
@@ -19,31 +19,30 @@ std::string shortestText(double value);
 /// Every engine-scenario field an override may set, by dotted path ("workload.training.tp", ...).
 std::vector<std::string> engineFieldPaths();
 /// The value of field `path` of `desc` as the text an override takes; "" for an unknown path.
-std::string engineFieldValue(const sim::engine::EngineDesc& desc, std::string_view path);
+std::string engineFieldValue(const EngineDesc& desc, std::string_view path);
 /// Applies one "path=value" to `desc`. Fails naming the assignment when the path is unknown, the
 /// value has the wrong type or is out of range; `desc` is unchanged on failure.
-sim::Result<bool> applyEngineOverride(sim::engine::EngineDesc& desc, std::string_view assignment);
+Result<bool> applyEngineOverride(EngineDesc& desc, std::string_view assignment);
 
 /// A fault as the fault-spec text of sim/engine/fault_spec.h ("pump_trip:0@12.5-40,severity=0.3").
-std::string faultSpecText(const sim::engine::FaultDesc& fault);
+std::string faultSpecText(const FaultDesc& fault);
 /// `faults` plus a fault of `kind` on `target` starting at `now_s` and never cleared (`severity`
 /// 0 = the catalog default), built as a spec and parsed as the command line's --fault is.
-sim::Result<std::vector<sim::engine::FaultDesc>> injectFault(
-    std::vector<sim::engine::FaultDesc> faults, sim::engine::FaultKind kind, uint32_t target,
-    double severity, double now_s);
+Result<std::vector<FaultDesc>> injectFault(std::vector<FaultDesc> faults, FaultKind kind,
+                                           uint32_t target, double severity, double now_s);
 /// `faults` with fault `index` cleared at `now_s`: ended then, or dropped when it has not begun.
-sim::Result<std::vector<sim::engine::FaultDesc>> clearFault(
-    std::vector<sim::engine::FaultDesc> faults, size_t index, double now_s);
+Result<std::vector<FaultDesc>> clearFault(std::vector<FaultDesc> faults, size_t index,
+                                          double now_s);
 
 /// What the engine should run: a built-in scenario, field overrides, and the faults added to it.
 struct EngineRequest {
   std::string scenario = "training_405b";
-  std::vector<std::string> overrides;          // "path=value", applied in order
-  std::vector<sim::engine::FaultDesc> faults;  // on top of the scenario's own
+  std::vector<std::string> overrides;  // "path=value", applied in order
+  std::vector<FaultDesc> faults;       // on top of the scenario's own
 };
 
 /// The engine description of `request` (the scenario's own faults first); the first bad part
 /// fails, named.
-sim::Result<sim::engine::EngineDesc> engineDescOf(const EngineRequest& request);
+Result<EngineDesc> engineDescOf(const EngineRequest& request);
 
-}  // namespace app
+}  // namespace sim::engine

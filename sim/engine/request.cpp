@@ -1,4 +1,4 @@
-#include "app/engine_request.h"
+#include "sim/engine/request.h"
 
 #include <charconv>
 #include <cmath>
@@ -8,12 +8,8 @@
 #include "sim/engine/scenarios.h"
 #include "sim/precision.h"
 
-namespace app {
+namespace sim::engine {
 namespace {
-
-using sim::engine::EngineDesc;
-using sim::engine::FaultDesc;
-using sim::engine::FaultKind;
 
 enum class FieldType { Int, Count, Number, Text, Precision, Flag, Workload };
 
@@ -129,9 +125,8 @@ std::string setField(const Field& f, EngineDesc& d, std::string_view value) {
       return "";
     case FieldType::Workload:
       if (value != "training" && value != "inference") return "must be training or inference";
-      *static_cast<sim::engine::WorkloadKind*>(p) = value == "training"
-                                                        ? sim::engine::WorkloadKind::Training
-                                                        : sim::engine::WorkloadKind::Inference;
+      *static_cast<WorkloadKind*>(p) =
+          value == "training" ? WorkloadKind::Training : WorkloadKind::Inference;
       return "";
   }
   return "has an unknown type";
@@ -170,33 +165,31 @@ std::string engineFieldValue(const EngineDesc& desc, std::string_view path) {
     case FieldType::Flag:
       return *static_cast<const bool*>(p) ? "true" : "false";
     case FieldType::Workload:
-      return *static_cast<const sim::engine::WorkloadKind*>(p) ==
-                     sim::engine::WorkloadKind::Training
-                 ? "training"
-                 : "inference";
+      return *static_cast<const WorkloadKind*>(p) == WorkloadKind::Training ? "training"
+                                                                            : "inference";
   }
   return "";
 }
 
-sim::Result<bool> applyEngineOverride(EngineDesc& desc, std::string_view assignment) {
+Result<bool> applyEngineOverride(EngineDesc& desc, std::string_view assignment) {
   std::string quoted(assignment);  // appended: GCC 12 warns falsely on "literal" + std::string
   quoted.insert(quoted.begin(), '"');
   quoted += "\": ";
   const size_t eq = assignment.find('=');
   if (eq == std::string_view::npos) {
-    return sim::Result<bool>::failure(quoted + "expected path=value");
+    return Result<bool>::failure(quoted + "expected path=value");
   }
   const std::string_view path = assignment.substr(0, eq);
   const Field* f = findField(path);
   if (!f) {
     std::string known;
     for (const Field& k : fields()) known += (known.empty() ? "" : ", ") + std::string(k.path);
-    return sim::Result<bool>::failure(quoted + "unknown field \"" + std::string(path) +
-                                      "\" (fields: " + known + ")");
+    return Result<bool>::failure(quoted + "unknown field \"" + std::string(path) +
+                                 "\" (fields: " + known + ")");
   }
   EngineDesc changed = desc;
   if (std::string why = setField(*f, changed, assignment.substr(eq + 1)); !why.empty()) {
-    return sim::Result<bool>::failure(quoted + std::string(path) + " " + why);
+    return Result<bool>::failure(quoted + std::string(path) + " " + why);
   }
   desc = std::move(changed);
   return true;
@@ -204,7 +197,7 @@ sim::Result<bool> applyEngineOverride(EngineDesc& desc, std::string_view assignm
 
 std::string faultSpecText(const FaultDesc& fault) {
   // Appended piece by piece: GCC 12 warns falsely on "literal" + std::string.
-  std::string spec(sim::engine::faultKindName(fault.kind));
+  std::string spec(faultKindName(fault.kind));
   spec += ':';
   spec += std::to_string(fault.target);
   spec += '@';
@@ -221,23 +214,23 @@ std::string faultSpecText(const FaultDesc& fault) {
   return spec;
 }
 
-sim::Result<std::vector<FaultDesc>> injectFault(std::vector<FaultDesc> faults, FaultKind kind,
-                                                uint32_t target, double severity, double now_s) {
-  using R = sim::Result<std::vector<FaultDesc>>;
+Result<std::vector<FaultDesc>> injectFault(std::vector<FaultDesc> faults, FaultKind kind,
+                                           uint32_t target, double severity, double now_s) {
+  using R = Result<std::vector<FaultDesc>>;
   FaultDesc wanted;
   wanted.kind = kind;
   wanted.target = target;
   wanted.start_s = now_s;
   wanted.severity = severity;
-  auto parsed = sim::engine::parseFaultSpec(faultSpecText(wanted));
+  auto parsed = parseFaultSpec(faultSpecText(wanted));
   if (!parsed) return R::failure(parsed.error());
   faults.push_back(*parsed);
   return faults;
 }
 
-sim::Result<std::vector<FaultDesc>> clearFault(std::vector<FaultDesc> faults, size_t index,
-                                               double now_s) {
-  using R = sim::Result<std::vector<FaultDesc>>;
+Result<std::vector<FaultDesc>> clearFault(std::vector<FaultDesc> faults, size_t index,
+                                          double now_s) {
+  using R = Result<std::vector<FaultDesc>>;
   if (index >= faults.size()) {
     return R::failure("no fault " + std::to_string(index) + " to clear (" +
                       std::to_string(faults.size()) + " injected)");
@@ -250,16 +243,16 @@ sim::Result<std::vector<FaultDesc>> clearFault(std::vector<FaultDesc> faults, si
   return faults;
 }
 
-sim::Result<EngineDesc> engineDescOf(const EngineRequest& request) {
-  auto desc = sim::engine::builtinScenario(request.scenario);
+Result<EngineDesc> engineDescOf(const EngineRequest& request) {
+  auto desc = builtinScenario(request.scenario);
   if (!desc) return desc;
   for (const std::string& assignment : request.overrides) {
     if (auto applied = applyEngineOverride(*desc, assignment); !applied) {
-      return sim::Result<EngineDesc>::failure(applied.error());
+      return Result<EngineDesc>::failure(applied.error());
     }
   }
   for (const FaultDesc& f : request.faults) desc->faults.push_back(f);
   return desc;
 }
 
-}  // namespace app
+}  // namespace sim::engine
