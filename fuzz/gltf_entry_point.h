@@ -10,7 +10,7 @@
 #include <string>
 
 #include "fuzz/entry_points.h"
-#include "world/gltf_import.h"
+#include "world/gltf/gltf_import.h"
 
 namespace fuzzentry {
 

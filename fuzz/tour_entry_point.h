@@ -13,7 +13,7 @@
 #include "fuzz/entry_points.h"
 #include "sim/engine/scenarios.h"
 #include "sim/scenario.h"
-#include "world/tour.h"
+#include "world/tour/tour.h"
 
 namespace fuzzentry {
 

@@ -15,7 +15,7 @@
 #include "renderer/passes/scene_pass.h"
 #include "renderer/vk/context.h"
 #include "renderer/vk/swapchain.h"
-#include "world/render_list.h"
+#include "world/scene/render_list.h"
 
 struct ImDrawData;
 

@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "sim/result.h"
-#include "world/builders.h"
-#include "world/camera.h"
-#include "world/compute_glow.h"
-#include "world/coolant.h"
-#include "world/hbm_fill.h"
-#include "world/model_prototype.h"
-#include "world/overlays.h"
-#include "world/stations.h"
-#include "world/systolic.h"
-#include "world/traffic.h"
+#include "world/build/builders.h"
+#include "world/build/model_prototype.h"
+#include "world/build/stations.h"
+#include "world/live/compute_glow.h"
+#include "world/live/coolant.h"
+#include "world/live/hbm_fill.h"
+#include "world/live/overlays.h"
+#include "world/live/systolic.h"
+#include "world/live/traffic.h"
+#include "world/scene/camera.h"
 
 namespace world {
 
@@ -47,9 +47,9 @@ struct FrameDesc {
   uint32_t maxLabels = 6;         // station labels in view, largest first
   std::string selectedPath;       // instance path (PickHit::path) drawn with params.z = 1 (outline)
   uint32_t maxOverlayLabels = 6;  // live metric labels (nearest racks / hero GPUs in view)
-  bool traffic = false;           // draw the hero rack's traffic particles (world/traffic.h)
-  bool coolant = false;           // draw the hero rack's coolant flow (world/coolant.h)
-  const HbmFill* hbmFill = nullptr;  // fill the hero HBM stack with this (world/hbm_fill.h)
+  bool traffic = false;           // draw the hero rack's traffic particles (world/live/traffic.h)
+  bool coolant = false;           // draw the hero rack's coolant flow (world/live/coolant.h)
+  const HbmFill* hbmFill = nullptr;  // fill the hero HBM stack with this (world/live/hbm_fill.h)
   double animationTime_s = 0;        // clock of the animations (the TPU's systolic wave)
   // Triangles a frame may submit (architecture.md: <= 150,000 on software Vulkan at 1280x720).
   // Prototypes beyond it stay as their proxy box, those largest on screen opening first;

@@ -16,7 +16,7 @@
 #include "renderer/passes/texture_array.h"
 #include "renderer/vk/context.h"
 #include "renderer/vk/resources.h"
-#include "world/render_list.h"
+#include "world/scene/render_list.h"
 
 namespace renderer {
 

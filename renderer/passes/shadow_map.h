@@ -12,7 +12,7 @@
 #include "renderer/vk/context.h"
 #include "renderer/vk/resources.h"
 #include "shaders/shared/scene.h"
-#include "world/render_list.h"
+#include "world/scene/render_list.h"
 
 namespace renderer {
 

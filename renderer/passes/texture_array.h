@@ -10,7 +10,7 @@
 
 #include "renderer/vk/context.h"
 #include "renderer/vk/resources.h"
-#include "world/render_list.h"
+#include "world/scene/render_list.h"
 
 namespace renderer {
 

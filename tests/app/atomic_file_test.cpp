@@ -1,5 +1,5 @@
-// Atomic saves and defensive reads (app/atomic_file.h): round trips, corrupt files set aside, and
-// a child process killed (SIGKILL) while it saves in a loop never leaves a partial file.
+// Atomic saves and defensive reads (app/platform/atomic_file.h): round trips, corrupt files set
+// aside, and a child process killed (SIGKILL) while it saves in a loop never leaves a partial file.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@
 #include <string>
 #include <thread>
 
-#include "app/atomic_file.h"
+#include "app/platform/atomic_file.h"
 
 namespace fs = std::filesystem;
 

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
-#include "app/session.h"
+#include "app/session/session.h"
 #include "renderer/vk/validation.h"
 #include "tests/renderer/golden.h"
 

@@ -14,13 +14,13 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
-#include "app/panel_view.h"
+#include "app/ui/panel_view.h"
+#include "app/ui/panels.h"
 #include "sim/catalog.h"
 #include "sim/scenario.h"
 #include "tests/common/cli.h"
 #include "tests/common/paths.h"
-#include "world/panels.h"
-#include "world/tour.h"
+#include "world/tour/tour.h"
 
 namespace {
 
@@ -89,7 +89,7 @@ void expectSameNumber(double panel, double cli, const std::string& what) {
 }
 
 // Independent pixel race: pixels / (lanes x clock) from the catalog files themselves.
-std::map<std::string, double> expectedRace(const world::PixelRace& race, const std::string& gpu) {
+std::map<std::string, double> expectedRace(const app::PixelRace& race, const std::string& gpu) {
   const Json gpus = readJson(testpaths::sourceDir() / "assets" / "catalog" / "gpus.json");
   const Json& c = gpus.at("cpus").at(race.cpu);
   const Json& g = gpus.at("gpus").at(gpu);
@@ -111,11 +111,11 @@ std::map<std::string, double> expectedRace(const world::PixelRace& race, const s
 }
 
 // Knob settings to try: the defaults, then each knob alone at non-default values.
-std::vector<std::vector<double>> knobSettings(const world::Panel& panel,
-                                              const world::PanelView& defaults) {
-  std::vector<std::vector<double>> out{world::defaultKnobValues(panel)};
+std::vector<std::vector<double>> knobSettings(const app::Panel& panel,
+                                              const app::PanelView& defaults) {
+  std::vector<std::vector<double>> out{app::defaultKnobValues(panel)};
   for (size_t i = 0; i < panel.knobs.size(); ++i) {
-    const world::PanelKnob& knob = panel.knobs[i];
+    const app::PanelKnob& knob = panel.knobs[i];
     std::vector<double> candidates;
     if (!knob.choices.empty()) {
       for (size_t c = 0; c < knob.choices.size(); ++c) candidates.push_back(double(c));
@@ -125,7 +125,7 @@ std::vector<std::vector<double>> knobSettings(const world::Panel& panel,
     }
     for (double value : candidates) {
       if (value == defaults.knobs[i].value) continue;
-      std::vector<double> values = world::defaultKnobValues(panel);
+      std::vector<double> values = app::defaultKnobValues(panel);
       values[i] = value;
       out.push_back(values);
     }
@@ -140,18 +140,18 @@ struct Coverage {
 };
 
 // Evaluates one panel setting in-process and through the CLI; every row must agree.
-void compareWithCli(const world::Panel& panel, const std::string& scenarioName,
+void compareWithCli(const app::Panel& panel, const std::string& scenarioName,
                     const sim::ScenarioDesc& base, const std::vector<double>& values,
                     Coverage& coverage) {
-  const world::PanelView view = world::evaluatePanel(panel, base, values, catalog());
-  const std::vector<std::string> sets = world::panelAssignments(panel, values);
+  const app::PanelView view = app::evaluatePanel(panel, base, values, catalog());
+  const std::vector<std::string> sets = app::panelAssignments(panel, values);
   std::string what = panel.id + " on " + scenarioName;
   for (const std::string& s : sets) what += " --set " + s;
   ASSERT_TRUE(view.error.empty()) << what << ": " << view.error;
   EXPECT_EQ(view.assignments, sets) << what;
   ASSERT_EQ(view.rows.size(), panel.rows.size()) << what;
   const Json cli = cliJson(scenarioName, sets);
-  for (const world::PanelRowView& row : view.rows) {
+  for (const app::PanelRowView& row : view.rows) {
     const std::string at = what + ": " + row.key;
     if (row.key.rfind("race.", 0) == 0) {
       const Json* gpu = cliValue(cli, "hardware.gpu");
@@ -174,12 +174,12 @@ void compareWithCli(const world::Panel& panel, const std::string& scenarioName,
     ++coverage.comparisons;
   }
   if (view.bar) {
-    const world::PanelBar& bar = *panel.bar;
+    const app::PanelBar& bar = *panel.bar;
     const double capacity = cliValue(cli, bar.capacityKey)->get<double>();
     expectSameNumber(view.bar->capacity, capacity, what + ": bar capacity");
     double sum = 0;
     for (size_t i = 0; i < bar.segments.size(); ++i) {
-      const world::PanelBarSegment& s = bar.segments[i];
+      const app::PanelBarSegment& s = bar.segments[i];
       if (!s.key.empty()) {
         const double v = cliValue(cli, s.key)->get<double>();
         expectSameNumber(view.bar->segments[i].value, v, what + ": segment " + s.key);
@@ -187,7 +187,7 @@ void compareWithCli(const world::Panel& panel, const std::string& scenarioName,
       }
     }
     for (size_t i = 0; i < bar.segments.size(); ++i) {
-      const world::PanelBarSegment& s = bar.segments[i];
+      const app::PanelBarSegment& s = bar.segments[i];
       if (s.key.empty()) {
         const double total = cliValue(cli, s.remainder)->get<double>();
         EXPECT_NEAR(view.bar->segments[i].value, total - sum, total * 1e-9) << what;
@@ -215,22 +215,22 @@ void compareWithCli(const world::Panel& panel, const std::string& scenarioName,
 }  // namespace
 
 TEST(PanelCli, EveryChapterPanelShowsTheNumbersOfDcwalkSim) {
-  auto panels = world::loadPanels(testpaths::sourceDir() / "assets" / "panels.json");
+  auto panels = app::loadPanels(testpaths::sourceDir() / "assets" / "panels.json");
   ASSERT_TRUE(panels.ok()) << panels.error();
   const std::vector<ChapterUse> chapters = tourChapters();
   ASSERT_EQ(chapters.size(), 11u);  // ten chapters and the finale (docs/product.md)
   std::set<std::string> panelsSeen;
   Coverage coverage;
   for (const ChapterUse& chapter : chapters) {
-    const world::Panel* panel = panels->find(chapter.panel);
+    const app::Panel* panel = panels->find(chapter.panel);
     ASSERT_NE(panel, nullptr) << chapter.id;
     panelsSeen.insert(panel->id);
     ASSERT_FALSE(chapter.scenarios.empty()) << chapter.id;
     for (const std::string& scenarioName : chapter.scenarios) {
       auto base = sim::loadScenario(scenarioName);
       ASSERT_TRUE(base.ok()) << base.error();
-      const world::PanelView defaults =
-          world::evaluatePanel(*panel, *base, world::defaultKnobValues(*panel), catalog());
+      const app::PanelView defaults =
+          app::evaluatePanel(*panel, *base, app::defaultKnobValues(*panel), catalog());
       ASSERT_TRUE(defaults.error.empty()) << chapter.id << ": " << defaults.error;
       const auto settings = knobSettings(*panel, defaults);
       if (!panel->knobs.empty()) {
@@ -248,28 +248,28 @@ TEST(PanelCli, EveryChapterPanelShowsTheNumbersOfDcwalkSim) {
 }
 
 TEST(PanelCli, VramBudgetEndsInOutOfMemoryWhereTheCliSaysItDoesNotFit) {
-  auto panels = world::loadPanels(testpaths::sourceDir() / "assets" / "panels.json");
+  auto panels = app::loadPanels(testpaths::sourceDir() / "assets" / "panels.json");
   ASSERT_TRUE(panels.ok()) << panels.error();
-  const world::Panel* vram = panels->find("vram_budget");
+  const app::Panel* vram = panels->find("vram_budget");
   ASSERT_NE(vram, nullptr);
   auto base = sim::loadScenario("llama70b-inference-h100");
   ASSERT_TRUE(base.ok()) << base.error();
   // Batch 64 with a 131,072-token context: 64 x (131,072 + 512) x 40 KiB of KV per GPU alone is
   // ~345 GB against 80 GB of HBM.
-  std::vector<double> values = world::defaultKnobValues(*vram);
+  std::vector<double> values = app::defaultKnobValues(*vram);
   values[0] = 64;
   values[1] = 131072;
-  const world::PanelView view = world::evaluatePanel(*vram, *base, values, catalog());
+  const app::PanelView view = app::evaluatePanel(*vram, *base, values, catalog());
   ASSERT_TRUE(view.error.empty()) << view.error;
   EXPECT_TRUE(view.oom);
   ASSERT_TRUE(view.bar.has_value());
   EXPECT_GT(view.bar->segments[1].value, 64.0 * (131072 + 512) * 40 * 1024 * 0.999);
-  const Json cli = cliJson("llama70b-inference-h100", world::panelAssignments(*vram, values));
+  const Json cli = cliJson("llama70b-inference-h100", app::panelAssignments(*vram, values));
   EXPECT_FALSE(cli.at("memory").at("fits").get<bool>());
   EXPECT_LT(cli.at("memory").at("headroom_bytes").get<double>(), 0.0);
   // And the default setting fits, on both sides.
-  const world::PanelView fits =
-      world::evaluatePanel(*vram, *base, world::defaultKnobValues(*vram), catalog());
+  const app::PanelView fits =
+      app::evaluatePanel(*vram, *base, app::defaultKnobValues(*vram), catalog());
   EXPECT_FALSE(fits.oom);
   EXPECT_TRUE(cliJson("llama70b-inference-h100", {}).at("memory").at("fits").get<bool>());
 }
@@ -277,7 +277,7 @@ TEST(PanelCli, VramBudgetEndsInOutOfMemoryWhereTheCliSaysItDoesNotFit) {
 // The ImGui panel draws every chapter's view (and an out-of-memory one) headless without
 // tripping ImGui's checks, and sizes the knob values to the panel.
 TEST(PanelView, DrawsEveryPanelHeadless) {
-  auto panels = world::loadPanels(testpaths::sourceDir() / "assets" / "panels.json");
+  auto panels = app::loadPanels(testpaths::sourceDir() / "assets" / "panels.json");
   ASSERT_TRUE(panels.ok()) << panels.error();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
@@ -288,13 +288,13 @@ TEST(PanelView, DrawsEveryPanelHeadless) {
   int width = 0, height = 0;
   io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
   for (const ChapterUse& chapter : tourChapters()) {
-    const world::Panel* panel = panels->find(chapter.panel);
+    const app::Panel* panel = panels->find(chapter.panel);
     ASSERT_NE(panel, nullptr) << chapter.id;
     auto base = sim::loadScenario(chapter.scenarios.front());
     ASSERT_TRUE(base.ok()) << base.error();
-    std::vector<double> values = world::defaultKnobValues(*panel);
+    std::vector<double> values = app::defaultKnobValues(*panel);
     if (panel->id == "vram_budget") values[0] = 1024;  // out of memory
-    const world::PanelView view = world::evaluatePanel(*panel, *base, values, catalog(), "de");
+    const app::PanelView view = app::evaluatePanel(*panel, *base, values, catalog(), "de");
     ASSERT_TRUE(view.error.empty()) << view.error;
     std::vector<double> drawn;
     for (int frame = 0; frame < 2; ++frame) {

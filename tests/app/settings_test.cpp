@@ -1,5 +1,5 @@
-// The user's settings (app/settings.h): defaults, round trips, unusable files set aside with a
-// message, `dcwalk settings` from the command line, and the app killed while it saves.
+// The user's settings (app/platform/settings.h): defaults, round trips, unusable files set aside
+// with a message, `dcwalk settings` from the command line, and the app killed while it saves.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -15,7 +15,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/settings.h"
+#include "app/platform/settings.h"
 #include "tests/common/cli.h"
 
 namespace fs = std::filesystem;

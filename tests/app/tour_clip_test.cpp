@@ -21,7 +21,7 @@ bool haveTool(const char* name) {
 
 TEST(TourClip, ChapterOneRendersItsHoldTimesAtTheFrameRate) {
   // The chapter's length from the shipped tour file: its steps' hold times, plus at most one
-  // flight (capped at 1.6 s, world/flight.h) into each step after the first.
+  // flight (capped at 1.6 s, world/scene/flight.h) into each step after the first.
   std::ifstream in(testpaths::sourceDir() / "assets" / "tours" / "default.json");
   const nlohmann::json tour = nlohmann::json::parse(in);
   const auto& steps = tour.at("chapters").at(0).at("steps");

@@ -1,4 +1,4 @@
-// What-if and faults (app/whatif_panel.h) without a window: field overrides on engine scenarios,
+// What-if and faults (app/ui/whatif_panel.h) without a window: field overrides on engine scenarios,
 // fault specs built and parsed as the command line's, faults injected and cleared at "now", and
 // restarts that apply all or nothing.
 #include <cmath>
@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
-#include "app/options.h"
-#include "app/session.h"
-#include "app/whatif_panel.h"
+#include "app/cli/options.h"
+#include "app/session/session.h"
+#include "app/ui/whatif_panel.h"
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/fault_spec.h"

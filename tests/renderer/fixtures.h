@@ -11,7 +11,7 @@
 
 #include "renderer/renderer.h"
 #include "renderer/vk/validation.h"
-#include "world/mesh_primitives.h"
+#include "world/scene/mesh_primitives.h"
 
 namespace fixtures {
 

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/world/world_test_fixture.h"
-#include "world/compute_glow.h"
+#include "world/live/compute_glow.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Coolant flow (world/coolant.h): loops along the hero rack's real pipes in the direction of
+// Coolant flow (world/live/coolant.h): loops along the hero rack's real pipes in the direction of
 // flow, colours on the viridis scale over a range from catalog figures, temperatures equal to the
 // engine's and to an independent heat / (m_dot x c_p) calculation from catalog figures, and a pump
 // trip that slows the dashes and warms the return.
@@ -11,7 +11,7 @@
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "tests/world/world_test_fixture.h"
-#include "world/coolant.h"
+#include "world/live/coolant.h"
 
 namespace {
 

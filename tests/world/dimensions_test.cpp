@@ -3,7 +3,7 @@
 
 #include "sim/catalog.h"
 #include "tests/world/world_test_fixture.h"
-#include "world/builders.h"
+#include "world/build/builders.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <glm/gtc/constants.hpp>
 #include "tests/world/world_test_fixture.h"
 
-#include "world/camera.h"
-#include "world/flight.h"
+#include "world/scene/camera.h"
+#include "world/scene/flight.h"
 
 namespace {
 

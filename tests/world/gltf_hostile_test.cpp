@@ -12,7 +12,7 @@
 
 #include "tests/common/paths.h"
 #include "tests/world/gltf_test_files.h"
-#include "world/gltf_import.h"
+#include "world/gltf/gltf_import.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <set>
 
 #include "tests/common/paths.h"
-#include "world/gltf_import.h"
+#include "world/gltf/gltf_import.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <regex>
 
 #include "tests/common/paths.h"
-#include "world/gltf_import.h"
+#include "world/gltf/gltf_import.h"
 
 namespace {
 

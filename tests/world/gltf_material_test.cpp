@@ -17,9 +17,9 @@
 
 #include "tests/common/paths.h"
 #include "tests/world/gltf_test_files.h"
-#include "world/gltf_import.h"
-#include "world/model_prototype.h"
-#include "world/scene.h"
+#include "world/build/model_prototype.h"
+#include "world/gltf/gltf_import.h"
+#include "world/scene/scene.h"
 
 namespace {
 
@@ -609,8 +609,8 @@ TEST(GltfSampler, WrapModesReachTheLookAndTheInstance) {
   auto model =
       load(dir, quad.document(materials, {{"samplers", samplers}, {"textures", textures}}));
   ASSERT_TRUE(model.ok()) << model.error();
-  // Look codes (world/scene.h): 0 repeat, 1 clamp to edge, 2 mirrored repeat; the shader reads
-  // material.w = wrapS + 4 * wrapT.
+  // Look codes (world/scene/scene.h): 0 repeat, 1 clamp to edge, 2 mirrored repeat; the shader
+  // reads material.w = wrapS + 4 * wrapT.
   const int wrapS[3] = {1, 2, 0}, wrapT[3] = {2, 0, 0};
   for (size_t i = 0; i < 3; ++i) {
     const world::Look look = world::lookOf(&model->materials[i], 0);

@@ -1,11 +1,11 @@
-// The hero HBM stack filled layer by layer (world/hbm_fill.h): one layer per DRAM die of the
+// The hero HBM stack filled layer by layer (world/live/hbm_fill.h): one layer per DRAM die of the
 // catalog, each the colour of the memory-bar segment at its middle, all red over capacity.
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "tests/world/world_test_fixture.h"
-#include "world/hbm_fill.h"
+#include "world/live/hbm_fill.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
-// The GPUDirect RDMA and TCP journeys in the hero compute tray (world/journeys.h): both from the
-// hero GPU package to a ConnectX-7 cage of the scene, RDMA in one hop through the PCIe switch,
+// The GPUDirect RDMA and TCP journeys in the hero compute tray (world/live/journeys.h): both from
+// the hero GPU package to a ConnectX-7 cage of the scene, RDMA in one hop through the PCIe switch,
 // TCP through four copies (three buffers in the Grace's LPDDR5X, then the NIC) where particles
 // wait, and longer.
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include <glm/geometric.hpp>
 
 #include "tests/world/world_test_fixture.h"
-#include "world/journeys.h"
+#include "world/live/journeys.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include <glm/glm.hpp>
 
-#include "world/mesh_primitives.h"
+#include "world/scene/mesh_primitives.h"
 
 namespace {
 

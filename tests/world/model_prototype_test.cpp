@@ -10,9 +10,9 @@
 
 #include "tests/common/paths.h"
 #include "tests/world/world_test_fixture.h"
-#include "world/asset_overrides.h"
-#include "world/builders.h"
-#include "world/model_prototype.h"
+#include "world/build/asset_overrides.h"
+#include "world/build/builders.h"
+#include "world/build/model_prototype.h"
 #include "world/world.h"
 
 namespace {

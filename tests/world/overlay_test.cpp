@@ -11,7 +11,7 @@
 #include "sim/engine/engine.h"
 #include "sim/engine/fault_spec.h"
 #include "sim/engine/scenarios.h"
-#include "world/overlays.h"
+#include "world/live/overlays.h"
 #include "world_test_fixture.h"
 
 namespace {

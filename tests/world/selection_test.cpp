@@ -1,5 +1,5 @@
-// The selection panel's content (world/selection.h): a hero-rack GPU's and a rack's live numbers
-// equal the engine's arrays, and their catalog figures come with the catalog's sources.
+// The selection panel's content (world/live/selection.h): a hero-rack GPU's and a rack's live
+// numbers equal the engine's arrays, and their catalog figures come with the catalog's sources.
 #include <memory>
 #include <string>
 
@@ -8,7 +8,7 @@
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
-#include "world/selection.h"
+#include "world/live/selection.h"
 
 namespace {
 

@@ -1,11 +1,11 @@
-// The TPU's systolic wave (world/systolic.h): one front per MXU of the catalog, sweeping the array
-// corner to corner, as long as the anti-diagonal it lies on.
+// The TPU's systolic wave (world/live/systolic.h): one front per MXU of the catalog, sweeping the
+// array corner to corner, as long as the anti-diagonal it lies on.
 #include <cmath>
 
 #include <gtest/gtest.h>
 
 #include "tests/world/world_test_fixture.h"
-#include "world/systolic.h"
+#include "world/live/systolic.h"
 
 namespace {
 

@@ -16,8 +16,8 @@
 #include "sim/engine/scenarios.h"
 #include "sim/scenario.h"
 #include "tests/world/world_test_fixture.h"
-#include "world/tour.h"
-#include "world/tour_player.h"
+#include "world/tour/tour.h"
+#include "world/tour/tour_player.h"
 
 namespace fs = std::filesystem;
 

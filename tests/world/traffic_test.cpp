@@ -1,4 +1,4 @@
-// Traffic particles (world/traffic.h): paths on the hero rack's real parts, density and speed
+// Traffic particles (world/live/traffic.h): paths on the hero rack's real parts, density and speed
 // proportional to the load, rates equal to what the engine moves, per-switch fabric legs (a PFC
 // storm spreading leg by leg in red, a downed leg empty while the others carry more, SHARP
 // halving the stream out of each spine).
@@ -19,7 +19,7 @@
 #include "sim/engine/scenarios.h"
 #include "sim/specs.h"
 #include "tests/world/world_test_fixture.h"
-#include "world/traffic.h"
+#include "world/live/traffic.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "tests/world/world_test_fixture.h"
-#include "world/builders.h"
+#include "world/build/builders.h"
 
 namespace {
 

@@ -1,0 +1,39 @@
+// The subcommands of the one executable. Each lives in its own file (cmd_<name>.cpp), adds its
+// CLI11 subcommand to the app, and returns what runs it once the command line has been parsed.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace app {
+
+/// Exit statuses: 0 success, 1 a runtime failure, 2 bad input (flags, files, scenarios).
+inline constexpr int EXIT_OK = 0;
+inline constexpr int EXIT_FAILURE_RUNTIME = 1;
+inline constexpr int EXIT_BAD_INPUT = 2;
+
+using CommandRunner = std::function<int()>;
+
+struct Command {
+  CLI::App* sub = nullptr;
+  CommandRunner run;
+};
+
+/// `dcwalk sim`: evaluate a scenario with the analytic calculators (app/cli/cmd_sim.cpp).
+Command addSimCommand(CLI::App& cli);
+/// `dcwalk asset check FILE`: whether a glTF file loads, or why not (app/cli/cmd_asset.cpp).
+Command addAssetCommand(CLI::App& cli);
+
+/// `dcwalk shot`: one station rendered headless to a PNG (app/cli/cmd_shot.cpp).
+Command addShotCommand(CLI::App& cli);
+/// `dcwalk stations`: every station with its scale and description (app/cli/cmd_stations.cpp).
+Command addStationsCommand(CLI::App& cli);
+/// `dcwalk bench`: fixed paths, frame-time percentiles and budgets (app/cli/cmd_bench.cpp).
+Command addBenchCommand(CLI::App& cli);
+/// `dcwalk settings [set KEY VALUE | reset]`: the user's settings file (app/cli/cmd_settings.cpp).
+Command addSettingsCommand(CLI::App& cli);
+/// `dcwalk tour` (the default): the window, or the tour rendered headless (app/cli/cmd_tour.cpp).
+Command addTourCommand(CLI::App& cli);
+
+}  // namespace app

@@ -1,0 +1,64 @@
+// dcwalk: one executable, git-style subcommands (tour is the default).
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App cli{
+      "dcwalk: fly through an AI datacenter at true scale, from a tensor core to a "
+      "cooling tower, with one simulation behind every scale."};
+  cli.name("dcwalk");
+  cli.set_version_flag("--version", "dcwalk 0.1.0");
+  cli.require_subcommand(0, 1);
+
+  std::vector<app::Command> commands;
+  commands.push_back(app::addTourCommand(cli));
+  commands.push_back(app::addShotCommand(cli));
+  commands.push_back(app::addSimCommand(cli));
+  commands.push_back(app::addBenchCommand(cli));
+  commands.push_back(app::addStationsCommand(cli));
+  commands.push_back(app::addAssetCommand(cli));
+  commands.push_back(app::addSettingsCommand(cli));
+
+  // `tour` is the default: `dcwalk` and `dcwalk --size 800x600` mean `dcwalk tour ...`.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const bool asksTopLevel = !args.empty() && (args[0] == "-h" || args[0] == "--help" ||
+                                              args[0] == "--help-all" || args[0] == "--version");
+  if (args.empty() || (args[0].rfind("-", 0) == 0 && !asksTopLevel)) {
+    args.insert(args.begin(), "tour");
+  }
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last-first
+
+  try {
+    cli.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << cli.help();
+    return app::EXIT_OK;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << cli.help("", CLI::AppFormatMode::All);
+    return app::EXIT_OK;
+  } catch (const CLI::CallForVersion& e) {
+    std::cout << e.what() << "\n";
+    return app::EXIT_OK;
+  } catch (const CLI::ParseError& e) {
+    // One line of error, then the usage of the (sub)command that failed.
+    std::cerr << "dcwalk: error: " << e.what() << "\n";
+    const CLI::App* failed = &cli;
+    for (const app::Command& c : commands) {
+      if (c.sub->parsed()) failed = c.sub;
+    }
+    std::cerr << "usage: " << (failed == &cli ? "dcwalk" : "dcwalk " + failed->get_name())
+              << " [OPTIONS]; see --help\n";
+    return app::EXIT_BAD_INPUT;
+  }
+
+  for (const app::Command& c : commands) {
+    if (c.sub->parsed()) return c.run();
+  }
+  std::cout << cli.help();
+  return app::EXIT_OK;
+}

@@ -1,0 +1,50 @@
+// Booth mode around a TourDriver: the kiosk state machine fed with this frame's events, the
+// attract loop and the tour swapped in as it says, presenter keys passed on, the idle countdown
+// as a banner, one log line per state change. Shared by the window (--kiosk) and the headless
+// soak (--kiosk --headless --soak), which scripts a visitor instead of reading keys.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/modes/kiosk.h"
+#include "app/session/tour_driver.h"
+#include "world/tour/tour_player.h"
+
+namespace app {
+
+class Booth {
+ public:
+  /// `tour` is the tour name or file, `player` the caption language and motion choice.
+  Booth(Session& session, std::string tour, world::TourPlayerDesc player, KioskDesc kiosk,
+        bool log);
+
+  /// A fresh attract-loop player for the driver to start with.
+  sim::Result<world::TourPlayer> attractPlayer() const { return makePlayer(true); }
+
+  /// Applies this frame's events (none: time passes) after `wall_s` wall-clock seconds.
+  void update(const std::vector<KioskEvent>& events, double wall_s, TourDriver& driver);
+
+  KioskState state() const { return m_machine.state(); }
+  bool blanked() const { return m_blanked; }
+  bool quitRequested() const { return m_quit; }
+  /// The idle warning's countdown text; empty in other states.
+  const std::string& banner() const { return m_banner; }
+  /// State changes so far (attract -> tour counts one).
+  uint64_t transitions() const { return m_transitions; }
+
+ private:
+  sim::Result<world::TourPlayer> makePlayer(bool attract) const;
+
+  Session& m_session;
+  std::string m_tour;
+  world::TourPlayerDesc m_playerDesc;
+  KioskMachine m_machine;
+  bool m_log = true;
+  bool m_blanked = false;
+  bool m_quit = false;
+  std::string m_banner;
+  uint64_t m_transitions = 0;
+};
+
+}  // namespace app

@@ -1,0 +1,193 @@
+#include "app/platform/atomic_file.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <system_error>
+
+#include "sim/json_file.h"
+
+namespace app {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view TEMP_MARK = ".tmp-";
+
+std::string errnoText(int error) {
+  return std::error_code(error, std::generic_category()).message();
+}
+
+sim::Result<bool> failure(const fs::path& path, const std::string& step, int error) {
+  return sim::Result<bool>::failure(path.string() + ": cannot save (" + step +
+                                    "): " + errnoText(error));
+}
+
+/// Closes a descriptor on every path out of a function.
+struct FdGuard {
+  int fd = -1;
+  ~FdGuard() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+bool writeAll(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    bytes.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+bool fsyncRetry(int fd) {
+  while (::fsync(fd) != 0) {
+    if (errno != EINTR) return false;
+  }
+  return true;
+}
+
+/// Removes PATH.tmp-<pid> files left by writers that are no longer running.
+void removeStaleTemporaries(const fs::path& path) {
+  const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  const std::string prefix = path.filename().string() + std::string(TEMP_MARK);
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string pidText = name.substr(prefix.size());
+    if (pidText.find_first_not_of("0123456789") != std::string::npos || pidText.size() > 9)
+      continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(pidText));
+    if (pid == ::getpid()) continue;
+    if (::kill(pid, 0) != 0 && errno == ESRCH) {
+      std::error_code removeError;
+      fs::remove(it->path(), removeError);
+    }
+  }
+}
+
+std::string utcTimestamp() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &utc);
+  return text;
+}
+
+/// Renames `path` to PATH.corrupt-<timestamp> (with -2, -3 ... when that name is taken).
+std::string setAside(const fs::path& path, fs::path* outTarget) {
+  const std::string base = path.string() + ".corrupt-" + utcTimestamp();
+  fs::path target = base;
+  std::error_code ec;
+  for (int n = 2; fs::exists(target, ec) && n < 1000; ++n) target = base + "-" + std::to_string(n);
+  if (::rename(path.c_str(), target.c_str()) != 0) {
+    return "could not set it aside: " + errnoText(errno);
+  }
+  *outTarget = target;
+  return "";
+}
+
+}  // namespace
+
+sim::Result<bool> writeFileAtomic(const fs::path& path, std::string_view contents) {
+  removeStaleTemporaries(path);
+  const fs::path temp = path.string() + std::string(TEMP_MARK) + std::to_string(::getpid());
+  {
+    FdGuard file{::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
+    if (file.fd < 0) return failure(path, "create " + temp.filename().string(), errno);
+    if (!writeAll(file.fd, contents)) {
+      int error = errno;
+      ::unlink(temp.c_str());
+      return failure(path, "write", error);
+    }
+    if (!fsyncRetry(file.fd)) {
+      int error = errno;
+      ::unlink(temp.c_str());
+      return failure(path, "fsync", error);
+    }
+    int fd = file.fd;
+    file.fd = -1;
+    if (::close(fd) != 0) {
+      int error = errno;
+      ::unlink(temp.c_str());
+      return failure(path, "close", error);
+    }
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    int error = errno;
+    ::unlink(temp.c_str());
+    return failure(path, "rename", error);
+  }
+  // The rename is durable only once the folder's entry is on disk too.
+  const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  FdGuard folder{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  if (folder.fd < 0) return failure(path, "open folder", errno);
+  if (!fsyncRetry(folder.fd)) return failure(path, "fsync folder", errno);
+  return true;
+}
+
+std::string checkJsonObject(const std::string& text) {
+  auto parsed = sim::parseJsonText(text, "settings");
+  if (!parsed) return parsed.error();
+  if (!parsed->root.is_object()) return "not a JSON object";
+  return "";
+}
+
+LoadedFile readFileOrDefaults(const fs::path& path, const ReadDesc& desc) {
+  LoadedFile result;
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (!fs::exists(status)) {
+    result.contents = desc.defaults;
+    result.usedDefaults = true;
+    return result;
+  }
+
+  std::string problem;
+  if (!fs::is_regular_file(status)) {
+    problem = "not a regular file";
+  } else if (uint64_t size = fs::file_size(path, ec); ec) {
+    problem = "cannot read its size: " + ec.message();
+  } else if (size > desc.maxBytes) {
+    problem = std::to_string(size) + " bytes, more than the " + std::to_string(desc.maxBytes) +
+              " allowed";
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    std::string text(size, '\0');
+    if (!in.read(text.data(), static_cast<std::streamsize>(size))) {
+      problem = "cannot read it";
+    } else if (desc.check) {
+      problem = desc.check(text);
+    }
+    if (problem.empty()) {
+      result.contents = std::move(text);
+      return result;
+    }
+  }
+
+  result.contents = desc.defaults;
+  result.usedDefaults = true;
+  if (!fs::is_regular_file(status)) {
+    result.message = path.string() + ": " + problem + "; using defaults (left where it is)";
+    return result;
+  }
+  std::string asideError = setAside(path, &result.setAsidePath);
+  result.message = path.string() + ": " + problem + "; using defaults";
+  result.message += asideError.empty()
+                        ? " (the file was moved to " + result.setAsidePath.string() + ")"
+                        : " (" + asideError + ")";
+  return result;
+}
+
+}  // namespace app

@@ -1,0 +1,132 @@
+#include "app/platform/capture.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <ctime>
+#include <sstream>
+
+#include "renderer/image_io.h"
+
+namespace app {
+namespace {
+
+// Quotes `text` for /bin/sh.
+std::string shellQuote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// ffmpeg's common output options: H.264 in yuv420p (plays everywhere), even dimensions.
+std::string outputOptions(const std::filesystem::path& mp4) {
+  return " -an -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -c:v libx264 -preset veryfast -crf 20 "
+         "-pix_fmt yuv420p -movflags +faststart " +
+         shellQuote(mp4.string());
+}
+
+}  // namespace
+
+bool haveFfmpeg() {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (!dir.empty() && ::access((std::filesystem::path(dir) / "ffmpeg").c_str(), X_OK) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string captureStem() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()) % 1000;
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[64];
+  std::strftime(text, sizeof(text), "dcwalk-%Y%m%d-%H%M%S", &utc);
+  return std::string(text) + "-" + std::to_string(1000 + ms.count()).substr(1);
+}
+
+sim::Result<std::filesystem::path> saveScreenshot(const renderer::Pixels& pixels,
+                                                  const std::filesystem::path& folder) {
+  using R = sim::Result<std::filesystem::path>;
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (ec) return R::failure(folder.string() + ": cannot create the folder: " + ec.message());
+  const std::filesystem::path path = folder / (captureStem() + ".png");
+  std::string error;
+  if (!renderer::writePng(path, pixels, error)) return R::failure(error);
+  return path;
+}
+
+sim::Result<bool> encodeFrames(const std::filesystem::path& folder, double fps,
+                               const std::filesystem::path& mp4) {
+  const std::filesystem::path log = mp4.string() + ".ffmpeg.log";
+  const std::string command = "ffmpeg -nostdin -y -loglevel error -framerate " +
+                              std::to_string(fps) + " -i " +
+                              shellQuote((folder / "frame-%06d.png").string()) +
+                              outputOptions(mp4) + " 2>" + shellQuote(log.string());
+  const int status = std::system(command.c_str());
+  if (status != 0) {
+    return sim::Result<bool>::failure(mp4.string() + ": ffmpeg failed (see " + log.string() + ")");
+  }
+  std::filesystem::remove(log);
+  return true;
+}
+
+sim::Result<std::unique_ptr<ClipRecorder>> ClipRecorder::start(const std::filesystem::path& mp4,
+                                                               uint32_t width, uint32_t height,
+                                                               double fps) {
+  using R = sim::Result<std::unique_ptr<ClipRecorder>>;
+  if (!haveFfmpeg()) {
+    return R::failure("recording needs ffmpeg (Debian package ffmpeg), which is not installed");
+  }
+  std::error_code ec;
+  if (mp4.has_parent_path()) std::filesystem::create_directories(mp4.parent_path(), ec);
+  const std::string command = "ffmpeg -nostdin -y -loglevel error -f rawvideo -pix_fmt rgba -s " +
+                              std::to_string(width) + "x" + std::to_string(height) +
+                              " -framerate " + std::to_string(fps) + " -i -" + outputOptions(mp4) +
+                              " 2>/dev/null";
+  std::signal(SIGPIPE, SIG_IGN);  // an ffmpeg that dies makes writes fail, not the app
+  FILE* pipe = ::popen(command.c_str(), "w");
+  if (!pipe) return R::failure(mp4.string() + ": cannot start ffmpeg");
+  std::unique_ptr<ClipRecorder> recorder(new ClipRecorder());
+  recorder->m_pipe = pipe;
+  recorder->m_path = mp4;
+  recorder->m_width = width;
+  recorder->m_height = height;
+  return recorder;
+}
+
+ClipRecorder::~ClipRecorder() {
+  if (m_pipe) ::pclose(m_pipe);
+}
+
+bool ClipRecorder::addFrame(const renderer::Pixels& pixels) {
+  if (!m_pipe || pixels.width != m_width || pixels.height != m_height) return false;
+  if (std::fwrite(pixels.rgba.data(), 1, pixels.rgba.size(), m_pipe) != pixels.rgba.size()) {
+    return false;
+  }
+  ++m_frames;
+  return true;
+}
+
+sim::Result<std::filesystem::path> ClipRecorder::finish() {
+  using R = sim::Result<std::filesystem::path>;
+  if (!m_pipe) return R::failure(m_path.string() + ": the clip was already finished");
+  const int status = ::pclose(m_pipe);
+  m_pipe = nullptr;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || m_frames == 0) {
+    return R::failure(m_path.string() + ": ffmpeg did not finish the clip");
+  }
+  return m_path;
+}
+
+}  // namespace app

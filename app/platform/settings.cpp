@@ -1,0 +1,117 @@
+#include "app/platform/settings.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "app/platform/atomic_file.h"
+#include "sim/json_file.h"
+
+namespace app {
+namespace {
+
+// Why `root` is not a usable settings object, or "". Unknown keys are allowed (a newer dcwalk
+// may have written them) and kept out of the way.
+std::string validate(const nlohmann::json& root, Settings& out) {
+  if (!root.is_object()) return "not a JSON object";
+  std::string error;
+  for (const auto& [key, value] : root.items()) {
+    std::string text;
+    if (key == "language" && value.is_string()) {
+      text = value.get<std::string>();
+    } else if (key == "reduced_motion" && value.is_boolean()) {
+      text = value.get<bool>() ? "true" : "false";
+    } else if (key == "ui_scale" && value.is_number()) {
+      text = value.dump();
+    } else if (key == "language" || key == "reduced_motion" || key == "ui_scale") {
+      return "\"/" + key + "\" has the wrong type (" + std::string(value.type_name()) + ")";
+    } else {
+      continue;
+    }
+    if (!setSetting(out, key, text, error)) return "\"/" + key + "\": " + error;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::filesystem::path settingsPath() {
+  if (const char* path = std::getenv("DCWALK_SETTINGS"); path && *path) return path;
+  if (const char* config = std::getenv("XDG_CONFIG_HOME"); config && *config) {
+    return std::filesystem::path(config) / "dcwalk" / "settings.json";
+  }
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home && *home ? home : ".") / ".config" / "dcwalk" / "settings.json";
+}
+
+LoadedSettings loadSettings(const std::filesystem::path& path) {
+  LoadedSettings loaded;
+  ReadDesc desc;
+  desc.defaults = settingsJson(Settings{});
+  desc.maxBytes = 64u << 10;  // a settings file is a few lines (64 KiB)
+  desc.check = [&path](const std::string& text) {
+    auto parsed = sim::parseJsonText(text, path.string());
+    if (!parsed) return parsed.error();
+    Settings scratch;
+    return validate(parsed->root, scratch);
+  };
+  const LoadedFile file = readFileOrDefaults(path, desc);
+  loaded.message = file.message;
+  auto parsed = sim::parseJsonText(file.contents, path.string());
+  if (parsed) validate(parsed->root, loaded.settings);  // checked above; defaults parse too
+  return loaded;
+}
+
+sim::Result<bool> saveSettings(const std::filesystem::path& path, const Settings& settings) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) {
+    return sim::Result<bool>::failure(path.parent_path().string() +
+                                      ": cannot create the settings folder: " + ec.message());
+  }
+  return writeFileAtomic(path, settingsJson(settings));
+}
+
+bool setSetting(Settings& settings, const std::string& key, const std::string& value,
+                std::string& error) {
+  if (key == "language") {
+    if (value != "en" && value != "de") {
+      error = "language must be en or de, not '" + value + "'";
+      return false;
+    }
+    settings.language = value;
+    return true;
+  }
+  if (key == "reduced_motion") {
+    if (value != "true" && value != "false") {
+      error = "reduced_motion must be true or false, not '" + value + "'";
+      return false;
+    }
+    settings.reducedMotion = value == "true";
+    return true;
+  }
+  if (key == "ui_scale") {
+    char* end = nullptr;
+    const double scale = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !std::isfinite(scale) || scale < MIN_UI_SCALE ||
+        scale > MAX_UI_SCALE) {
+      error = "ui_scale must be a number from 0.5 to 4, not '" + value + "'";
+      return false;
+    }
+    settings.uiScale = scale;
+    return true;
+  }
+  error = "unknown setting '" + key + "' (language, reduced_motion, ui_scale)";
+  return false;
+}
+
+std::string settingsJson(const Settings& settings) {
+  nlohmann::ordered_json json;
+  json["language"] = settings.language;
+  json["reduced_motion"] = settings.reducedMotion;
+  json["ui_scale"] = settings.uiScale;
+  return json.dump(2) + "\n";
+}
+
+}  // namespace app

@@ -1,0 +1,47 @@
+// The user's settings (caption language, reduced motion, UI scale): one small JSON file kept
+// between runs, written atomically (app/platform/atomic_file.h), so a kill mid-save leaves the old
+// file or the new one. A file that cannot be used (not JSON, wrong types, values out of range) is
+// set aside as FILE.corrupt-<timestamp> with a message, and the defaults are used.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "sim/result.h"
+
+namespace app {
+
+struct Settings {
+  std::string language = "en";  // caption language: "en" or "de"
+  bool reducedMotion = false;   // cut between views instead of flying
+  double uiScale = 1.0;         // text and panels, on top of the monitor's HiDPI scale
+};
+
+/// Allowed UI scales (booth distance wants big; 0.5 fits small windows).
+inline constexpr double MIN_UI_SCALE = 0.5;
+inline constexpr double MAX_UI_SCALE = 4.0;
+
+/// $DCWALK_SETTINGS, else $XDG_CONFIG_HOME/dcwalk/settings.json, else
+/// ~/.config/dcwalk/settings.json.
+std::filesystem::path settingsPath();
+
+struct LoadedSettings {
+  Settings settings;
+  std::string message;  // set when the file was set aside (shown to the user); empty otherwise
+};
+
+/// Reads `path`; missing gives the defaults silently, unusable is set aside with a message.
+LoadedSettings loadSettings(const std::filesystem::path& path);
+
+/// Writes `settings` to `path` atomically (creating its folder); errors name the file.
+sim::Result<bool> saveSettings(const std::filesystem::path& path, const Settings& settings);
+
+/// Sets one setting from text ("language" "de", "reduced_motion" "true", "ui_scale" "1.5");
+/// false with `error` naming the key and what is allowed.
+bool setSetting(Settings& settings, const std::string& key, const std::string& value,
+                std::string& error);
+
+/// The settings as the file holds them (pretty JSON, keys in a fixed order).
+std::string settingsJson(const Settings& settings);
+
+}  // namespace app

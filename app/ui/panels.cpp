@@ -1,0 +1,650 @@
+#include "app/ui/panels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+
+#include "sim/evaluate.h"
+#include "sim/json_checker.h"
+#include "world/tour/tour.h"
+
+namespace app {
+namespace {
+
+using Json = nlohmann::json;
+using Pointer = Json::json_pointer;
+using sim::contains;
+using sim::joined;
+
+constexpr size_t MAX_ROWS = 32;
+constexpr size_t MAX_KNOBS = 8;
+constexpr size_t MAX_SEGMENTS = 8;
+constexpr size_t MAX_CHOICES = 16;
+constexpr size_t MAX_SETS = 16;
+constexpr double MAX_RACE_SIDE_PX = 1e6;
+
+// Sections of sim::evaluateScenario, and the race figures this file computes.
+const std::vector<std::string>& evaluationSections() {
+  static const std::vector<std::string> names = {"hardware",   "memory", "compute", "parallelism",
+                                                 "collective", "power",  "cost",    "comparison"};
+  return names;
+}
+
+const std::vector<std::string>& raceKeys() {
+  static const std::vector<std::string> names = {
+      "pixels",    "cpu_lanes",    "cpu_clock_Hz",     "cpu_pixels_per_s", "cpu_frame_s",
+      "gpu_lanes", "gpu_clock_Hz", "gpu_pixels_per_s", "gpu_frame_s",      "gpu_speedup"};
+  return names;
+}
+
+// Scenario fields a knob without "value_key" reads back (their value is never "0 = catalog").
+struct FieldReader {
+  const char* path;
+  double (*number)(const sim::ScenarioDesc&);
+  const std::string* (*text)(const sim::ScenarioDesc&);
+};
+
+const std::vector<FieldReader>& fieldReaders() {
+  using S = sim::ScenarioDesc;
+  static const std::vector<FieldReader> readers = {
+      {"cluster.system", nullptr, [](const S& s) { return &s.cluster.system; }},
+      {"cluster.switch", nullptr, [](const S& s) { return &s.cluster.switchId; }},
+      {"cluster.gpus", [](const S& s) { return double(s.cluster.gpus); }, nullptr},
+      {"cluster.systems_per_rack", [](const S& s) { return double(s.cluster.systemsPerRack); },
+       nullptr},
+      {"workload.kind", nullptr, [](const S& s) { return &s.workload.kind; }},
+      {"workload.model", nullptr, [](const S& s) { return &s.workload.model; }},
+      {"workload.weights_dtype", nullptr, [](const S& s) { return &s.workload.weightsDtype; }},
+      {"workload.kv_dtype", nullptr, [](const S& s) { return &s.workload.kvDtype; }},
+      {"workload.compute_dtype", nullptr, [](const S& s) { return &s.workload.computeDtype; }},
+      {"workload.batch", [](const S& s) { return double(s.workload.batch); }, nullptr},
+      {"workload.prompt_tokens", [](const S& s) { return s.workload.promptTokens; }, nullptr},
+      {"workload.output_tokens", [](const S& s) { return s.workload.outputTokens; }, nullptr},
+      {"workload.tp", [](const S& s) { return double(s.workload.tp); }, nullptr},
+      {"workload.pp", [](const S& s) { return double(s.workload.pp); }, nullptr},
+      {"workload.dp", [](const S& s) { return double(s.workload.dp); }, nullptr},
+      {"workload.ep", [](const S& s) { return double(s.workload.ep); }, nullptr},
+      {"workload.zero_stage", [](const S& s) { return double(s.workload.zeroStage); }, nullptr},
+      {"workload.micro_batch", [](const S& s) { return double(s.workload.microBatch); }, nullptr},
+      {"workload.micro_batches", [](const S& s) { return double(s.workload.microBatches); },
+       nullptr},
+      {"workload.virtual_stages", [](const S& s) { return double(s.workload.virtualStages); },
+       nullptr},
+      {"workload.seq_len", [](const S& s) { return s.workload.seqLen; }, nullptr},
+      {"workload.activations", nullptr, [](const S& s) { return &s.workload.activations; }},
+      {"collective.op", nullptr, [](const S& s) { return &s.collective.op; }},
+      {"collective.bytes", [](const S& s) { return s.collective.bytes; }, nullptr},
+  };
+  return readers;
+}
+
+const FieldReader* findReader(const std::string& path) {
+  for (const FieldReader& r : fieldReaders())
+    if (path == r.path) return &r;
+  return nullptr;
+}
+
+// Reads one document; the first error wins and names file:line (pointer).
+class PanelParser : sim::JsonChecker {
+ public:
+  explicit PanelParser(const sim::JsonFile& file) : JsonChecker(file) {}
+
+  sim::Result<PanelSet> run() {
+    PanelSet set;
+    set.file = m_file.path;
+    const Pointer root;
+    if (!m_file.root.is_object()) return fail(root, "a panels file is a JSON object");
+    if (!onlyFields(root, {"panels"})) return error();
+    const Json* panels = field(root / "panels", Json::value_t::array, "an array");
+    if (!panels) return error();
+    for (size_t i = 0; i < panels->size(); ++i) {
+      Panel panel;
+      if (!readPanel(root / "panels" / i, panel)) return error();
+      if (set.find(panel.id))
+        return fail(root / "panels" / i / "id", "panel \"" + panel.id + "\" is listed twice");
+      set.panels.push_back(std::move(panel));
+    }
+    for (const std::string& id : world::knownPanels()) {
+      if (!set.find(id)) return fail(root / "panels", "panel \"" + id + "\" is missing");
+    }
+    return set;
+  }
+
+ private:
+  sim::Result<PanelSet> fail(const Pointer& at, const std::string& message) {
+    flag(at, message);
+    return error();
+  }
+  sim::Result<PanelSet> error() const { return sim::Result<PanelSet>::failure(m_error); }
+
+  bool optionalText(const Pointer& at, std::string& out) { return !find(at) || text(at, out); }
+
+  bool number(const Pointer& at, double& out) {
+    const Json* value = field(at, Json::value_t::number_float, "a number");
+    if (!value) return false;
+    out = value->get<double>();
+    if (!std::isfinite(out)) return flag(at, "must be a finite number");
+    return true;
+  }
+
+  // "label" and the optional "label_de" (or title / title_de).
+  bool panelText(const Pointer& at, const char* name, PanelText& out) {
+    return text(at / name, out.en) && optionalText(at / (std::string(name) + "_de"), out.de);
+  }
+
+  // A "section.key" of the evaluation, or a race figure when the panel has a race.
+  bool outputKey(const Pointer& at, bool hasRace, std::string& out) {
+    if (!text(at, out)) return false;
+    const size_t dot = out.find('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 == out.size())
+      return flag(at, "\"" + out + "\" is not a \"section.key\" output name");
+    const std::string section = out.substr(0, dot), name = out.substr(dot + 1);
+    if (section == "race") {
+      if (!hasRace) return flag(at, "race figures need a \"race\" in the panel");
+      if (!contains(raceKeys(), name))
+        return flag(at, "unknown race key \"" + name + "\" (known: " + joined(raceKeys()) + ")");
+      return true;
+    }
+    if (!contains(evaluationSections(), section))
+      return flag(at, "unknown section \"" + section +
+                          "\" (known: " + joined(evaluationSections()) + ", race)");
+    return true;
+  }
+
+  bool readPanel(const Pointer& at, Panel& panel) {
+    panel.where = m_file.where(at);
+    if (!field(at, Json::value_t::object, "an object")) return false;
+    if (!onlyFields(
+            at, {"id", "title", "title_de", "sets", "race", "rows", "knobs", "bar", "roofline"}))
+      return false;
+    if (!text(at / "id", panel.id)) return false;
+    if (!contains(world::knownPanels(), panel.id))
+      return flag(at / "id", "unknown panel \"" + panel.id +
+                                 "\" (known: " + joined(world::knownPanels()) + ")");
+    if (!panelText(at, "title", panel.title)) return false;
+    if (find(at / "sets") && !readSets(at / "sets", panel.sets)) return false;
+    if (find(at / "race")) {
+      panel.race.emplace();
+      if (!readRace(at / "race", *panel.race)) return false;
+    }
+    const bool hasRace = panel.race.has_value();
+    const Json* rows = field(at / "rows", Json::value_t::array, "an array");
+    if (!rows) return false;
+    if (rows->empty() || rows->size() > MAX_ROWS)
+      return flag(at / "rows", "needs 1 to " + std::to_string(MAX_ROWS) + " rows");
+    for (size_t i = 0; i < rows->size(); ++i) {
+      const Pointer r = at / "rows" / i;
+      PanelRow row;
+      if (!field(r, Json::value_t::object, "an object") ||
+          !onlyFields(r, {"label", "label_de", "key"}) || !panelText(r, "label", row.label) ||
+          !outputKey(r / "key", hasRace, row.key))
+        return false;
+      panel.rows.push_back(std::move(row));
+    }
+    if (find(at / "knobs")) {
+      const Json* knobs = field(at / "knobs", Json::value_t::array, "an array");
+      if (!knobs) return false;
+      if (knobs->size() > MAX_KNOBS)
+        return flag(at / "knobs", "more than " + std::to_string(MAX_KNOBS) + " knobs");
+      for (size_t i = 0; i < knobs->size(); ++i) {
+        PanelKnob knob;
+        if (!readKnob(at / "knobs" / i, knob)) return false;
+        panel.knobs.push_back(std::move(knob));
+      }
+    }
+    if (find(at / "roofline")) {
+      panel.roofline.emplace();
+      if (!readRoofline(at / "roofline", *panel.roofline)) return false;
+    }
+    if (find(at / "bar")) {
+      panel.bar.emplace();
+      if (!readBar(at / "bar", hasRace, *panel.bar)) return false;
+    }
+    return true;
+  }
+
+  bool readSets(const Pointer& at, std::vector<std::string>& sets) {
+    const Json* list = field(at, Json::value_t::array, "an array of \"path=value\"");
+    if (!list) return false;
+    if (list->size() > MAX_SETS)
+      return flag(at, "more than " + std::to_string(MAX_SETS) + " overrides");
+    for (size_t i = 0; i < list->size(); ++i) {
+      std::string assignment;
+      if (!text(at / i, assignment)) return false;
+      sim::ScenarioDesc probe;
+      auto applied = sim::applyOverride(probe, assignment);
+      if (!applied) return flag(at / i, applied.error());
+      sets.push_back(std::move(assignment));
+    }
+    return true;
+  }
+
+  bool readRace(const Pointer& at, PixelRace& race) {
+    if (!field(at, Json::value_t::object, "an object")) return false;
+    if (!onlyFields(at, {"cpu", "width_px", "height_px"})) return false;
+    if (!text(at / "cpu", race.cpu)) return false;
+    for (auto [name, target] :
+         {std::pair{"width_px", &race.width_px}, std::pair{"height_px", &race.height_px}}) {
+      if (!number(at / name, *target)) return false;
+      if (*target < 1 || *target > MAX_RACE_SIDE_PX || *target != std::floor(*target))
+        return flag(at / name, "must be a whole number of pixels from 1 to 1000000");
+    }
+    return true;
+  }
+
+  bool readKnob(const Pointer& at, PanelKnob& knob) {
+    if (!field(at, Json::value_t::object, "an object")) return false;
+    if (!onlyFields(
+            at, {"label", "label_de", "path", "value_key", "min", "max", "step", "log", "choices"}))
+      return false;
+    if (!panelText(at, "label", knob.label) || !text(at / "path", knob.path)) return false;
+    if (!contains(sim::scenarioFieldPaths(), knob.path))
+      return flag(at / "path", "unknown scenario field \"" + knob.path +
+                                   "\" (see docs/sim.md for the settable paths)");
+    if (find(at / "value_key") && !outputKey(at / "value_key", false, knob.valueKey)) return false;
+    if (knob.valueKey.empty() && !findReader(knob.path))
+      return flag(at, "the value of \"" + knob.path +
+                          "\" may come from the catalog: name the output showing it in "
+                          "\"value_key\"");
+    if (find(at / "choices")) {
+      if (find(at / "min") || find(at / "max") || find(at / "step") || find(at / "log"))
+        return flag(at, "a knob has either \"choices\" or \"min\"/\"max\"/\"step\"/\"log\"");
+      const Json* choices = field(at / "choices", Json::value_t::array, "an array of strings");
+      if (!choices) return false;
+      if (choices->size() < 2 || choices->size() > MAX_CHOICES)
+        return flag(at / "choices", "needs 2 to " + std::to_string(MAX_CHOICES) + " choices");
+      for (size_t i = 0; i < choices->size(); ++i) {
+        std::string choice;
+        if (!text(at / "choices" / i, choice)) return false;
+        sim::ScenarioDesc probe;
+        auto applied = sim::applyOverride(probe, knob.path + "=" + choice);
+        if (!applied) return flag(at / "choices" / i, applied.error());
+        knob.choices.push_back(std::move(choice));
+      }
+      return true;
+    }
+    if (!number(at / "min", knob.min) || !number(at / "max", knob.max) ||
+        !number(at / "step", knob.step))
+      return false;
+    if (knob.max <= knob.min) return flag(at / "max", "must be above \"min\"");
+    if (knob.step <= 0 || knob.step > knob.max - knob.min)
+      return flag(at / "step", "must be above 0 and at most max - min");
+    if (find(at / "log")) {
+      const Json* value = field(at / "log", Json::value_t::boolean, "true or false");
+      if (!value) return false;
+      knob.log = value->get<bool>();
+      if (knob.log && knob.min <= 0) return flag(at / "min", "a log knob needs min > 0");
+    }
+    for (double v : {knob.min, knob.max}) {
+      sim::ScenarioDesc probe;
+      char number[40];
+      std::snprintf(number, sizeof number, "%.15g", v);
+      auto applied = sim::applyOverride(probe, knob.path + "=" + number);
+      if (!applied) return flag(at, applied.error());
+    }
+    return true;
+  }
+
+  bool readRoofline(const Pointer& at, Roofline& roofline) {
+    if (!field(at, Json::value_t::object, "an object") ||
+        !onlyFields(at, {"peak", "bandwidth", "points"}) ||
+        !outputKey(at / "peak", false, roofline.peakKey) ||
+        !outputKey(at / "bandwidth", false, roofline.bandwidthKey))
+      return false;
+    const Json* points = field(at / "points", Json::value_t::array, "an array");
+    if (!points) return false;
+    if (points->empty() || points->size() > MAX_SEGMENTS)
+      return flag(at / "points", "needs 1 to " + std::to_string(MAX_SEGMENTS) + " points");
+    for (size_t i = 0; i < points->size(); ++i) {
+      const Pointer p = at / "points" / i;
+      Roofline::Point point;
+      if (!field(p, Json::value_t::object, "an object") ||
+          !onlyFields(p, {"label", "label_de", "intensity"}) ||
+          !panelText(p, "label", point.label) ||
+          !outputKey(p / "intensity", false, point.intensityKey))
+        return false;
+      roofline.points.push_back(std::move(point));
+    }
+    return true;
+  }
+
+  bool readBar(const Pointer& at, bool hasRace, PanelBar& bar) {
+    if (!field(at, Json::value_t::object, "an object")) return false;
+    if (!onlyFields(at,
+                    {"label", "label_de", "over_label", "over_label_de", "capacity", "segments"}))
+      return false;
+    bar.overLabel.en = "OVER CAPACITY";
+    if (find(at / "over_label") && !panelText(at, "over_label", bar.overLabel)) return false;
+    if (!panelText(at, "label", bar.label) || !outputKey(at / "capacity", hasRace, bar.capacityKey))
+      return false;
+    const Json* segments = field(at / "segments", Json::value_t::array, "an array");
+    if (!segments) return false;
+    if (segments->empty() || segments->size() > MAX_SEGMENTS)
+      return flag(at / "segments", "needs 1 to " + std::to_string(MAX_SEGMENTS) + " segments");
+    size_t remainders = 0;
+    for (size_t i = 0; i < segments->size(); ++i) {
+      const Pointer s = at / "segments" / i;
+      PanelBarSegment segment;
+      if (!field(s, Json::value_t::object, "an object") ||
+          !onlyFields(s, {"label", "label_de", "key", "remainder_of"}) ||
+          !panelText(s, "label", segment.label))
+        return false;
+      const bool hasKey = find(s / "key") != nullptr;
+      if (hasKey == (find(s / "remainder_of") != nullptr))
+        return flag(s, "a segment needs exactly one of \"key\" and \"remainder_of\"");
+      if (hasKey ? !outputKey(s / "key", hasRace, segment.key)
+                 : !outputKey(s / "remainder_of", hasRace, segment.remainder))
+        return false;
+      if (!hasKey && ++remainders > 1)
+        return flag(s / "remainder_of", "at most one segment is a remainder");
+      bar.segments.push_back(std::move(segment));
+    }
+    return true;
+  }
+};
+
+std::string formatKnobValue(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.15g", value);
+  return text;
+}
+
+double snapped(const PanelKnob& knob, double value) {
+  if (!knob.choices.empty())
+    return std::clamp(std::round(value), 0.0, double(knob.choices.size() - 1));
+  const double v = std::clamp(value, knob.min, knob.max);
+  return std::clamp(knob.min + std::round((v - knob.min) / knob.step) * knob.step, knob.min,
+                    knob.max);
+}
+
+// Catalog figure or an error naming the path.
+const sim::Quantity* figure(const sim::Catalog& catalog, const std::string& path,
+                            std::string& error) {
+  const sim::Quantity* q = catalog.find(path);
+  if ((!q || !(q->value > 0)) && error.empty())
+    error = "the pixel race needs the catalog figure " + path;
+  return q;
+}
+
+// The race figures by key, each with its basis and sources (catalog figures keep their own).
+struct RaceFigures {
+  std::map<std::string, double> values;
+  std::map<std::string, std::pair<sim::Basis, std::string>> provenance;
+};
+
+// pixels / (lanes x clock): one FP32 operation per pixel per lane per clock on both chips.
+RaceFigures pixelRace(const PixelRace& race, const std::string& gpuId, const sim::Catalog& catalog,
+                      std::string& error) {
+  RaceFigures out;
+  const std::string cpu = "cpus." + race.cpu + ".", gpu = "gpus." + gpuId + ".";
+  const sim::Quantity* cores = figure(catalog, cpu + "cores", error);
+  const sim::Quantity* cpuLanes = figure(catalog, cpu + "avx512_fp32_lanes_per_core", error);
+  const sim::Quantity* cpuClock = figure(catalog, cpu + "base_clock_Hz", error);
+  const sim::Quantity* sms = figure(catalog, gpu + "sm_count", error);
+  const sim::Quantity* gpuLanes = figure(catalog, gpu + "fp32_lanes_per_sm", error);
+  const sim::Quantity* gpuClock = figure(catalog, gpu + "max_clock_Hz", error);
+  if (!error.empty()) return out;
+  auto& v = out.values;
+  v["pixels"] = race.width_px * race.height_px;
+  v["cpu_lanes"] = cores->value * cpuLanes->value;
+  v["cpu_clock_Hz"] = cpuClock->value;
+  v["cpu_pixels_per_s"] = v["cpu_lanes"] * cpuClock->value;
+  v["cpu_frame_s"] = v["pixels"] / v["cpu_pixels_per_s"];
+  v["gpu_lanes"] = sms->value * gpuLanes->value;
+  v["gpu_clock_Hz"] = gpuClock->value;
+  v["gpu_pixels_per_s"] = v["gpu_lanes"] * gpuClock->value;
+  v["gpu_frame_s"] = v["pixels"] / v["gpu_pixels_per_s"];
+  v["gpu_speedup"] = v["cpu_frame_s"] / v["gpu_frame_s"];
+  const std::string cpuSources = cores->source + "; " + cpuLanes->source + "; " + cpuClock->source;
+  const std::string gpuSources = sms->source + "; " + gpuLanes->source + "; " + gpuClock->source;
+  auto& p = out.provenance;
+  for (const char* key : {"cpu_lanes", "cpu_pixels_per_s", "cpu_frame_s"})
+    p[key] = {sim::Basis::Derived, cpuSources};
+  for (const char* key : {"gpu_lanes", "gpu_pixels_per_s", "gpu_frame_s"})
+    p[key] = {sim::Basis::Derived, gpuSources};
+  p["gpu_speedup"] = {sim::Basis::Derived, cpuSources + "; " + gpuSources};
+  p["cpu_clock_Hz"] = {cpuClock->basis, cpuClock->source};
+  p["gpu_clock_Hz"] = {gpuClock->basis, gpuClock->source};
+  return out;
+}
+
+void addError(PanelView& view, const std::string& message) {
+  view.error += (view.error.empty() ? "" : "; ") + message;
+}
+
+}  // namespace
+
+const std::string& PanelText::in(std::string_view language) const {
+  return language == "de" && !de.empty() ? de : en;
+}
+
+const Panel* PanelSet::find(std::string_view id) const {
+  for (const Panel& p : panels)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
+sim::Result<PanelSet> parsePanels(const sim::JsonFile& file) {
+  return PanelParser(file).run();
+}
+
+sim::Result<PanelSet> loadPanels(const std::filesystem::path& path) {
+  auto file = sim::readJsonFile(path);
+  if (!file) return sim::Result<PanelSet>::failure(file.error());
+  return parsePanels(*file);
+}
+
+std::filesystem::path panelsFile() {
+  return sim::assetsDir() / "panels.json";
+}
+
+std::vector<double> defaultKnobValues(const Panel& panel) {
+  return std::vector<double>(panel.knobs.size(), std::numeric_limits<double>::quiet_NaN());
+}
+
+std::vector<std::string> panelAssignments(const Panel& panel,
+                                          const std::vector<double>& knobValues) {
+  std::vector<std::string> out = panel.sets;
+  for (size_t i = 0; i < panel.knobs.size() && i < knobValues.size(); ++i) {
+    if (std::isnan(knobValues[i])) continue;
+    const PanelKnob& knob = panel.knobs[i];
+    const double v = snapped(knob, knobValues[i]);
+    out.push_back(knob.path + "=" +
+                  (knob.choices.empty() ? formatKnobValue(v) : knob.choices[size_t(v)]));
+  }
+  return out;
+}
+
+namespace {
+
+using sim::Evaluation;
+
+PanelRowView raceRow(const PanelRow& row, RaceFigures& race, std::string_view language) {
+  PanelRowView r;
+  r.label = row.label.in(language);
+  r.key = row.key;
+  const std::string name = row.key.substr(std::string_view("race.").size());
+  r.value = race.values[name];
+  r.text = formatQuantity(r.value, row.key);
+  if (auto it = race.provenance.find(name); it != race.provenance.end()) {
+    r.basis = it->second.first;
+    r.source = it->second.second;
+  }
+  return r;
+}
+
+// An evaluation output as a row; nullopt when the evaluation lacks it.
+std::optional<PanelRowView> outputRow(const PanelRow& row, const Evaluation& evaluation,
+                                      std::string_view language) {
+  const sim::Output* out = evaluation.find(row.key);
+  if (!out) return std::nullopt;
+  PanelRowView r;
+  r.label = row.label.in(language);
+  r.key = row.key;
+  if (const double* number = std::get_if<double>(&out->value)) {
+    r.value = *number;
+    r.text = formatQuantity(*number, row.key);
+  } else if (const bool* flag = std::get_if<bool>(&out->value)) {
+    r.isFlag = true;
+    r.value = *flag ? 1.0 : 0.0;
+    r.text = *flag ? (language == "de" ? "ja" : "yes") : (language == "de" ? "nein" : "no");
+  } else {
+    r.value = std::numeric_limits<double>::quiet_NaN();
+    r.text = std::get<std::string>(out->value);
+  }
+  return r;
+}
+
+// The knob at its effective value: the evaluated `value_key`, else the scenario field.
+PanelKnobView knobView(const PanelKnob& knob, const Evaluation& evaluation,
+                       const sim::ScenarioDesc& scenario, std::string_view language,
+                       PanelView& view) {
+  PanelKnobView k;
+  k.label = knob.label.in(language);
+  k.path = knob.path;
+  k.min = knob.min;
+  k.max = knob.max;
+  k.step = knob.step;
+  k.log = knob.log;
+  k.choices = knob.choices;
+  std::string current;
+  double number = std::numeric_limits<double>::quiet_NaN();
+  if (!knob.valueKey.empty()) {
+    const sim::Output* out = evaluation.find(knob.valueKey);
+    if (!out) {
+      addError(view, knob.valueKey + " is not an output of scenario " + scenario.name);
+    } else if (const double* n = std::get_if<double>(&out->value)) {
+      number = *n;
+    } else if (const std::string* text = std::get_if<std::string>(&out->value)) {
+      current = *text;
+    }
+  } else if (const FieldReader* reader = findReader(knob.path)) {
+    if (reader->number) {
+      number = reader->number(scenario);
+    } else {
+      current = *reader->text(scenario);
+    }
+  }
+  if (knob.choices.empty()) {
+    k.value = number;
+    k.text = std::isnan(number) ? "" : formatQuantity(number, knob.path);
+    return k;
+  }
+  if (current.empty() && !std::isnan(number)) current = formatKnobValue(number);
+  auto it = std::find(knob.choices.begin(), knob.choices.end(), current);
+  k.value = it == knob.choices.end() ? -1.0 : double(it - knob.choices.begin());
+  k.text = current;
+  return k;
+}
+
+PanelBarView barView(const PanelBar& spec, const Evaluation& evaluation,
+                     std::string_view language) {
+  PanelBarView bar;
+  bar.label = spec.label.in(language);
+  bar.overText = spec.overLabel.in(language);
+  bar.capacity = evaluation.number(spec.capacityKey);
+  double known = 0, total = std::numeric_limits<double>::quiet_NaN();
+  for (const PanelBarSegment& s : spec.segments) {
+    if (s.key.empty()) {
+      total = evaluation.number(s.remainder);
+    } else {
+      known += evaluation.number(s.key);
+    }
+  }
+  for (const PanelBarSegment& s : spec.segments) {
+    const double value = s.key.empty() ? total - known : evaluation.number(s.key);
+    bar.segments.push_back(
+        {s.label.in(language), value, formatQuantity(value, s.key.empty() ? s.remainder : s.key)});
+    bar.total += value;
+  }
+  bar.capacityText = formatQuantity(bar.capacity, spec.capacityKey);
+  bar.totalText = formatQuantity(bar.total, spec.capacityKey);
+  bar.over = bar.total > bar.capacity;
+  return bar;
+}
+
+}  // namespace
+
+PanelView evaluatePanel(const Panel& panel, const sim::ScenarioDesc& base,
+                        const std::vector<double>& knobValues, const sim::Catalog& catalog,
+                        std::string_view language) {
+  PanelView view;
+  view.id = panel.id;
+  view.title = panel.title.in(language);
+  view.scenario = base.name;
+  view.assignments = panelAssignments(panel, knobValues);
+  sim::ScenarioDesc scenario = base;
+  for (const std::string& assignment : view.assignments) {
+    auto applied = sim::applyOverride(scenario, assignment);
+    if (!applied) {
+      addError(view, applied.error());
+      return view;
+    }
+  }
+  auto evaluation = sim::evaluateScenario(scenario, catalog);
+  if (!evaluation) {
+    addError(view, scenario.name + ": " + evaluation.error());
+    return view;
+  }
+  RaceFigures race;
+  if (panel.race) {
+    const sim::Output* gpu = evaluation->find("hardware.gpu");
+    const std::string* gpuId = gpu ? std::get_if<std::string>(&gpu->value) : nullptr;
+    std::string raceError;
+    race = pixelRace(*panel.race, gpuId ? *gpuId : "", catalog, raceError);
+    if (raceError.empty()) {
+      view.race = PixelRaceView{race.values["pixels"], race.values["cpu_frame_s"],
+                                race.values["gpu_frame_s"]};
+    } else {
+      addError(view, raceError);
+    }
+  }
+  for (const PanelRow& row : panel.rows) {
+    if (row.key.rfind("race.", 0) == 0) {
+      if (view.race) view.rows.push_back(raceRow(row, race, language));
+    } else if (auto r = outputRow(row, *evaluation, language)) {
+      view.rows.push_back(std::move(*r));
+    } else {
+      addError(view, row.key + " is not an output of scenario " + scenario.name);
+    }
+  }
+  for (const PanelKnob& knob : panel.knobs)
+    view.knobs.push_back(knobView(knob, *evaluation, scenario, language, view));
+  if (panel.roofline) {
+    RooflineView roof;
+    roof.peak_flops = evaluation->number(panel.roofline->peakKey);
+    roof.bandwidth_Bps = evaluation->number(panel.roofline->bandwidthKey);
+    roof.ridge_flops_per_byte = roof.peak_flops / roof.bandwidth_Bps;
+    bool finite = std::isfinite(roof.ridge_flops_per_byte) && roof.peak_flops > 0;
+    for (const Roofline::Point& p : panel.roofline->points) {
+      RooflineView::Point point;
+      point.label = p.label.in(language);
+      point.intensity_flops_per_byte = evaluation->number(p.intensityKey);
+      point.attainable_flops =
+          std::min(roof.peak_flops, roof.bandwidth_Bps * point.intensity_flops_per_byte);
+      point.memoryBound = point.intensity_flops_per_byte < roof.ridge_flops_per_byte;
+      finite = finite && std::isfinite(point.intensity_flops_per_byte) &&
+               point.intensity_flops_per_byte > 0;
+      roof.points.push_back(std::move(point));
+    }
+    if (finite) {
+      view.roofline = std::move(roof);
+    } else {
+      addError(view,
+               "the roofline's figures are not all positive numbers in scenario " + scenario.name);
+    }
+  }
+  if (panel.bar) {
+    view.bar = barView(*panel.bar, *evaluation, language);
+    if (!std::isfinite(view.bar->total) || !std::isfinite(view.bar->capacity)) {
+      view.bar->over = false;
+      addError(view, "the bar's figures are not all numbers in scenario " + scenario.name);
+    }
+    view.oom = view.bar->over;
+  }
+  return view;
+}
+
+}  // namespace app

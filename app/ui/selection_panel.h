@@ -1,0 +1,33 @@
+// The selection panel (window mode): what was clicked — a hero-rack GPU, a rack, or a part — with
+// its live numbers from the engine, a plot of the first one's recent history, and its catalog
+// figures with basis and source (world::describeSelection). It takes the simulator panel's place
+// on the right while something is selected.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/session/session.h"
+#include "world/live/selection.h"
+
+namespace app {
+
+class SelectionPanel {
+ public:
+  /// Follows `hit` (nullopt: nothing selected) and samples its first live number.
+  void update(const std::optional<world::PickHit>& hit, const Session& session);
+  /// Draws the panel when something is selected; returns false when there is nothing to draw.
+  bool draw() const;
+  bool active() const { return !m_info.path.empty(); }
+
+  /// Samples kept for the plot (at one per frame, about 10 s at 30 fps).
+  static constexpr size_t HISTORY = 300;
+
+ private:
+  world::SelectionInfo m_info;
+  std::vector<float> m_history;
+  double m_lastTime_s = -1;
+};
+
+}  // namespace app

@@ -1,0 +1,65 @@
+#include "app/ui/tour_panel.h"
+
+#include <cstdio>
+
+#include "app/ui/panel_view.h"
+#include "sim/scenario.h"
+
+namespace app {
+
+sim::Result<TourPanel> TourPanel::load(const sim::Catalog& catalog) {
+  auto panels = loadPanels(panelsFile());
+  if (!panels) return sim::Result<TourPanel>::failure(panels.error());
+  TourPanel panel;
+  panel.m_catalog = &catalog;
+  panel.m_panels = std::move(*panels);
+  return panel;
+}
+
+void TourPanel::follow(const world::TourFrame& frame, const std::string& language) {
+  const Panel* panel = m_panels.find(frame.panel);
+  if (!panel) {
+    m_panel = nullptr;
+    m_view = {};
+    m_fill = {};
+    return;
+  }
+  const bool changed = panel != m_panel || frame.scenario != m_scenario;
+  if (changed) {
+    m_panel = panel;
+    m_scenario = frame.scenario;
+    m_base = sim::loadScenario(m_scenario);  // read once; knob changes re-evaluate it
+    m_knobs = defaultKnobValues(*panel);
+  }
+  if (changed || language != m_language) evaluate(language);
+}
+
+void TourPanel::draw(bool interactive, const std::string& language) {
+  if (!m_panel) return;
+  PanelDrawDesc desc;
+  desc.interactive = interactive;
+  desc.language = language;
+  if (drawPanel(m_view, m_knobs, desc)) evaluate(language);
+}
+
+void TourPanel::evaluate(const std::string& language) {
+  m_language = language;
+  const auto& scenario = m_base;
+  if (!scenario) {
+    // Tours are checked against the built-in scenarios on load; this is a file gone bad since.
+    m_view = {};
+    m_view.id = m_panel->id;
+    m_view.title = m_panel->title.in(language);
+    m_view.error = scenario.error();
+    m_fill = {};
+    return;
+  }
+  m_view = evaluatePanel(*m_panel, *scenario, m_knobs, *m_catalog, language);
+  m_fill = {};
+  if (m_view.bar) {
+    for (const auto& segment : m_view.bar->segments) m_fill.segments_bytes.push_back(segment.value);
+    m_fill.capacity_bytes = m_view.bar->capacity;
+  }
+}
+
+}  // namespace app

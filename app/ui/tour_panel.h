@@ -1,0 +1,47 @@
+// The chapter's simulator panel for whatever mode shows the tour: follows the tour frame's
+// panel id and sim scenario, keeps the visitor's knob values for that panel, and re-evaluates
+// (sim::evaluateScenario through evaluatePanel, the same numbers `dcwalk sim` prints)
+// only when one of those, or the language, changes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/ui/panels.h"
+#include "sim/catalog.h"
+#include "sim/result.h"
+#include "sim/scenario.h"
+#include "world/live/hbm_fill.h"
+#include "world/tour/tour_player.h"
+
+namespace app {
+
+class TourPanel {
+ public:
+  /// Loads the shipped panels (assets/panels.json); errors name file:line.
+  static sim::Result<TourPanel> load(const sim::Catalog& catalog);
+
+  /// Shows `frame`'s panel for its scenario (a new panel starts from the scenario's values).
+  void follow(const world::TourFrame& frame, const std::string& language);
+  /// Draws the panel; with `interactive`, moved knobs re-evaluate it.
+  void draw(bool interactive, const std::string& language);
+  /// The panel as evaluated now; nullptr before the first follow or when the frame has none.
+  const PanelView* view() const { return m_view.id.empty() ? nullptr : &m_view; }
+  /// The panel's memory bar as an HBM fill (the hero stack shows it); nullptr without a bar.
+  const world::HbmFill* hbmFill() const { return m_fill.capacity_bytes > 0 ? &m_fill : nullptr; }
+
+ private:
+  void evaluate(const std::string& language);
+
+  const sim::Catalog* m_catalog = nullptr;
+  PanelSet m_panels;
+  const Panel* m_panel = nullptr;
+  std::string m_scenario;  // sim scenario name of the view
+  sim::Result<sim::ScenarioDesc> m_base = sim::Result<sim::ScenarioDesc>::failure("");
+  std::string m_language;
+  std::vector<double> m_knobs;
+  PanelView m_view;
+  world::HbmFill m_fill;
+};
+
+}  // namespace app

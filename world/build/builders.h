@@ -1,0 +1,202 @@
+// Station builders: each turns catalog dimensions into prototypes of the scene. Every
+// prototype's frame: origin at the bottom centre of its footprint, +Y up, +X width, +Z front.
+// Every length inside the builders is in metres (Dimensions converts the catalog's mm and um);
+// short local names (w, d, h, pitch) are metres unless they say otherwise.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "world/build/dimensions.h"
+#include "world/scene/mesh_primitives.h"
+#include "world/scene/scene.h"
+
+namespace world {
+
+/// What every builder needs: the scene it adds to, the primitive meshes, the sizes.
+struct BuildContext {
+  Scene& scene;
+  PrimitiveMeshes meshes;
+  const Dimensions& dims;
+};
+
+/// Colours that say what things are (linear RGB).
+namespace looks {
+inline constexpr Look SILICON{0.16f, 0.17f, 0.26f, 0.0f, 0.6f};
+inline constexpr Look SILICON_LIGHT{0.30f, 0.32f, 0.45f, 0.0f, 0.5f};
+inline constexpr Look LOGIC{0.10f, 0.35f, 0.20f, 0.0f, 0.3f};
+inline constexpr Look TENSOR{0.85f, 0.45f, 0.05f, 0.15f, 0.4f};
+inline constexpr Look REGISTER{0.55f, 0.15f, 0.55f, 0.0f, 0.3f};
+inline constexpr Look SRAM{0.15f, 0.35f, 0.75f, 0.0f, 0.4f};
+inline constexpr Look LANE{0.25f, 0.65f, 0.30f, 0.05f, 0.3f};
+inline constexpr Look SCHEDULER{0.75f, 0.70f, 0.20f, 0.05f, 0.3f};
+inline constexpr Look PHY{0.60f, 0.50f, 0.20f, 0.0f, 0.5f};
+inline constexpr Look IO{0.55f, 0.25f, 0.20f, 0.0f, 0.4f};
+inline constexpr Look DRAM{0.22f, 0.25f, 0.32f, 0.0f, 0.6f};
+inline constexpr Look BASE_DIE{0.28f, 0.22f, 0.38f, 0.0f, 0.5f};
+inline constexpr Look COPPER{0.80f, 0.42f, 0.20f, 0.0f, 0.8f};
+inline constexpr Look SOLDER{0.75f, 0.75f, 0.78f, 0.0f, 0.8f};
+inline constexpr Look SUBSTRATE{0.12f, 0.28f, 0.14f, 0.0f, 0.2f};
+inline constexpr Look PCB{0.05f, 0.25f, 0.10f, 0.0f, 0.2f};
+inline constexpr Look STEEL{0.45f, 0.47f, 0.50f, 0.0f, 0.5f};
+inline constexpr Look DARK_STEEL{0.12f, 0.13f, 0.14f, 0.0f, 0.4f};
+inline constexpr Look ALUMINIUM{0.70f, 0.72f, 0.75f, 0.0f, 0.7f};
+inline constexpr Look COOLANT_SUPPLY{0.10f, 0.35f, 0.90f, 0.0f, 0.6f};
+inline constexpr Look COOLANT_RETURN{0.85f, 0.25f, 0.15f, 0.0f, 0.6f};
+inline constexpr Look NIC{0.20f, 0.20f, 0.22f, 0.0f, 0.4f};
+inline constexpr Look LED{0.20f, 0.95f, 0.40f, 1.0f, 0.0f};
+inline constexpr Look CONCRETE{0.55f, 0.55f, 0.52f, 0.0f, 0.1f};
+inline constexpr Look FLOOR{0.35f, 0.36f, 0.38f, 0.0f, 0.2f};
+inline constexpr Look GRASS{0.18f, 0.32f, 0.14f, 0.0f, 0.05f};
+inline constexpr Look ASPHALT{0.10f, 0.10f, 0.11f, 0.0f, 0.1f};
+inline constexpr Look CABLE_TRAY{0.80f, 0.70f, 0.15f, 0.0f, 0.3f};
+inline constexpr Look FIBER{0.90f, 0.75f, 0.10f, 0.1f, 0.2f};
+inline constexpr Look WOOD{0.45f, 0.30f, 0.18f, 0.0f, 0.2f};
+inline constexpr Look WHITE{0.85f, 0.85f, 0.85f, 0.0f, 0.3f};
+}  // namespace looks
+
+/// Built-in parts an asset override file may replace by a glTF model (Prototype::component):
+/// the model is scaled to the part's real size. Hero parts (the open tray, the hero rack) stay
+/// built-in: the stations inside them need their detail.
+struct ComponentInfo {
+  const char* key;
+  const char* description;
+};
+namespace component {
+inline constexpr char COMPUTE_TRAY[] = "nvl72.compute_tray";
+inline constexpr char SWITCH_TRAY[] = "nvl72.switch_tray";
+inline constexpr char POWER_SHELF[] = "nvl72.power_shelf";
+inline constexpr char RACK[] = "nvl72.rack";
+inline constexpr char LEAF_SWITCH[] = "network.leaf_switch";
+inline constexpr char NETWORK_RACK[] = "network.rack";
+inline constexpr char CDU[] = "cooling.cdu";
+inline constexpr char DRY_COOLER[] = "plant.dry_cooler";
+inline constexpr char PUMP[] = "plant.pump";
+inline constexpr char COOLING_TOWER[] = "plant.cooling_tower";
+inline constexpr char TRANSFORMER[] = "power.transformer";
+}  // namespace component
+inline constexpr ComponentInfo COMPONENTS[] = {
+    {component::COMPUTE_TRAY, "NVL72 compute tray (every tray but the hero's open one)"},
+    {component::SWITCH_TRAY, "NVL72 NVLink switch tray"},
+    {component::POWER_SHELF, "NVL72 power shelf"},
+    {component::RACK, "GB200 NVL72 rack, whole (every rack but the hero rack)"},
+    {component::LEAF_SWITCH, "InfiniBand leaf/spine switch (1U)"},
+    {component::NETWORK_RACK, "network rack of leaf or spine switches, whole"},
+    {component::CDU, "coolant distribution unit of a row"},
+    {component::DRY_COOLER, "dry cooler of the cooling plant"},
+    {component::PUMP, "facility water pump"},
+    {component::COOLING_TOWER, "cooling tower"},
+    {component::TRANSFORMER, "substation power transformer"},
+};
+/// Every key of COMPONENTS, in order.
+std::vector<std::string> componentKeys();
+
+/// A cylinder part from `from` to `to` (metres) of `diameter`: pipes, tubes, cables.
+Part tubePart(MeshId mesh, const glm::dvec3& from, const glm::dvec3& to, double diameter, Look look,
+              std::string name);
+/// The LOD record every prototype gets: a proxy box in `look` that opens at `openPixels`.
+LodDesc proxyLod(Look look, float openPixels = 40.0f);
+
+// --- chips (builders_chip.cpp) ---
+/// One SM of `width` x `depth` metres: 4 sub-partitions (schedulers, register files, FP32
+/// lanes, a tensor core each) around L1/shared memory.
+PrototypeId buildSm(BuildContext& ctx, double width_m, double depth_m, double thickness_m);
+/// A GPU die from the catalog section `chip` ("gh100" or "gb100"): GPCs of SMs, L2, HBM PHYs
+/// and NVLink at the edges. `detailed` = SMs as SM prototypes, else one block per GPC.
+PrototypeId buildDie(BuildContext& ctx, const std::string& chip, bool detailed);
+/// Die width and depth (metres) of a catalog chip, from its area and aspect ratio.
+glm::dvec2 dieSize_m(const Dimensions& dims, const std::string& chip);
+/// An HBM3e stack: base die and DRAM dies; `cutaway` drops the front half to show the TSVs
+/// and microbumps.
+PrototypeId buildHbmStack(BuildContext& ctx, bool cutaway);
+
+struct PackageDesc {
+  bool hero = false;  // detailed dies and a cutaway HBM stack
+};
+/// A B200 package: substrate, CoWoS-L interposer, 2 GB100 dies, 8 HBM3e stacks.
+PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc);
+/// An H100 package: substrate, interposer, one detailed GH100 die, 6 HBM stacks.
+PrototypeId buildH100Package(BuildContext& ctx);
+/// A Grace CPU package with its LPDDR5X.
+PrototypeId buildGracePackage(BuildContext& ctx);
+
+// --- systems (builders_system.cpp) ---
+struct TrayDesc {
+  bool hero = false;  // open lid, full interior, detailed first GPU
+};
+/// A 1U compute tray: 2 GB200 superchips (Grace + 2 Blackwell), cold plates, NICs, DPUs.
+PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc);
+/// A 1U NVLink switch tray with 2 switch chips.
+PrototypeId buildSwitchTray(BuildContext& ctx);
+/// A 1U power shelf.
+PrototypeId buildPowerShelf(BuildContext& ctx);
+
+struct RackDesc {
+  bool hero = false;       // holds the hero tray, pulled out for service
+  int heroTrayIndex = 9;   // which compute tray (0 = top)
+  double pullOut_m = 0.7;  // how far the hero tray slides out of the front
+};
+/// A GB200 NVL72 rack: compute trays, NVLink switch trays, power shelves, copper spine at the
+/// back, coolant manifolds.
+PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc);
+/// A network rack of leaf switches.
+PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount);
+/// An in-row coolant distribution unit.
+PrototypeId buildCdu(BuildContext& ctx);
+
+struct RowDesc {
+  int rackCount = 8;  // NVL72 racks in the row (a scalable unit by default)
+  bool hero = false;  // first rack is the hero rack
+  int heroRackIndex = 0;
+};
+/// A row: NVL72 racks, a network rack, a CDU, overhead cable tray and coolant pipes.
+PrototypeId buildRow(BuildContext& ctx, const RowDesc& desc);
+/// Row length along X (metres) for `rackCount` racks.
+double rowLength_m(const Dimensions& dims, int rackCount);
+
+// --- facility (builders_facility.cpp) ---
+struct HallDesc {
+  int rackCount = 128;  // NVL72 racks in the hall (16 scalable units)
+  bool hero = false;    // holds the hero row and the gallery table
+  int spineRacks = 4;   // fabric: spine/core switch racks at the back of the hall
+};
+/// Names of the children of a hall, for station paths.
+inline constexpr const char* HALL_FABRIC = "fabric";
+inline constexpr const char* HALL_GALLERY = "gallery";
+/// A data hall: slab, walls, rows of racks (odd rows turned to share hot aisles), fabric racks,
+/// overhead cable trunks, and (hero) the gallery table.
+PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc);
+
+struct CoolingPlantDesc {
+  int dryCoolers = 8;
+  int pumps = 4;
+  int coolingTowers = 2;
+};
+/// Cooling yard: dry coolers, pumps, header pipes, cooling towers.
+PrototypeId buildCoolingPlant(BuildContext& ctx, const CoolingPlantDesc& desc);
+/// A substation: transformers, switchgear, fence.
+PrototypeId buildSubstation(BuildContext& ctx);
+
+struct CampusDesc {
+  int hallCount = 4;
+  HallDesc hall;
+  CoolingPlantDesc cooling;
+  /// Racks on the whole campus, e.g. the simulation's count. 0: hallCount x hall.rackCount.
+  /// Otherwise halls of hall.rackCount are filled in order (the last one holds the rest) and
+  /// hallCount follows from it.
+  int totalRacks = 0;
+};
+/// Racks in each hall of `desc`, in order (hero first).
+std::vector<int> hallRackCounts(const CampusDesc& desc);
+/// The campus: ground, roads, halls with their cooling yards, substation. Hall 0 is the hero.
+PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc);
+
+// --- chapter-5 gallery (builders_gallery.cpp) ---
+/// A TPU v5e board: 4 chips; the first chip's die shows its MXUs as 128x128 systolic arrays.
+PrototypeId buildTpuBoard(BuildContext& ctx);
+/// A Sapphire Rapids Xeon: 4 compute tiles of cores, each core with its AMX tile registers.
+PrototypeId buildXeonPackage(BuildContext& ctx);
+/// The gallery table holding the TPU board, the Xeon and an H100 package.
+PrototypeId buildGalleryTable(BuildContext& ctx);
+
+}  // namespace world

@@ -1,0 +1,369 @@
+// Systems: compute and switch trays, power shelves, the NVL72 rack, network racks, CDUs, rows.
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "world/build/builders.h"
+
+namespace world {
+namespace {
+
+using glm::dvec3;
+
+// A steel 1U chassis: pan, side walls, front panel and (closed) a lid.
+void addChassis(Prototype& p, const BuildContext& ctx, double w, double h, double d, bool lid,
+                Look front) {
+  const MeshId box = ctx.meshes.box;
+  const double sheet = 0.001;  // 1 mm steel sheet
+  p.parts.push_back(
+      boxPart(box, dvec3(0, sheet / 2, 0), dvec3(w, sheet, d), looks::STEEL, "chassis pan"));
+  for (int side = -1; side <= 1; side += 2) {
+    p.parts.push_back(boxPart(box, dvec3(side * (w / 2 - sheet / 2), h / 2, 0), dvec3(sheet, h, d),
+                              looks::STEEL, "chassis side"));
+  }
+  p.parts.push_back(boxPart(box, dvec3(0, h / 2, d / 2 - 0.0015), dvec3(w, h * 0.96, 0.003), front,
+                            "front panel"));
+  if (lid) {
+    p.parts.push_back(
+        boxPart(box, dvec3(0, h - sheet / 2, 0), dvec3(w, sheet, d - 0.003), looks::STEEL, "lid"));
+  }
+}
+
+}  // namespace
+
+Part tubePart(MeshId mesh, const dvec3& from, const dvec3& to, double diameter, Look look,
+              std::string name) {
+  const dvec3 axis = to - from;
+  const double length = glm::length(axis);
+  const dvec3 y = length > 0 ? axis / length : dvec3(0, 1, 0);
+  // Any orthonormal frame whose Y is the tube axis.
+  const dvec3 helper = std::abs(y.x) < 0.9 ? dvec3(1, 0, 0) : dvec3(0, 0, 1);
+  const dvec3 x = glm::normalize(glm::cross(helper, y));
+  const dvec3 z = glm::cross(x, y);
+  glm::dmat4 m(1.0);
+  m[0] = glm::dvec4(x * diameter, 0);
+  m[1] = glm::dvec4(y * length, 0);
+  m[2] = glm::dvec4(z * diameter, 0);
+  m[3] = glm::dvec4(0.5 * (from + to), 1);
+  Part part;
+  part.mesh = mesh;
+  part.local = m;
+  part.look = look;
+  part.name = std::move(name);
+  return part;
+}
+
+PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
+  const Dimensions& dims = ctx.dims;
+  const MeshId box = ctx.meshes.box;
+  const double w = dims.meters("compute_tray.width"), d = dims.meters("compute_tray.depth");
+  const double h = dims.number("compute_tray.height_u") * dims.rackUnit_m();
+  Prototype p;
+  p.name = desc.hero ? "compute tray (hero, open)" : "compute tray";
+  if (!desc.hero) p.component = component::COMPUTE_TRAY;
+  p.lod = proxyLod(looks::STEEL, 60.0f);
+  addChassis(p, ctx, w, h, d, !desc.hero, looks::STEEL);
+
+  // Front: ConnectX-7 OSFP cages and BlueField-3 ports, with a status LED each.
+  const int nics = dims.count("compute_tray.nics"), dpus = dims.count("compute_tray.dpus");
+  const int ports = nics + dpus;
+  for (int i = 0; i < ports; ++i) {
+    const double x = -w / 2 + w * (i + 0.5) / ports;
+    const bool isNic = i < nics;
+    p.parts.push_back(boxPart(box, dvec3(x, h / 2, d / 2 - 0.004), dvec3(0.022, 0.016, 0.008),
+                              looks::NIC,
+                              isNic ? "ConnectX-7 400G OSFP " + std::to_string(i)
+                                    : "BlueField-3 DPU " + std::to_string(i - nics)));
+    p.parts.push_back(boxPart(box, dvec3(x + 0.016, h * 0.75, d / 2 + 0.001),
+                              dvec3(0.003, 0.003, 0.002), looks::LED, "status LED"));
+  }
+  if (!desc.hero) return ctx.scene.add(std::move(p));
+
+  // Interior: the board, 2 superchips (Grace + 2 Blackwell), cold plates and coolant tubes.
+  const double boardT = dims.meters("compute_tray.board_thickness");
+  const double plateT = dims.meters("compute_tray.cold_plate_thickness");
+  const double boardY = 0.004;
+  p.parts.push_back(boxPart(box, dvec3(0, boardY + boardT / 2, -0.02),
+                            dvec3(w - 0.01, boardT, d - 0.08), looks::PCB, "motherboard"));
+  const double top = boardY + boardT;
+  const PrototypeId heroPackage = buildB200Package(ctx, PackageDesc{.hero = true});
+  const PrototypeId package = buildB200Package(ctx, PackageDesc{.hero = false});
+  const PrototypeId grace = buildGracePackage(ctx);
+  const int superchips = dims.count("compute_tray.superchips");
+  const int gpusPer = dims.count("compute_tray.gpus_per_superchip");
+  const double subW = dims.meters("b200_package.substrate_width");
+  const double subD = dims.meters("b200_package.substrate_depth");
+  const double graceD = dims.meters("grace_cpu.package_depth");
+  const double pkgH = dims.meters("b200_package.substrate_thickness") +
+                      dims.meters("b200_package.interposer_thickness") +
+                      dims.meters("gb100.die_thickness");
+  const double gpuZ = 0.02, graceZ = gpuZ + subD / 2 + 0.02 + graceD / 2;
+  for (int s = 0; s < superchips; ++s) {
+    const double sx = -w / 2 + w * (s + 0.5) / superchips;
+    const std::string sc = "superchip" + std::to_string(s);
+    p.children.push_back(placeChild(grace, dvec3(sx, top, graceZ), sc + "_grace"));
+    p.parts.push_back(boxPart(box, dvec3(sx, top + 0.004 + plateT / 2, graceZ),
+                              dvec3(0.05, plateT, 0.05), looks::COPPER, "Grace cold plate"));
+    for (int g = 0; g < gpusPer; ++g) {
+      const double gx = sx + (g - (gpusPer - 1) / 2.0) * (subW + 0.004);
+      const bool hero = s == 0 && g == 0;
+      const std::string name = sc + "_gpu" + std::to_string(g);
+      p.children.push_back(placeChild(hero ? heroPackage : package, dvec3(gx, top, gpuZ), name));
+      const double plateY = top + pkgH + plateT / 2;
+      // The hero GPU's cold plate is off, so its dies can be seen.
+      if (!hero) {
+        p.parts.push_back(boxPart(box, dvec3(gx, plateY, gpuZ),
+                                  dvec3(0.9 * subW, plateT, 0.7 * subD), looks::COPPER,
+                                  "B200 cold plate"));
+      }
+      // Supply and return tubes from the cold plate to the rear quick-disconnects.
+      for (int k = 0; k < 2 && !hero; ++k) {
+        const double tx = gx + (k == 0 ? -0.015 : 0.015);
+        p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(tx, plateY + 0.006, gpuZ - 0.02),
+                                   dvec3(tx, plateY + 0.006, -d / 2 + 0.03), 0.008,
+                                   k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
+                                   k == 0 ? "coolant supply tube" : "coolant return tube"));
+      }
+    }
+  }
+  for (int k = 0; k < 2; ++k) {
+    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3((k ? 0.05 : -0.05), h / 2, -d / 2 + 0.03),
+                               dvec3((k ? 0.05 : -0.05), h / 2, -d / 2), 0.02,
+                               k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
+                               "quick-disconnect"));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
+PrototypeId buildSwitchTray(BuildContext& ctx) {
+  const Dimensions& dims = ctx.dims;
+  const double w = dims.meters("compute_tray.width"), d = dims.meters("compute_tray.depth");
+  const double h = dims.number("switch_tray.height_u") * dims.rackUnit_m();
+  Prototype p;
+  p.name = "NVLink switch tray (" + std::to_string(dims.count("switch_tray.switch_chips")) +
+           " switch chips)";
+  p.component = component::SWITCH_TRAY;
+  p.lod = proxyLod(looks::NIC, 60.0f);
+  addChassis(p, ctx, w, h, d, true, looks::NIC);
+  for (int i = 0; i < 8; ++i) {
+    p.parts.push_back(boxPart(ctx.meshes.box,
+                              dvec3(-w / 2 + 0.02 + i * 0.006, h * 0.7, d / 2 + 0.001),
+                              dvec3(0.003, 0.003, 0.002), looks::LED, "link LED"));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
+PrototypeId buildPowerShelf(BuildContext& ctx) {
+  const Dimensions& dims = ctx.dims;
+  const double w = dims.meters("compute_tray.width"), d = dims.meters("compute_tray.depth");
+  const double h = dims.number("nvl72_rack.power_shelf_height_u") * dims.rackUnit_m();
+  const int psus = dims.count("nvl72_rack.psus_per_shelf");
+  Prototype p;
+  p.name = "power shelf";
+  p.component = component::POWER_SHELF;
+  p.lod = proxyLod(looks::ALUMINIUM, 60.0f);
+  addChassis(p, ctx, w, h, d, true, looks::DARK_STEEL);
+  for (int i = 0; i < psus; ++i) {
+    const double cell = w / psus;
+    p.parts.push_back(boxPart(
+        ctx.meshes.box, dvec3(-w / 2 + cell * (i + 0.5), h / 2, d / 2 + 0.002),
+        dvec3(cell * 0.9, h * 0.8, 0.004), looks::ALUMINIUM, "power supply " + std::to_string(i)));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
+PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
+  const Dimensions& dims = ctx.dims;
+  const MeshId box = ctx.meshes.box;
+  const double W = dims.meters("nvl72_rack.width"), D = dims.meters("nvl72_rack.depth");
+  const double H = dims.meters("nvl72_rack.height");
+  const double U = dims.rackUnit_m();
+  const double trayD = dims.meters("compute_tray.depth");
+  const int computeTrays = dims.count("nvl72_rack.compute_trays");
+  const int switchTrays = dims.count("nvl72_rack.switch_trays");
+  const int shelves = dims.count("nvl72_rack.power_shelves");
+  Prototype p;
+  p.name = desc.hero ? "GB200 NVL72 rack (hero)" : "GB200 NVL72 rack";
+  if (!desc.hero) p.component = component::RACK;
+  p.lod = proxyLod(Look{0.22f, 0.23f, 0.25f, 0.0f, 0.4f}, 60.0f);
+  const double post = 0.04, panel = 0.01, cap = 0.05;
+  for (int sx = -1; sx <= 1; sx += 2) {
+    for (int sz = -1; sz <= 1; sz += 2) {
+      p.parts.push_back(
+          boxPart(box, dvec3(sx * (W / 2 - panel - post / 2), H / 2, sz * (D / 2 - post / 2)),
+                  dvec3(post, H, post), looks::DARK_STEEL, "rack post"));
+    }
+    p.parts.push_back(boxPart(box, dvec3(sx * (W / 2 - panel / 2), H / 2, 0), dvec3(panel, H, D),
+                              looks::DARK_STEEL, "side panel"));
+  }
+  p.parts.push_back(
+      boxPart(box, dvec3(0, cap / 2, 0), dvec3(W, cap, D), looks::DARK_STEEL, "base"));
+  p.parts.push_back(
+      boxPart(box, dvec3(0, H - cap / 2, 0), dvec3(W, cap, D), looks::DARK_STEEL, "top"));
+
+  // Slots from the top: power shelves, compute trays, switch trays, compute trays, power.
+  const PrototypeId compute = buildComputeTray(ctx, TrayDesc{.hero = false});
+  const PrototypeId heroTray = desc.hero ? buildComputeTray(ctx, TrayDesc{.hero = true}) : compute;
+  const PrototypeId sw = buildSwitchTray(ctx);
+  const PrototypeId power = buildPowerShelf(ctx);
+  const int upperCompute = (computeTrays + 1) / 2 + 1;  // 10 above the switches, 8 below
+  const int totalU = shelves + computeTrays + switchTrays;
+  double y = H - (H - totalU * U) / 2;  // top of the stack
+  const double trayZ = D / 2 - 0.02 - trayD / 2;
+  int computeIndex = 0, switchIndex = 0, shelfIndex = 0;
+  auto place = [&](PrototypeId id, const std::string& name, double pull) {
+    y -= U;
+    p.children.push_back(placeChild(id, dvec3(0, y, trayZ + pull), name));
+  };
+  auto placeCompute = [&]() {
+    const bool hero = desc.hero && computeIndex == desc.heroTrayIndex;
+    place(hero ? heroTray : compute, "compute_tray" + std::to_string(computeIndex),
+          hero ? desc.pullOut_m : 0.0);
+    ++computeIndex;
+  };
+  const double spineTop = y - (shelves / 2) * U;
+  for (int i = 0; i < shelves / 2; ++i)
+    place(power, "power_shelf" + std::to_string(shelfIndex++), 0);
+  for (int i = 0; i < std::min(upperCompute, computeTrays); ++i) placeCompute();
+  for (int i = 0; i < switchTrays; ++i) place(sw, "switch_tray" + std::to_string(switchIndex++), 0);
+  while (computeIndex < computeTrays) placeCompute();
+  const double spineBottom = y;
+  while (shelfIndex < shelves) place(power, "power_shelf" + std::to_string(shelfIndex++), 0);
+
+  // The copper NVLink spine at the back, with its cable bundles, and the coolant manifolds.
+  const double spineD = dims.meters("nvl72_rack.spine_depth");
+  const double spineZ = -D / 2 + post + spineD / 2;
+  const double trayW = dims.meters("compute_tray.width");
+  p.parts.push_back(boxPart(box, dvec3(0, 0.5 * (spineTop + spineBottom), spineZ - spineD / 4),
+                            dvec3(trayW * 0.8, spineTop - spineBottom, spineD / 2), looks::COPPER,
+                            "NVLink spine cartridges"));
+  for (int i = 0; i < 8; ++i) {
+    const double x = -trayW * 0.4 + trayW * 0.8 * (i + 0.5) / 8;
+    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(x, spineBottom, spineZ + spineD / 4),
+                               dvec3(x, spineTop, spineZ + spineD / 4), 0.03, looks::COPPER,
+                               "NVLink copper cable bundle"));
+  }
+  const double manifold = dims.meters("nvl72_rack.manifold_diameter");
+  for (int k = 0; k < 2; ++k) {
+    const double x = (k == 0 ? -1 : 1) * (W / 2 - panel - post - manifold / 2 - 0.005);
+    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(x, cap, -D / 2 + post + manifold),
+                               dvec3(x, H - cap, -D / 2 + post + manifold), manifold,
+                               k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
+                               k == 0 ? "coolant supply manifold" : "coolant return manifold"));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
+PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount) {
+  const Dimensions& dims = ctx.dims;
+  const MeshId box = ctx.meshes.box;
+  const double W = dims.meters("network_rack.width"), D = dims.meters("network_rack.depth");
+  const double H = dims.meters("network_rack.height");
+  const double U = dims.number("network_rack.switch_height_u") * dims.rackUnit_m();
+  const double swW = dims.meters("fabric_switch.width"), swD = dims.meters("fabric_switch.depth");
+  Prototype sw;
+  sw.name = "InfiniBand leaf switch";
+  sw.component = component::LEAF_SWITCH;
+  sw.lod = proxyLod(looks::NIC, 60.0f);
+  sw.parts.push_back(
+      boxPart(box, dvec3(0, U / 2, 0), dvec3(swW, U * 0.95, swD), looks::NIC, "switch chassis"));
+  for (int i = 0; i < 16; ++i) {
+    sw.parts.push_back(boxPart(box, dvec3(-swW / 2 + swW * (i + 0.5) / 16, U / 2, swD / 2 + 0.003),
+                               dvec3(swW / 16 * 0.8, U * 0.6, 0.006), looks::FIBER,
+                               "OSFP cage row " + std::to_string(i)));
+  }
+  const PrototypeId swId = ctx.scene.add(std::move(sw));
+
+  Prototype p;
+  p.name = "network rack";
+  p.component = component::NETWORK_RACK;
+  p.lod = proxyLod(looks::NIC, 120.0f);
+  p.parts.push_back(boxPart(box, dvec3(-W / 2 + 0.01, H / 2, 0), dvec3(0.02, H, D),
+                            looks::DARK_STEEL, "side panel"));
+  p.parts.push_back(boxPart(box, dvec3(W / 2 - 0.01, H / 2, 0), dvec3(0.02, H, D),
+                            looks::DARK_STEEL, "side panel"));
+  p.parts.push_back(
+      boxPart(box, dvec3(0, H - 0.025, 0), dvec3(W, 0.05, D), looks::DARK_STEEL, "top"));
+  p.parts.push_back(boxPart(box, dvec3(0, 0.025, 0), dvec3(W, 0.05, D), looks::DARK_STEEL, "base"));
+  p.parts.push_back(boxPart(box, dvec3(0, H / 2, -D / 2 + 0.01), dvec3(W, H, 0.02),
+                            looks::DARK_STEEL, "back panel"));
+  for (int i = 0; i < switchCount; ++i) {
+    const double y = H - 0.2 - (i + 1) * 2 * U;
+    p.children.push_back(
+        placeChild(swId, dvec3(0, y, D / 2 - 0.02 - swD / 2), "switch" + std::to_string(i)));
+  }
+  p.parts.push_back(tubePart(
+      ctx.meshes.cylinder, dvec3(W / 2 - 0.08, H - 0.2 - (switchCount + 1) * 2 * U, D / 2 - 0.06),
+      dvec3(W / 2 - 0.08, H + 0.6, D / 2 - 0.06), 0.06, looks::FIBER, "fibre bundle"));
+  return ctx.scene.add(std::move(p));
+}
+
+PrototypeId buildCdu(BuildContext& ctx) {
+  const Dimensions& dims = ctx.dims;
+  const MeshId box = ctx.meshes.box;
+  const double W = dims.meters("cdu.width"), D = dims.meters("cdu.depth"),
+               H = dims.meters("cdu.height");
+  Prototype p;
+  p.name = "coolant distribution unit";
+  p.component = component::CDU;
+  p.lod = proxyLod(looks::WHITE, 30.0f);
+  p.parts.push_back(boxPart(box, dvec3(0, H / 2, 0), dvec3(W, H, D), looks::WHITE, "CDU cabinet"));
+  p.parts.push_back(boxPart(box, dvec3(0, H * 0.75, D / 2 + 0.005), dvec3(0.25, 0.15, 0.01),
+                            Look{0.1f, 0.5f, 0.9f, 0.8f, 0.2f}, "CDU display"));
+  const double pipe = dims.meters("nvl72_rack.manifold_diameter") * 2;
+  for (int k = 0; k < 2; ++k) {
+    const double x = (k == 0 ? -0.15 : 0.15);
+    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(x, H, -0.2), dvec3(x, H + 0.5, -0.2),
+                               pipe, k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
+                               k == 0 ? "secondary supply" : "secondary return"));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
+double rowLength_m(const Dimensions& dims, int rackCount) {
+  return dims.meters("cdu.width") + rackCount * dims.meters("nvl72_rack.width") +
+         dims.meters("network_rack.width");
+}
+
+PrototypeId buildRow(BuildContext& ctx, const RowDesc& desc) {
+  const Dimensions& dims = ctx.dims;
+  const double rackW = dims.meters("nvl72_rack.width"), H = dims.meters("nvl72_rack.height");
+  const double cduW = dims.meters("cdu.width"), netW = dims.meters("network_rack.width");
+  const double length = rowLength_m(dims, desc.rackCount);
+  Prototype p;
+  p.name = desc.hero ? "row (hero scalable unit)" : "row (scalable unit)";
+  p.lod = proxyLod(looks::DARK_STEEL, 20.0f);
+  const PrototypeId rack = buildNvl72Rack(ctx, RackDesc{.hero = false});
+  const PrototypeId heroRack = desc.hero ? buildNvl72Rack(ctx, RackDesc{.hero = true}) : rack;
+  double x = -length / 2;
+  // In-row, the CDU's front lines up with the racks' on the cold aisle; its extra depth goes to
+  // the hot aisle side (centred, it would stand proud of the rack fronts).
+  const double cduZ = 0.5 * (dims.meters("nvl72_rack.depth") - dims.meters("cdu.depth"));
+  p.children.push_back(placeChild(buildCdu(ctx), dvec3(x + cduW / 2, 0, cduZ), "cdu"));
+  x += cduW;
+  for (int i = 0; i < desc.rackCount; ++i) {
+    const bool hero = desc.hero && i == desc.heroRackIndex;
+    p.children.push_back(
+        placeChild(hero ? heroRack : rack, dvec3(x + rackW / 2, 0, 0), "rack" + std::to_string(i)));
+    x += rackW;
+  }
+  p.children.push_back(placeChild(buildNetworkRack(ctx, dims.count("network_rack.switches")),
+                                  dvec3(x + netW / 2, 0, 0), "leaf_rack"));
+  // Overhead: the cable tray over the fronts, coolant pipes over the backs.
+  const double trayY = dims.meters("row.cable_tray_height");
+  const double trayW = dims.meters("row.cable_tray_width");
+  p.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, trayY, 0.25), dvec3(length, 0.1, trayW),
+                            looks::CABLE_TRAY, "overhead cable tray"));
+  const double pipe = dims.meters("nvl72_rack.manifold_diameter") * 3;
+  for (int k = 0; k < 2; ++k) {
+    const double z = -0.35 - 0.15 * k, y = H + 0.3 + 0.15 * k;
+    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(-length / 2, y, z),
+                               dvec3(length / 2, y, z), pipe,
+                               k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
+                               k == 0 ? "row coolant supply" : "row coolant return"));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
+}  // namespace world

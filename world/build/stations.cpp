@@ -1,0 +1,161 @@
+#include "world/build/stations.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace world {
+namespace {
+
+const char* const HERO_RACK = "hall0/row0/rack0";
+const char* const HERO_GPU = "hall0/row0/rack0/compute_tray9/superchip0_gpu0";
+
+std::vector<StationSpec> specs() {
+  const std::string gpu = HERO_GPU;
+  static const std::string sm = gpu + "/die0/gpc0/sm0";
+  static const std::string die = gpu + "/die0";
+  static const std::string hbm = gpu + "/hbm0/tsv_array";
+  static const std::string package = gpu;
+  static const std::string tray = std::string(HERO_RACK) + "/compute_tray9";
+  static const std::string rack = HERO_RACK;
+  const glm::dvec3 above(0.15, 1.0, 0.75), front(0.35, 0.3, 1.0), high(0.6, 0.9, 1.0);
+  return {
+      {"sm", "Streaming multiprocessor",
+       "one SM: 4 sub-partitions with warp schedulers, register files, FP32 lanes and a tensor "
+       "core each, around L1/shared memory",
+       sm.c_str(), true, above, 1.0},
+      {"die", "Blackwell die",
+       "one of the two GB100 dies: GPCs of SMs, L2, HBM PHYs, NVLink, NV-HBI", die.c_str(), true,
+       above, 1.0},
+      {"hbm", "HBM3e stack (cut open)",
+       "base logic die under stacked DRAM dies, cut open to show the TSVs and microbumps",
+       hbm.c_str(), true, glm::dvec3(0.25, 0.3, 1.0), 1.0},
+      {"package", "B200 package", "2 dies and 8 HBM3e stacks on a CoWoS-L interposer and substrate",
+       package.c_str(), true, above, 1.0},
+      {"tray", "Compute tray",
+       "1U tray, pulled out: 2 GB200 superchips (Grace + 2 Blackwell), "
+       "cold plates, NICs",
+       tray.c_str(), true, glm::dvec3(0.3, 1.0, 0.9), 0.9},
+      {"rack", "GB200 NVL72 rack",
+       "18 compute trays, 9 NVLink switch trays, power shelves, copper "
+       "spine, coolant manifolds",
+       rack.c_str(), true, glm::dvec3(-0.15, 0.25, 1.0), 0.9},
+      {"rack_back", "NVLink spine (rack back)",
+       "the back of the NVL72 rack: the copper NVLink spine cartridges and cable bundles that "
+       "join 72 GPUs, and the coolant manifolds",
+       rack.c_str(), false, glm::dvec3(0.35, 0.15, -1.0), 0.7},
+      {"row", "Scalable unit",
+       "a row of NVL72 racks with its CDU, leaf switches, cable tray and "
+       "coolant pipes",
+       "hall0/row0", true, glm::dvec3(0.4, 0.25, 1.0), 0.8},
+      {"fabric", "Scale-out fabric", "spine switch racks and the overhead cable trunk to every row",
+       "hall0/fabric/spine", true, glm::dvec3(0.5, 0.6, 1.0), 1.0},
+      {"hall", "Data hall", "rows of racks in cold/hot aisle pairs, the fabric, the gallery table",
+       "hall0", true, high, 0.8},
+      {"cooling", "Cooling plant", "dry coolers, pumps, facility water headers, cooling towers",
+       "cooling0", true, high, 0.9},
+      {"campus", "Campus", "data halls, their cooling yards, the substation", "", true, high, 0.85},
+      {"tpu", "TPU v5e",
+       "a TPU chip on its board: MXUs (128x128 systolic arrays), vector and "
+       "scalar units",
+       "hall0/gallery/tpu/chip0_die", false, above, 1.0},
+      {"xeon_amx", "Xeon with AMX",
+       "a Sapphire Rapids core: 8 AMX tile registers of 16 rows and "
+       "the TMUL",
+       "hall0/gallery/xeon/tile0/core0", false, above, 1.0},
+      {"gh100", "H100 package",
+       "GH100 die with 8 GPCs of 18 SMs, L2 halves, 6 HBM PHYs and NVLink, "
+       "beside its HBM stacks",
+       "hall0/gallery/h100", false, above, 1.0},
+  };
+}
+
+}  // namespace
+
+std::string formatLength(double meters) {
+  char buffer[64];
+  const double a = std::abs(meters);
+  if (a >= 1000.0) {
+    std::snprintf(buffer, sizeof buffer, "%.3g km", meters / 1000.0);
+  } else if (a >= 1.0) {
+    std::snprintf(buffer, sizeof buffer, "%.3g m", meters);
+  } else if (a >= 1e-3) {
+    std::snprintf(buffer, sizeof buffer, "%.3g mm", meters * 1e3);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.3g um", meters * 1e6);
+  }
+  return buffer;
+}
+
+std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad) {
+  std::vector<Station> stations;
+  for (const StationSpec& spec : specs()) {
+    auto found = scene.resolve(spec.path);
+    if (!found) continue;
+    const auto& [transform, prototypeId] = *found;
+    // The root's bounds include the ground; frame what stands on it instead.
+    Aabb bounds;
+    if (std::string(spec.path).empty()) {
+      for (const ChildInstance& child : scene.prototype(prototypeId).children) {
+        bounds.extend(
+            transformAabb(transform * child.local, scene.prototype(child.prototype).bounds));
+      }
+    } else {
+      bounds = transformAabb(transform, scene.prototype(prototypeId).bounds);
+    }
+    if (bounds.empty()) continue;
+    stations.push_back(makeStation(spec, bounds, transform, verticalFov_rad));
+  }
+  return stations;
+}
+
+Station makeStation(const StationSpec& spec, const Aabb& bounds, const glm::dmat4& transform,
+                    double verticalFov_rad) {
+  Station s;
+  s.name = spec.name;
+  s.title = spec.title;
+  s.description = spec.description;
+  s.path = spec.path;
+  s.onLadder = spec.onLadder;
+  s.bounds = bounds;
+  const glm::dvec3 size = bounds.size();
+  s.scale_m = std::max({size.x, size.y, size.z});
+  const double radius = 0.5 * glm::length(size);
+  const double distance = spec.framing * radius / std::sin(0.5 * verticalFov_rad);
+  // The view direction is given in the instance's own frame (its front is +Z).
+  const glm::dvec3 from = glm::normalize(glm::dvec3(transform * glm::dvec4(spec.viewFrom, 0.0)));
+  Pose pose = poseLookingAlong(bounds.center() + from * distance, -from);
+  s.viewpoint = OrbitPose{bounds.center(), distance, pose.yaw_rad, pose.pitch_rad};
+  return s;
+}
+
+std::optional<size_t> neighbourOnLadder(const std::vector<Station>& stations,
+                                        const std::string& current, int direction) {
+  std::vector<size_t> ladder;
+  for (size_t i = 0; i < stations.size(); ++i) {
+    if (stations[i].onLadder) ladder.push_back(i);
+  }
+  for (size_t k = 0; k < ladder.size(); ++k) {
+    if (stations[ladder[k]].name != current) continue;
+    const long next = long(k) + (direction > 0 ? 1 : -1);
+    if (next < 0 || next >= long(ladder.size())) return std::nullopt;
+    return ladder[size_t(next)];
+  }
+  return std::nullopt;
+}
+
+std::optional<size_t> closestOnLadder(const std::vector<Station>& stations, double scale_m) {
+  std::optional<size_t> best;
+  double bestScore = 1e300;
+  for (size_t i = 0; i < stations.size(); ++i) {
+    if (!stations[i].onLadder || scale_m <= 0) continue;
+    const double score = std::abs(std::log(stations[i].scale_m / scale_m));
+    if (score < bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  }
+  return best;
+}
+
+}  // namespace world

@@ -1,0 +1,56 @@
+// Named stations: places in the one world worth flying to, each with a description, its scale
+// and a viewpoint. The scale ladder (sm, die, hbm ... campus) is the architecture's order, used
+// by zoom in/out one scale.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "world/scene/flight.h"
+#include "world/scene/scene.h"
+
+namespace world {
+
+struct Station {
+  std::string name;         // "sm", "die", ... (CLI and tours use it)
+  std::string title;        // shown as the label
+  std::string description;  // one line
+  std::string path;         // instance path in the scene ("" = campus root)
+  bool onLadder = true;     // part of the zoom in/out ladder (the gallery is not)
+  Aabb bounds;              // world bounds of the instance
+  double scale_m = 0;       // largest extent of the bounds
+  OrbitPose viewpoint;      // where the camera goes
+};
+
+/// What a station is called and how it is framed.
+struct StationSpec {
+  const char* name;
+  const char* title;
+  const char* description;
+  const char* path;
+  bool onLadder;
+  glm::dvec3 viewFrom;  // direction from the target towards the camera, in the instance's frame
+  double framing;       // distance multiplier on the fitted distance
+};
+
+/// The station `spec` for an instance with world `bounds` and world `transform`: the camera
+/// fits the bounds' sphere into the vertical field of view (times spec.framing).
+Station makeStation(const StationSpec& spec, const Aabb& bounds, const glm::dmat4& transform,
+                    double verticalFov_rad);
+
+/// Builds the stations of a built scene (campus root with the standard child names); stations
+/// whose path does not resolve are left out.
+std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad);
+
+/// "24.9 mm", "2.2 m", "1.4 km": a length for people.
+std::string formatLength(double meters);
+
+/// The ladder station one step out (direction +1) or in (-1) from `current`; nullopt
+/// at the ends or when `current` is not on the ladder.
+std::optional<size_t> neighbourOnLadder(const std::vector<Station>& stations,
+                                        const std::string& current, int direction);
+/// The ladder station whose scale is closest (in log) to `scale_m`.
+std::optional<size_t> closestOnLadder(const std::vector<Station>& stations, double scale_m);
+
+}  // namespace world

@@ -1,0 +1,58 @@
+#include "world/live/hbm_fill.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "world/live/overlays.h"
+
+namespace world {
+
+HbmFillLayer HbmFillLayer::build(const Scene& scene, const std::string& stackPath) {
+  HbmFillLayer layer;
+  const auto stack = scene.resolve(stackPath);
+  if (!stack) return layer;
+  for (const Part& part : scene.prototype(stack->second).parts) {
+    if (part.name.rfind("DRAM die", 0) == 0) {
+      layer.m_dies.push_back(transformAabb(stack->first, part.bounds));
+    }
+  }
+  std::sort(layer.m_dies.begin(), layer.m_dies.end(),
+            [](const Aabb& a, const Aabb& b) { return a.min.y < b.min.y; });
+  return layer;
+}
+
+int HbmFillLayer::layerSegment(const HbmFill& fill, size_t i) const {
+  const double total = std::accumulate(fill.segments_bytes.begin(), fill.segments_bytes.end(), 0.0);
+  if (fill.capacity_bytes <= 0) return -1;
+  if (total > fill.capacity_bytes) return -2;
+  const double middle_bytes = (double(i) + 0.5) / double(m_dies.size()) * fill.capacity_bytes;
+  double below = 0;
+  for (size_t k = 0; k < fill.segments_bytes.size(); ++k) {
+    below += std::max(0.0, fill.segments_bytes[k]);
+    if (middle_bytes < below) return int(k);
+  }
+  return -1;
+}
+
+Look HbmFillLayer::segmentLook(size_t k, size_t n) {
+  const Rgb c = srgbToLinear(viridis((double(k) + 0.5) / double(std::max<size_t>(1, n))));
+  return Look{c.r, c.g, c.b, 0.25f, 0.2f};
+}
+
+void HbmFillLayer::emit(const HbmFill& fill, const glm::dvec3& eye,
+                        std::vector<gpu::Instance>& out) const {
+  const Look over{0.9f, 0.05f, 0.03f, 0.8f, 0.2f};  // out of memory: every layer red, glowing
+  for (size_t i = 0; i < m_dies.size(); ++i) {
+    const int segment = layerSegment(fill, i);
+    if (segment == -1) continue;  // empty layers keep the die's own look
+    const Look look =
+        segment == -2 ? over : segmentLook(size_t(segment), fill.segments_bytes.size());
+    // A skin a little larger than the die in x and z and a little thinner in y, so it covers
+    // the die's sides without fighting its faces for depth.
+    const glm::dvec3 size = m_dies[i].size();
+    const glm::dvec3 skin(size.x * 1.02, size.y * 0.9, size.z * 1.02);
+    out.push_back(makeInstance(boxTransform(m_dies[i].center(), skin), eye, look));
+  }
+}
+
+}  // namespace world

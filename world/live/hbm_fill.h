@@ -1,0 +1,38 @@
+// Memory made physical: the hero HBM stack (the cut-open one) fills layer by layer, bottom up,
+// with what the simulator panel's memory bar holds (weights, KV cache, activations ...), in the
+// bar's colours; over capacity every layer turns red. Each DRAM die stands for 1/N of the
+// capacity and takes the colour of what fills its middle. Pure logic: instances for the render
+// list.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "world/scene/render_list.h"
+#include "world/scene/scene.h"
+
+namespace world {
+
+struct HbmFill {
+  std::vector<double> segments_bytes;  // bottom up, in the memory bar's order
+  double capacity_bytes = 0;
+};
+
+class HbmFillLayer {
+ public:
+  /// Finds the DRAM dies of the stack at `stackPath`, bottom up; none when it is missing.
+  static HbmFillLayer build(const Scene& scene, const std::string& stackPath);
+
+  size_t layers() const { return m_dies.size(); }
+  /// Which segment fills layer `i` (-1: empty; -2: over capacity).
+  int layerSegment(const HbmFill& fill, size_t i) const;
+  /// The segment's colour (the panel bar's palette: viridis at (k + 0.5) / n), linear RGB.
+  static Look segmentLook(size_t k, size_t n);
+  /// A coloured skin over every filled die, positioned relative to `eye`.
+  void emit(const HbmFill& fill, const glm::dvec3& eye, std::vector<gpu::Instance>& out) const;
+
+ private:
+  std::vector<Aabb> m_dies;  // world bounds, bottom up
+};
+
+}  // namespace world

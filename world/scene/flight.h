@@ -1,0 +1,71 @@
+// Camera motion over time: fly-to a viewpoint (quick, eased at both ends, distance changed
+// geometrically so a jump of six orders of magnitude feels as even as a jump of one), and
+// Catmull-Rom splines through key poses for tours.
+#pragma once
+
+#include <vector>
+
+#include "world/scene/camera.h"
+
+namespace world {
+
+/// Smoothstep-style easing on [0,1]: 0 and 1 at the ends, zero slope at both.
+double easeInOut(double t);
+
+/// A view as "look at `target` from `distance_m` along yaw/pitch": what fly-to interpolates.
+struct OrbitPose {
+  glm::dvec3 target{0.0};
+  double distance_m = 1.0;
+  double yaw_rad = 0.0;
+  double pitch_rad = 0.0;
+};
+/// The camera pose of an orbit pose.
+Pose toPose(const OrbitPose& orbit);
+/// An orbit pose equal to `pose`, looking at a point `distance_m` ahead.
+OrbitPose toOrbitPose(const Pose& pose, double distance_m);
+
+struct FlyToDesc {
+  double maxDuration_s = 1.6;  // well under 2 s, however far
+  double minDuration_s = 0.5;
+  double secondsPerDecade = 0.2;  // extra time per factor of 10 in distance
+};
+
+class FlyTo {
+ public:
+  /// Starts a flight from `from` to `to`; its duration grows with the scale change (or the
+  /// travel measured in the larger orbit distance), capped.
+  FlyTo(const OrbitPose& from, const OrbitPose& to, FlyToDesc desc = {});
+  double duration_s() const { return m_duration_s; }
+  /// The pose `elapsed_s` seconds into the flight (clamped to the end).
+  Pose sample(double elapsed_s) const;
+  /// The same as an orbit pose (what a new flight starting mid-way continues from).
+  OrbitPose sampleOrbit(double elapsed_s) const;
+  bool finished(double elapsed_s) const { return elapsed_s >= m_duration_s; }
+
+ private:
+  OrbitPose m_from, m_to;
+  double m_duration_s = 1.0;
+};
+
+/// A key of a camera spline: a pose at a time.
+struct SplineKey {
+  double time_s = 0;
+  Pose pose;
+};
+
+/// Catmull-Rom through the keys' positions and angles (times strictly increasing); the ends
+/// are clamped, so the path passes through every key.
+class CameraSpline {
+ public:
+  /// False (and nothing kept) when there are fewer than 2 keys or times do not increase.
+  bool setKeys(std::vector<SplineKey> keys);
+  const std::vector<SplineKey>& keys() const { return m_keys; }
+  double duration_s() const { return m_keys.empty() ? 0.0 : m_keys.back().time_s; }
+  /// The pose at `time_s` (clamped to the keys' range).
+  Pose sample(double time_s) const;
+
+ private:
+  std::vector<SplineKey> m_keys;
+};
+
+}  // namespace world

@@ -1,0 +1,24 @@
+// The few meshes every station is made of, all inside the unit cube [-0.5, 0.5]^3 so that a
+// part's transform is simply translate(centre) * rotate * scale(size in metres).
+#pragma once
+
+#include "world/scene/render_list.h"
+
+namespace world {
+
+/// Axis-aligned unit box centred at the origin, 24 vertices with face normals, 12 triangles.
+MeshData makeUnitBox();
+/// Unit cylinder along Y (diameter 1, height 1, centred), `segments` sides, capped.
+MeshData makeUnitCylinder(int segments);
+
+/// Ids of the primitives once registered in a MeshLibrary.
+struct PrimitiveMeshes {
+  MeshId box;
+  MeshId cylinder;     // 16 sides: pipes, fans, towers, TSVs up close
+  MeshId cylinderLow;  // 6 sides: many small round things (microbumps, TSV columns)
+};
+
+/// Registers the primitives in `library` (once per library).
+PrimitiveMeshes registerPrimitives(MeshLibrary& library);
+
+}  // namespace world

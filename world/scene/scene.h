@@ -1,0 +1,233 @@
+// The world as nested prototypes: a prototype is a group of parts (a mesh with a transform and a
+// look) plus child instances of other prototypes. A hall of racks is one rack prototype
+// instanced many times; only what the camera is close to is expanded. Positions are double
+// metres; the render list gets camera-relative floats.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "world/scene/render_list.h"
+
+namespace world {
+
+struct PrototypeId {
+  uint32_t index = 0;
+  friend bool operator==(PrototypeId, PrototypeId) = default;
+};
+
+/// Axis-aligned box in double metres.
+struct Aabb {
+  glm::dvec3 min{1e300};
+  glm::dvec3 max{-1e300};
+  bool empty() const { return min.x > max.x; }
+  glm::dvec3 center() const { return 0.5 * (min + max); }
+  glm::dvec3 size() const { return max - min; }
+  void extend(const glm::dvec3& p) {
+    min = glm::min(min, p);
+    max = glm::max(max, p);
+  }
+  void extend(const Aabb& b) {
+    if (!b.empty()) {
+      extend(b.min);
+      extend(b.max);
+    }
+  }
+};
+
+/// The box that holds `box` after the affine transform `m`.
+Aabb transformAabb(const glm::dmat4& m, const Aabb& box);
+
+/// How a part looks: linear RGB colour, emissive 0..1, specular 0..1; imported models add a
+/// texture (a TextureLibrary layer, 0: none), glTF's alpha modes and the texture's wrap modes
+/// (gpu::Instance::material).
+struct Look {
+  float r = 0.6f, g = 0.6f, b = 0.6f;
+  float emissive = 0.0f;
+  float specular = 0.2f;
+  uint32_t texture = 0;
+  float alpha = 1.0f;        // multiplies the texture's alpha
+  float alphaCutoff = 0.0f;  // alpha below it is cut away (glTF MASK); 0: opaque
+  bool alphaBlend = false;   // glTF BLEND, drawn as ordered dithering (no sorting needed)
+  uint8_t wrapS = 0;         // texture wrap along u: 0 repeat, 1 clamp to edge, 2 mirrored repeat
+  uint8_t wrapT = 0;         // along v, the same codes
+};
+
+struct Part {
+  MeshId mesh;
+  glm::dmat4 local{1.0};  // unit mesh -> prototype frame (includes the size scale)
+  Look look;
+  std::string name;
+  Aabb bounds;  // in the prototype frame
+};
+
+struct ChildInstance {
+  PrototypeId prototype;
+  glm::dmat4 local{1.0};  // child frame -> parent frame (rigid: rotation + translation)
+  std::string name;
+};
+
+/// How a prototype is drawn when it is too small on screen to expand.
+struct LodDesc {
+  bool hasProxy = true;      // draw its bounds as one box when small
+  float openPixels = 40.0f;  // projected bounding radius (px) above which it expands
+  Look proxyLook;
+};
+
+struct Prototype {
+  std::string name;
+  std::string component;  // key an asset override file may replace it by ("" : none; builders.h)
+  std::vector<Part> parts;
+  std::vector<ChildInstance> children;
+  LodDesc lod;
+  Aabb bounds;  // parts and children, prototype frame
+};
+
+/// A hit of a ray pick: the path of instance names from the root ("hall0/row3/rack2/..."), the
+/// part's name and the distance along the ray (metres).
+struct PickHit {
+  std::string path;
+  std::string part;
+  double distance_m = 0;
+  Aabb worldBounds;  // of the part hit
+};
+
+/// Colours instances by what they are during collect (the live overlays). Each instance has a
+/// state derived from its parent's state and its child slot (the root's state is 0), so the walk
+/// never looks at names.
+class TintRule {
+ public:
+  virtual ~TintRule() = default;
+  /// State of child number `child` of prototype `parent`, whose instance is in `parentState`.
+  virtual uint32_t childState(uint32_t parentState, PrototypeId parent, uint32_t child) const = 0;
+  /// The look that replaces an instance's own in `state` (its parts, or its proxy box when
+  /// `proxy`), or nullptr.
+  virtual const Look* look(uint32_t state, bool proxy) const = 0;
+};
+
+/// Per-frame inputs of the LOD/culling walk.
+struct CullView {
+  glm::dvec3 eye{0.0};
+  glm::dvec3 forward{0, 0, -1}, right{1, 0, 0}, up{0, 1, 0};  // orthonormal
+  double verticalFov_rad = 1.0;
+  double aspect = 16.0 / 9.0;
+  double viewportHeight_px = 720;
+  double minPixels = 0.75;  // anything smaller is dropped
+  double lodScale = 1.0;    // > 1 expands later (coarser)
+  bool cull = true;  // false: no frustum or small-object culling (the benchmark's naive baseline)
+  // Triangles the walk may emit (by Scene::countTriangles' counts). When expanding everything
+  // that is large enough would go over it, the prototypes largest on screen open first and the
+  // rest stay as their proxy box.
+  uint64_t triangleBudget = UINT64_MAX;
+  // Sun shadows (the high preset): what lies outside the view is kept too when it may cast a
+  // shadow into it, i.e. when it touches the capsule from `casterCentre` (eye-relative) for
+  // `casterReach_m` towards the sun with radius `casterRadius_m`.
+  bool keepShadowCasters = false;
+  glm::dvec3 casterCentre{0.0};
+  glm::dvec3 towardSun{0, 1, 0};  // unit
+  double casterRadius_m = 0;
+  double casterReach_m = 0;
+  std::vector<std::string> selection;  // instance path segments to outline (empty: none)
+  const TintRule* tint = nullptr;      // overlay colours (nullptr: every part its own look)
+};
+
+struct CollectStats {
+  uint32_t prototypesVisited = 0;  // by both walks when the budget took a second one
+  uint32_t proxies = 0;
+  uint32_t heldBack = 0;            // proxies drawn only to stay within CullView::triangleBudget
+  uint64_t triangles = 0;           // emitted (Scene::countTriangles' mesh counts)
+  double nearestVisible_m = 1e300;  // closest emitted geometry (box distance from the eye)
+};
+
+/// Buffers the budgeted walk reuses from frame to frame (the caller keeps one per scene view).
+struct CollectScratch {
+  struct Candidate {
+    double pixels;  // projected bounding radius: larger opens first
+    PrototypeId prototype;
+    int matched;  // selection path segments matched
+    uint32_t tintState;
+    glm::dmat4 world;
+  };
+  std::vector<Candidate> heap;
+  std::vector<size_t> bucketSizes;
+};
+
+class Scene {
+ public:
+  /// Adds a prototype (its children must already exist); computes its bounds.
+  PrototypeId add(Prototype prototype);
+  /// Gives prototype `id` the parts and children of `contents` (name, component and LOD kept).
+  /// The new contents must fit in the old bounds: the bounds of its parents are not recomputed.
+  void replaceContents(PrototypeId id, Prototype contents);
+  /// Changes the look of part `part` of prototype `id` (every instance of it); ignored when out
+  /// of range. For parts that show live state (world/live/compute_glow.h).
+  void setPartLook(PrototypeId id, uint32_t part, const Look& look);
+  /// Marks the root that collect/pick/nearest walk from.
+  void setRoot(PrototypeId root, const glm::dmat4& rootTransform = glm::dmat4(1.0));
+  const Prototype& prototype(PrototypeId id) const { return m_prototypes[id.index]; }
+  size_t prototypeCount() const { return m_prototypes.size(); }
+  PrototypeId root() const { return m_root; }
+  const glm::dmat4& rootTransform() const { return m_rootTransform; }
+  /// Registers a mesh's local bounds (defaults to the unit cube for unknown ids).
+  void setMeshBounds(MeshId mesh, const Aabb& bounds);
+  const Aabb& meshBounds(MeshId mesh) const;
+  /// Records every mesh's triangle count and what opening each prototype costs, for collect's
+  /// triangle budget. Call once the scene is built (later adds and replacements count 0).
+  void countTriangles(const MeshLibrary& meshes);
+  /// Triangles prototype `id` draws when opened with every descendant opened too (full detail,
+  /// nothing culled), as of the last countTriangles.
+  uint64_t fullTriangles(PrototypeId id) const;
+
+  /// Finds an instance by its slash-separated path of child names from the root (empty path =
+  /// root); returns its world transform and prototype.
+  std::optional<std::pair<glm::dmat4, PrototypeId>> resolve(const std::string& path) const;
+  /// World-space bounds of the instance at `path`, if it exists.
+  std::optional<Aabb> worldBounds(const std::string& path) const;
+
+  /// Culls and picks LOD for `view`, appending camera-relative instances per mesh into
+  /// `perMesh` (indexed by MeshId). Proxies use `proxyMesh`. Within view.triangleBudget the
+  /// result is the plain walk's; over it, a second walk opens the largest on screen first
+  /// (`scratch` holds its buffers; nullptr: allocated per call).
+  CollectStats collect(const CullView& view, MeshId proxyMesh,
+                       std::vector<std::vector<gpu::Instance>>& perMesh,
+                       CollectScratch* scratch = nullptr) const;
+  /// Nearest part (full detail) hit by the ray, if any. `direction` need not be unit length.
+  std::optional<PickHit> pick(const glm::dvec3& origin, const glm::dvec3& direction) const;
+  /// Distance from `point` to the nearest part's box (full detail), or +inf when empty.
+  double nearestSurfaceDistance(const glm::dvec3& point) const;
+
+ private:
+  std::vector<Prototype> m_prototypes;
+  std::vector<Aabb> m_meshBounds;
+  // Per mesh and per prototype, from countTriangles. Opening a prototype one level adds its
+  // parts' triangles plus, per child, a proxy box or (a child without one opens with it) the
+  // child's own opening.
+  std::vector<uint32_t> m_meshTriangles;
+  std::vector<uint64_t> m_openTriangles;  // parts, the proxy-less children's included
+  std::vector<uint32_t> m_openProxies;    // proxy boxes of children, so opened
+  std::vector<uint64_t> m_fullTriangles;  // everything below opened too
+  PrototypeId m_root;
+  glm::dmat4 m_rootTransform{1.0};
+
+  /// Part bounds and the prototype's bounds from its parts and children.
+  void computeBounds(Prototype& prototype) const;
+};
+
+/// The GPU instance of a unit mesh under world transform `m`, its translation made relative to
+/// the camera at `eye` (in double, then float).
+gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Look& look);
+/// translate(center) * scale(size): a unit mesh made into an axis-aligned box.
+glm::dmat4 boxTransform(const glm::dvec3& center, const glm::dvec3& size);
+/// Part helper: a box of `size` (metres) centred at `center` in the prototype frame.
+Part boxPart(MeshId mesh, const glm::dvec3& center, const glm::dvec3& size, Look look,
+             std::string name);
+/// A child placed at `offset`, rotated by `yaw_rad` about +Y.
+ChildInstance placeChild(PrototypeId prototype, const glm::dvec3& offset, std::string name,
+                         double yaw_rad = 0.0);
+
+}  // namespace world

@@ -1,0 +1,108 @@
+// Tours as data: a tour file (assets/tours/<name>.json) holds chapters of steps; each step names
+// where the camera goes (a station or an explicit orbit pose), its narration as keys into a
+// strings file per language (assets/tours/strings.<lang>.json), the sim scenario preset, an
+// optional engine scenario with injected faults, overlays and how long it holds. Loading checks
+// every reference (stations, scenarios, overlays, panels, strings) and names file:line (pointer).
+// world/tour.* never builds the world: the names it checks against are passed in.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/engine/engine_desc.h"
+#include "sim/json_file.h"
+#include "sim/result.h"
+#include "world/scene/flight.h"
+
+namespace world {
+
+/// Overlay names a step may switch on (the renderer and panels know these).
+const std::vector<std::string>& knownOverlays();
+/// Simulator panel ids, one per chapter.
+const std::vector<std::string>& knownPanels();
+
+/// A narration key as used in the tour file, with where it is used (for error messages).
+struct StringUse {
+  std::string key;
+  std::string where;  // "file:line (pointer)"
+};
+
+struct TourStep {
+  std::optional<std::string> station;  // a station name, or
+  std::optional<OrbitPose> orbit;      // an explicit camera orbit pose (world metres, radians)
+  std::vector<std::string> narration;  // strings keys, shown one chunk at a time
+  std::string action;                  // strings key shown after the chunks ("" = none)
+  std::string scenario;                // sim scenario preset (assets/scenarios/<name>.json)
+  std::string engineScenario;          // engine scenario ("" = none)
+  std::vector<sim::engine::FaultDesc> faults;  // injected into the engine scenario
+  std::vector<std::string> overlays;
+  double hold_s = 8.0;  // how long the step stays when the tour plays by itself
+  std::string where;    // "file:line (pointer)" of the step
+};
+
+struct TourChapter {
+  std::string id;          // "serial_vs_parallel"
+  std::string title;       // strings key
+  std::string panel;       // one of knownPanels()
+  bool finale = false;     // the finale follows chapter 10 and has no number key
+  bool highlight = false;  // played by the kiosk's attract loop
+  std::vector<TourStep> steps;
+};
+
+struct Tour {
+  std::filesystem::path file;
+  std::string title;  // strings key
+  std::vector<TourChapter> chapters;
+  std::vector<StringUse> stringUses;  // every key the tour uses, in file order
+};
+
+/// The names a tour may refer to (from the built world, the scenario folder and the engine).
+struct TourReferences {
+  std::vector<std::string> stations;
+  std::vector<std::string> scenarios;
+  std::vector<std::string> engineScenarios;
+};
+
+/// One language: key -> text.
+struct StringTable {
+  std::filesystem::path file;
+  std::string language;  // "en", from strings.<language>.json
+  std::map<std::string, std::string> texts;
+
+  /// The text of `key`, or nullptr.
+  const std::string* find(const std::string& key) const;
+};
+
+/// A loaded tour with every language found beside it, all cross-checked.
+struct TourBundle {
+  Tour tour;
+  std::vector<StringTable> languages;  // sorted by language code
+
+  /// The language called `code`, or nullptr.
+  const StringTable* language(std::string_view code) const;
+};
+
+/// Parses a tour document and checks its references; errors name file:line (pointer).
+sim::Result<Tour> parseTour(const sim::JsonFile& file, const TourReferences& refs);
+/// Reads and parses a tour file.
+sim::Result<Tour> loadTourFile(const std::filesystem::path& path, const TourReferences& refs);
+/// Parses a strings document: one object of key -> non-empty text.
+sim::Result<StringTable> parseStrings(const sim::JsonFile& file, std::string language);
+/// Reads strings.<language>.json.
+sim::Result<StringTable> loadStringsFile(const std::filesystem::path& path);
+/// Checks that every key the tour uses exists in every language; names the use and the file.
+sim::Result<bool> checkStrings(const Tour& tour, const std::vector<StringTable>& languages);
+
+/// assets/tours.
+std::filesystem::path toursDir();
+/// Tour names in `dir` (every <name>.json but the strings files), sorted.
+std::vector<std::string> tourNames(const std::filesystem::path& dir = toursDir());
+/// Loads `dir`/<name>.json (or a path ending in .json) with every strings.*.json of its folder.
+sim::Result<TourBundle> loadTourBundle(const std::string& nameOrFile, const TourReferences& refs,
+                                       const std::filesystem::path& dir = toursDir());
+
+}  // namespace world
