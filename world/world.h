@@ -106,23 +106,25 @@ class World {
   const RackMap& racks() const { return m_racks; }
   /// The hero rack's GPU packages built as their own instances (the open hero tray's).
   const std::vector<HeroGpu>& heroGpus() const { return m_heroGpus; }
-  /// The hero rack's traffic (drawn when FrameDesc::traffic); update it from the engine every
-  /// frame.
+  /// The hero rack's traffic (drawn when FrameDesc::traffic; updated by sync).
   Traffic& traffic() { return m_traffic; }
-  /// The hero GPU's tensor cores and HBM glowing with its activity; update it from the engine
-  /// every frame (it changes the parts' looks in the scene).
-  void updateComputeGlow(const sim::engine::Engine& engine) {
-    m_computeGlow.update(engine, m_scene);
-  }
+  /// Frame stage 3: everything live follows the simulation's snapshot — the overlay with
+  /// `metric`, the traffic, the coolant flow and the hero GPU's compute glow (which changes the
+  /// parts' looks in the scene). `generation` is the simulation's (SimHost::generation); the
+  /// render lists built after carry it.
+  void sync(const sim::engine::Snapshot& snapshot, OverlayMetric metric, uint64_t generation);
+  /// The generation of the last sync.
+  uint64_t generation() const { return m_generation; }
+  /// The hero GPU's tensor cores and HBM glowing with its activity (updated by sync).
   const ComputeGlow& computeGlow() const { return m_computeGlow; }
   const Traffic& traffic() const { return m_traffic; }
-  /// The hero rack's coolant flow (drawn when FrameDesc::coolant); update it from the engine
-  /// every frame.
+  /// The hero rack's coolant flow (drawn when FrameDesc::coolant; updated by sync).
   Coolant& coolant() { return m_coolant; }
   const Coolant& coolant() const { return m_coolant; }
 
  private:
   World() = default;
+  uint64_t m_generation = 0;
   MeshLibrary m_meshes;
   TextureLibrary m_textures;
   PrimitiveMeshes m_primitives;

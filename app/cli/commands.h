@@ -6,12 +6,9 @@
 
 #include <CLI/CLI.hpp>
 
-namespace app {
+#include "app/session/exit_status.h"
 
-/// Exit statuses: 0 success, 1 a runtime failure, 2 bad input (flags, files, scenarios).
-inline constexpr int EXIT_OK = 0;
-inline constexpr int EXIT_FAILURE_RUNTIME = 1;
-inline constexpr int EXIT_BAD_INPUT = 2;
+namespace app {
 
 using CommandRunner = std::function<int()>;
 

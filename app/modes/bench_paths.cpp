@@ -19,13 +19,16 @@ BenchPath stationsPath(const world::World& world) {
                    [](const auto* a, const auto* b) { return a->scale_m < b->scale_m; });
   struct Leg {
     double start_s;
+    std::string station;  // held at, then flown from
+    std::string next;     // flown to ("" for the last)
     world::OrbitPose at;
     std::shared_ptr<world::FlyTo> flight;  // to the next station, null for the last
   };
   auto legs = std::make_shared<std::vector<Leg>>();
   double t = 0;
   for (size_t i = 0; i < ladder.size(); ++i) {
-    Leg leg{t, ladder[i]->viewpoint, nullptr};
+    Leg leg{t, ladder[i]->name, i + 1 < ladder.size() ? ladder[i + 1]->name : std::string(),
+            ladder[i]->viewpoint, nullptr};
     t += HOLD_S;
     if (i + 1 < ladder.size()) {
       leg.flight = std::make_shared<world::FlyTo>(ladder[i]->viewpoint, ladder[i + 1]->viewpoint);
@@ -37,14 +40,22 @@ BenchPath stationsPath(const world::World& world) {
   path.name = "stations";
   path.description = "every station from the SM to the campus, flying between them";
   path.duration_s = t;
-  path.poseAt = [legs](double time_s) {
+  auto legAt = [legs](double time_s) {
     const Leg* leg = &legs->front();
     for (const Leg& l : *legs) {
       if (l.start_s <= time_s) leg = &l;
     }
+    return leg;
+  };
+  path.poseAt = [legAt](double time_s) {
+    const Leg* leg = legAt(time_s);
     const double local = time_s - leg->start_s;
     if (local <= HOLD_S || !leg->flight) return world::toPose(leg->at);
     return leg->flight->sample(local - HOLD_S);
+  };
+  path.stationAt = [legAt](double time_s) {
+    const Leg* leg = legAt(time_s);
+    return time_s - leg->start_s <= HOLD_S || leg->next.empty() ? leg->station : leg->next;
   };
   return path;
 }
@@ -62,6 +73,7 @@ BenchPath campusPath(const world::World& world) {
     orbit.yaw_rad += 2.0 * M_PI * time_s / duration;
     return world::toPose(orbit);
   };
+  path.stationAt = [](double) { return std::string("campus"); };
   return path;
 }
 

@@ -15,6 +15,7 @@ struct BenchPath {
   std::string description;
   double duration_s = 0;
   std::function<world::Pose(double time_s)> poseAt;
+  std::function<std::string(double time_s)> stationAt;        // the station held, or flown to
   world::OverlayMetric overlay = world::OverlayMetric::None;  // heat overlay shown along the way
   bool traffic = false;                                       // traffic particles too
 };

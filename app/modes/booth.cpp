@@ -6,9 +6,9 @@
 
 namespace app {
 
-Booth::Booth(Session& session, std::string tour, world::TourPlayerDesc player, KioskDesc kiosk,
-             bool log)
-    : m_session(session),
+Booth::Booth(const world::World& world, std::string tour, world::TourPlayerDesc player,
+             KioskDesc kiosk, bool log)
+    : m_world(world),
       m_tour(std::move(tour)),
       m_playerDesc(std::move(player)),
       m_machine(kiosk),
@@ -21,10 +21,11 @@ sim::Result<world::TourPlayer> Booth::makePlayer(bool attract) const {
   desc.autoAdvance = attract;
   desc.loop = attract;
   desc.highlightsOnly = attract;
-  return makeTourPlayer(m_session, m_tour, desc);
+  return makeTourPlayer(m_world, m_tour, desc);
 }
 
-void Booth::update(const std::vector<KioskEvent>& events, double wall_s, TourDriver& driver) {
+void Booth::update(const std::vector<KioskEvent>& events, double wall_s, TourDriver& driver,
+                   std::vector<SimCommand>& commands) {
   std::vector<KioskEvent> all = events;
   if (driver.player().finished()) all.push_back({KioskInput::TourEnded});
   if (all.empty()) all.push_back({KioskInput::None});
@@ -38,7 +39,7 @@ void Booth::update(const std::vector<KioskEvent>& events, double wall_s, TourDri
       // The tour file was checked when the booth started; should it fail now (edited on disk),
       // the booth keeps playing what it has.
       auto fresh = makePlayer(out.startAttract);
-      if (fresh) driver.setPlayer(std::move(*fresh));
+      if (fresh) driver.setPlayer(std::move(*fresh), commands);
     }
     if (out.next) driver.next();
     if (out.prev) driver.prev();

@@ -16,14 +16,16 @@ namespace app {
 class Booth {
  public:
   /// `tour` is the tour name or file, `player` the caption language and motion choice.
-  Booth(Session& session, std::string tour, world::TourPlayerDesc player, KioskDesc kiosk,
+  Booth(const world::World& world, std::string tour, world::TourPlayerDesc player, KioskDesc kiosk,
         bool log);
 
   /// A fresh attract-loop player for the driver to start with.
   sim::Result<world::TourPlayer> attractPlayer() const { return makePlayer(true); }
 
-  /// Applies this frame's events (none: time passes) after `wall_s` wall-clock seconds.
-  void update(const std::vector<KioskEvent>& events, double wall_s, TourDriver& driver);
+  /// Applies this frame's events (none: time passes) after `wall_s` wall-clock seconds; a
+  /// player swapped in asks for its first step's simulation in `commands`.
+  void update(const std::vector<KioskEvent>& events, double wall_s, TourDriver& driver,
+              std::vector<SimCommand>& commands);
 
   KioskState state() const { return m_machine.state(); }
   bool blanked() const { return m_blanked; }
@@ -36,7 +38,7 @@ class Booth {
  private:
   sim::Result<world::TourPlayer> makePlayer(bool attract) const;
 
-  Session& m_session;
+  const world::World& m_world;
   std::string m_tour;
   world::TourPlayerDesc m_playerDesc;
   KioskMachine m_machine;

@@ -10,14 +10,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/cli/commands.h"
 #include "app/modes/booth.h"
 #include "app/platform/atomic_file.h"
 #include "app/platform/process_stats.h"
+#include "app/session/exit_status.h"
+#include "app/session/frame.h"
 #include "app/session/session.h"
 #include "app/session/tour_driver.h"
 #include "app/session/tour_session.h"
-#include "app/ui/legend.h"
+#include "app/session/tour_view.h"
 #include "app/ui/tour_panel.h"
 #include "renderer/vk/validation.h"
 
@@ -107,7 +108,7 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
   }
   world::TourPlayerDesc playerDesc;
   playerDesc.language = options.language;
-  Booth booth(session, options.tour, playerDesc,
+  Booth booth(*session.world, options.tour, playerDesc,
               KioskDesc{options.kioskIdle_s, options.kioskWarning_s}, false);
   auto player = booth.attractPlayer();
   if (!player) {
@@ -128,44 +129,37 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
   }
   world::TourPlayerDesc fullDesc = playerDesc;
   fullDesc.reducedMotion = true;
-  auto fullTour = makeTourPlayer(session, options.tour, fullDesc);
+  auto fullTour = makeTourPlayer(*session.world, options.tour, fullDesc);
   if (!fullTour) {
     std::fprintf(stderr, "dcwalk: %s\n", fullTour.error().c_str());
     return EXIT_BAD_INPUT;
   }
-  TourDriver driver(session, std::move(*fullTour));
+  TourDriver driver(std::move(*fullTour));
+  TourView view(driver, *panel, options.language);
+  view.setInteractive(true);
   ScriptedVisitor visitor(options);
   const VkExtent2D extent{render.width, render.height};
-
+  std::vector<SimCommand> commands;
   // One frame as the booth's screen shows it, submitted offscreen.
   auto renderFrame = [&](double dt) {
-    syncOverlay(session, driver.overlay());
-    const world::FrameDesc frame = driver.frameDesc(extent.width, extent.height, panel->hbmFill());
-    session.worldStats = session.world->buildRenderList(driver.camera(), frame, session.list);
-    if (booth.blanked()) session.list.clear();
-    session.ui->beginFrame(float(extent.width), float(extent.height), float(dt));
-    if (!booth.blanked()) {
-      panel->follow(driver.player().frame(), options.language);
-      HudInfo hud = driver.hud(options.language);
-      hud.banner = booth.banner();
-      hud.panelOnRight = panel->view() != nullptr;
-      session.ui->drawHud(hud);
-      drawLegend(session.world->overlay(), hud.panelOnRight ? session.ui->titleBottom() : -1.0f);
-      panel->draw(booth.state() != KioskState::Attract, options.language);
-      session.ui->drawLabels(session.list, float(extent.width), float(extent.height));
-    }
-    session.renderer->drawOffscreen(session.list, session.ui->endFrame(), extent);
+    for (SimCommand& c : commands) session.sim->queue(std::move(c));
+    commands.clear();
+    view.setBooth(booth.blanked(), booth.state() == KioskState::Attract, booth.banner());
+    FrameSpec spec;
+    spec.dt_s = dt;
+    spec.extent = extent;
+    spec.output = FrameOutput::Offscreen;
+    runFrame(session, view, spec);
   };
 
   // Warm-up: every step of the whole tour once (each engine scenario, panel and view), so that
   // what is measured afterwards is growth, not content seen for the first time.
-  driver.start(/*cut=*/true);
+  driver.start(commands, /*cut=*/true);
   do {
-    driver.advance(0);
-    renderFrame(1.0 / 30.0);
+    renderFrame(0);
   } while (driver.player().nextStep());
-  driver.setPlayer(std::move(*player));
-  driver.start(/*cut=*/true);
+  driver.setPlayer(std::move(*player), commands);
+  driver.start(commands, /*cut=*/true);
 
   using Clock = std::chrono::steady_clock;
   const auto begin = Clock::now();
@@ -187,10 +181,8 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
     if (now_s >= duration_s) break;
     const double wall_s = std::chrono::duration<double>(frameStart - last).count();
     last = frameStart;
-    booth.update(visitor.events(booth.state(), now_s), wall_s, driver);
-    const double dt = std::clamp(wall_s, 1e-4, 0.1);
-    driver.advance(dt);
-    renderFrame(dt);
+    booth.update(visitor.events(booth.state(), now_s), wall_s, driver, commands);
+    renderFrame(std::clamp(wall_s, 1e-4, 0.1));
     const double frame_s = std::chrono::duration<double>(Clock::now() - frameStart).count();
     windowFrames_ms.push_back(frame_s * 1e3);
     ++stateFrames[kioskStateName(booth.state())];

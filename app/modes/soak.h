@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/cli/options.h"
+#include "app/session/render_options.h"
 
 namespace app {
 

@@ -10,16 +10,17 @@
 #include <backends/imgui_impl_glfw.h>
 #include <imgui.h>
 
-#include "app/cli/commands.h"
 #include "app/modes/booth.h"
 #include "app/modes/kiosk.h"
 #include "app/platform/capture.h"
 #include "app/platform/settings.h"
 #include "app/platform/window.h"
+#include "app/session/exit_status.h"
+#include "app/session/frame.h"
 #include "app/session/session.h"
 #include "app/session/tour_driver.h"
 #include "app/session/tour_session.h"
-#include "app/ui/legend.h"
+#include "app/session/tour_view.h"
 #include "app/ui/selection_panel.h"
 #include "app/ui/timeline_panel.h"
 #include "app/ui/tour_panel.h"
@@ -36,12 +37,15 @@ constexpr const char* HELP_TEXT =
     "I what-if and faults\n"
     "F12 screenshot  F9 record clip  H help  Esc quit";
 
-// The window on top of the tour driver: keys, mouse flight (which leaves the path; Home
-// returns), picking, zooming one scale, and the debug status line.
-class WindowApp {
+// The window on top of the tour view: keys, mouse flight (which leaves the path; Home returns),
+// picking, zooming one scale, the selection, timeline, what-if and chapter-menu windows, and the
+// debug status line. Keys and windows ask the simulation for changes with commands.
+class WindowApp : public TourView {
  public:
-  WindowApp(Session& session, Window& window, TourDriver& driver, const WindowModeOptions& options)
-      : m_session(session),
+  WindowApp(Session& session, Window& window, TourDriver& driver, TourPanel& panel,
+            const WindowModeOptions& options)
+      : TourView(driver, panel, options.language),
+        m_session(session),
         m_window(window),
         m_driver(driver),
         m_settingsFile(options.settingsFile),
@@ -49,7 +53,7 @@ class WindowApp {
         m_captureDir(options.captureDir) {}
 
   /// Keys of the tour and the flight (not used in kiosk mode, which filters keys itself).
-  void handleKey(int key) {
+  void handleKey(int key, std::vector<SimCommand>& commands) {
     if (ImGui::GetIO().WantTextInput) return;  // typing into a panel's field (what-if)
     switch (key) {
       case GLFW_KEY_ESCAPE:
@@ -82,6 +86,7 @@ class WindowApp {
       case GLFW_KEY_L:
         m_settings.language = m_settings.language == "en" ? "de" : "en";
         m_driver.player().setLanguage(m_settings.language);
+        setLanguage(m_settings.language);
         saveSettings();
         break;
       case GLFW_KEY_R:
@@ -105,16 +110,16 @@ class WindowApp {
         m_whatIf.toggle();
         break;
       case GLFW_KEY_P:
-        m_driver.setPaused(!m_driver.paused());
+        commands.push_back(SimCommand::togglePause());
         break;
       case GLFW_KEY_N:
-        m_driver.stepSimulation();
+        commands.push_back(SimCommand::step());
         break;
       case GLFW_KEY_LEFT_BRACKET:
-        m_driver.setSimSpeed(m_driver.simSpeed() * 0.5);
+        commands.push_back(SimCommand::scaleSpeed(0.5));
         break;
       case GLFW_KEY_RIGHT_BRACKET:
-        m_driver.setSimSpeed(m_driver.simSpeed() * 2.0);
+        commands.push_back(SimCommand::scaleSpeed(2.0));
         break;
       case GLFW_KEY_M:
       case GLFW_KEY_TAB:
@@ -156,24 +161,24 @@ class WindowApp {
   }
 
   /// The timeline and time controls (T), acting on what the visitor clicks.
-  void drawTimeline() {
-    const sim::engine::Engine& engine = *m_session.engine;
-    m_scrubMax_s = std::max(m_scrubMax_s, engine.time_s());
+  void drawTimeline(const FrameContext& context) {
+    m_scrubMax_s = std::max(m_scrubMax_s, context.sim.time_s());
     if (!m_showTimeline) return;
-    const TimeState state{engine.time_s(), m_driver.simSpeed(), m_driver.paused(), m_scrubMax_s};
-    const TimeRequest request = app::drawTimeline(timelineOf(engine), state);
-    if (request.togglePause) m_driver.setPaused(!m_driver.paused());
-    if (request.step) m_driver.stepSimulation();
-    m_driver.setSimSpeed(m_driver.simSpeed() * request.speedFactor);
-    if (request.scrub_s) m_driver.scrubTo(*request.scrub_s);
+    const TimeState state{context.sim.time_s(), context.sim.speed(), context.sim.paused(),
+                          m_scrubMax_s};
+    app::drawTimeline(timelineOf(context.snapshot), state, context.commands);
   }
 
-  /// The what-if and faults panel (I), restarting the engine as the visitor asks.
-  void drawWhatIf() { m_whatIf.draw(m_session); }
+  /// The what-if and faults panel (I), asking the simulation for what the visitor changes.
+  void drawWhatIf(const FrameContext& context) {
+    const SimNotice& notice = context.sim.notice();
+    m_whatIf.draw({context.sim.request(), context.sim.generation(), context.sim.time_s(),
+                   notice.text, notice.error, notice.serial},
+                  context.commands);
+  }
 
-  /// Takes the screenshot asked for (F12) and feeds the clip (F9) with this frame's pixels,
-  /// rendered offscreen from the same render list and UI.
-  void capture(ImDrawData* ui, VkExtent2D extent) {
+  /// Whether this frame's pixels are wanted (F12, or a clip recording); starts and stops clips.
+  bool wantsPixels(VkExtent2D extent) {
     if (m_toggleRecording) {
       m_toggleRecording = false;
       if (m_clip) {
@@ -189,8 +194,11 @@ class WindowApp {
         }
       }
     }
-    if (!m_wantScreenshot && !m_clip) return;
-    const renderer::Pixels pixels = m_session.renderer->renderToPixels(m_session.list, ui, extent);
+    return m_wantScreenshot || m_clip;
+  }
+
+  /// Saves the screenshot asked for (F12) and feeds the clip (F9) with this frame's pixels.
+  void capture(const renderer::Pixels& pixels) {
     if (m_wantScreenshot) {
       m_wantScreenshot = false;
       auto saved = saveScreenshot(pixels, m_captureDir);
@@ -260,35 +268,70 @@ class WindowApp {
     }
   }
 
-  HudInfo hud(double fps, bool kioskMode) const {
-    HudInfo hud = m_driver.hud(m_settings.language);
-    if (!kioskMode) {
-      char status[256];
-      std::snprintf(status, sizeof(status),
-                    "\n%s%s  nearest surface %s   %.0f fps   %llu triangles",
-                    m_selection ? "selected: " : "", m_selection ? m_selection->part.c_str() : "",
-                    world::formatLength(m_session.worldStats.nearestSurface_m).c_str(), fps,
-                    static_cast<unsigned long long>(m_session.worldStats.triangles));
-      hud.status += status;
-      if (m_session.worldStats.heldBack > 0) {
-        // Heavy --assets models: say why some parts show as plain boxes.
-        std::snprintf(status, sizeof(status), " (budget: %u parts as boxes)",
-                      m_session.worldStats.heldBack);
-        hud.status += status;
-      }
-      if (m_showHelp) hud.help = HELP_TEXT;
+  // --- the frame source: the tour view plus the window's status, help and windows ---
+  void setFps(double fps) { m_fps = fps; }
+
+  world::FrameDesc frameDesc(VkExtent2D extent, const SimHost& sim) const override {
+    world::FrameDesc frame = TourView::frameDesc(extent, sim);
+    frame.selectedPath = m_selection ? m_selection->path : std::string();
+    return frame;
+  }
+
+  void follow(FrameContext& context) override {
+    TourView::follow(context);
+    m_selectionPanel.update(m_selection, context.world, context.snapshot, context.catalog);
+  }
+
+  HudInfo hud(FrameContext& context) override {
+    HudInfo hud = TourView::hud(context);
+    hud.panelOnRight = hud.panelOnRight || m_selectionPanel.active();
+    if (m_kiosk) return hud;
+    hud.banner = notice();
+    if (context.sim.catchingUp()) {
+      char text[96];
+      std::snprintf(text, sizeof(text), "Catching up to t = %.1f s (%.0f %%)",
+                    context.sim.catchUpTarget_s(), 100.0 * context.sim.catchUpProgress());
+      hud.banner = text;
     }
+    char status[256];
+    std::snprintf(status, sizeof(status), "\n%s%s  nearest surface %s   %.0f fps   %llu triangles",
+                  m_selection ? "selected: " : "", m_selection ? m_selection->part.c_str() : "",
+                  world::formatLength(m_session.worldStats.nearestSurface_m).c_str(), m_fps,
+                  static_cast<unsigned long long>(m_session.worldStats.triangles));
+    hud.status += status;
+    if (m_session.worldStats.heldBack > 0) {
+      // Heavy --assets models: say why some parts show as plain boxes.
+      std::snprintf(status, sizeof(status), " (budget: %u parts as boxes)",
+                    m_session.worldStats.heldBack);
+      hud.status += status;
+    }
+    if (m_showHelp) hud.help = HELP_TEXT;
     return hud;
   }
+
+  void drawWindows(FrameContext& context) override {
+    // A selection takes the simulator panel's place while it lasts.
+    if (!m_selectionPanel.draw()) TourView::drawWindows(context);
+    if (m_kiosk) return;
+    drawTimeline(context);
+    drawChapterMenu();
+    drawWhatIf(context);
+  }
+
+  /// Shows a notice from the sim host once (what it did with the last command, or why not).
+  void followNotice(const SimNotice& notice) {
+    if (notice.serial == m_noticeSerial) return;
+    m_noticeSerial = notice.serial;
+    if (!notice.text.empty()) notify(notice.text);
+  }
+
+  void setKiosk(bool kiosk) { m_kiosk = kiosk; }
 
   /// Finishes a clip still being recorded (the window is closing).
   void stopRecording() {
     if (m_clip) finishClip();
   }
 
-  const std::string& language() const { return m_settings.language; }
-  std::string selectedPath() const { return m_selection ? m_selection->path : std::string(); }
-  const std::optional<world::PickHit>& selection() const { return m_selection; }
   bool quitRequested() const { return m_quit; }
 
  private:
@@ -325,6 +368,10 @@ class WindowApp {
   Window& m_window;
   TourDriver& m_driver;
   std::optional<world::PickHit> m_selection;
+  SelectionPanel m_selectionPanel;
+  double m_fps = 0;
+  bool m_kiosk = false;
+  uint64_t m_noticeSerial = 0;
   std::filesystem::path m_settingsFile;
   Settings m_settings;
   std::filesystem::path m_captureDir;
@@ -390,10 +437,10 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   world::TourPlayerDesc playerDesc;
   playerDesc.language = options.language;
   playerDesc.reducedMotion = options.reducedMotion;
-  Booth booth(session, options.tour, playerDesc,
+  Booth booth(*session.world, options.tour, playerDesc,
               KioskDesc{options.kioskIdle_s, options.kioskWarning_s}, options.kiosk);
-  auto player =
-      options.kiosk ? booth.attractPlayer() : makeTourPlayer(session, options.tour, playerDesc);
+  auto player = options.kiosk ? booth.attractPlayer()
+                              : makeTourPlayer(*session.world, options.tour, playerDesc);
   if (!player) {
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
     return EXIT_BAD_INPUT;
@@ -404,10 +451,13 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     return EXIT_BAD_INPUT;
   }
   ImGui_ImplGlfw_InitForVulkan(window.handle(), true);
-  TourDriver driver(session, std::move(*player));
-  driver.start(/*cut=*/true);
-  WindowApp app(session, window, driver, options);
-  SelectionPanel selectionPanel;
+  session.sim->keepCheckpoints(!options.kiosk);  // scrubbing back is the window's, not the booth's
+  TourDriver driver(std::move(*player));
+  std::vector<SimCommand> commands;
+  driver.start(commands, /*cut=*/true);
+  WindowApp app(session, window, driver, *panel, options);
+  app.setKiosk(options.kiosk);
+  app.setInteractive(true);
 
   using Clock = std::chrono::steady_clock;
   auto last = Clock::now();
@@ -431,6 +481,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     last = now;
     fps = fps == 0 ? 1.0 / dt : 0.95 * fps + 0.05 / dt;
 
+    // Input since the last frame: what it asks of the simulation is applied as this frame starts.
     if (options.kiosk) {
       std::vector<KioskEvent> events;
       for (const auto& press : input.keysPressed) events.push_back(kioskEvent(press));
@@ -438,43 +489,25 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
           input.scroll != 0) {
         events.push_back({KioskInput::AnyKey});
       }
-      booth.update(events, wall_s, driver);
+      booth.update(events, wall_s, driver, commands);
+      app.setBooth(booth.blanked(), booth.state() == KioskState::Attract, booth.banner());
     } else {
-      for (const auto& press : input.keysPressed) app.handleKey(press.key);
+      for (const auto& press : input.keysPressed) app.handleKey(press.key, commands);
       app.fly(input, dt, extent);
     }
-    driver.advance(dt);  // the simulation runs in real time behind every scale
-    syncOverlay(session, driver.overlay());
+    for (SimCommand& c : commands) session.sim->queue(std::move(c));
+    commands.clear();
+    app.followNotice(session.sim->notice());
+    app.setFps(fps);
 
-    world::FrameDesc frame = driver.frameDesc(extent.width, extent.height, panel->hbmFill());
-    frame.selectedPath = app.selectedPath();
-    session.worldStats = session.world->buildRenderList(driver.camera(), frame, session.list);
-    if (booth.blanked()) session.list.clear();  // presenter's blank: an empty scene, no UI
-    ImGui_ImplGlfw_NewFrame();
-    session.ui->beginFrame(0, 0, float(dt));
-    if (!booth.blanked()) {
-      panel->follow(driver.player().frame(), app.language());
-      selectionPanel.update(app.selection(), session);
-      HudInfo hud = app.hud(fps, options.kiosk);
-      hud.banner = options.kiosk ? booth.banner() : app.notice();
-      hud.panelOnRight = panel->view() != nullptr || selectionPanel.active();
-      session.ui->drawHud(hud);
-      drawLegend(session.world->overlay(), hud.panelOnRight ? session.ui->titleBottom() : -1.0f);
-      // A selection takes the simulator panel's place while it lasts (a click on empty space
-      // clears it).
-      if (!selectionPanel.draw()) {
-        panel->draw(!options.kiosk || booth.state() != KioskState::Attract, app.language());
-      }
-      if (!options.kiosk) {
-        app.drawTimeline();
-        app.drawChapterMenu();
-        app.drawWhatIf();
-      }
-      session.ui->drawLabels(session.list, float(extent.width), float(extent.height));
-    }
-    ImDrawData* ui = session.ui->endFrame();
-    app.capture(ui, extent);
-    session.renderer->drawFrame(session.list, ui, extent);
+    FrameSpec spec;
+    spec.dt_s = dt;  // the simulation runs in real time behind every scale
+    spec.extent = extent;
+    spec.output = FrameOutput::Present;
+    spec.alsoReadBack = app.wantsPixels(extent);
+    spec.platformNewFrame = [] { ImGui_ImplGlfw_NewFrame(); };
+    FrameResult frame = runFrame(session, app, spec);
+    if (spec.alsoReadBack) app.capture(frame.pixels);
     if (options.maxFrames && ++frames >= options.maxFrames) break;
   }
   app.stopRecording();

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "app/cli/options.h"
+#include "app/session/render_options.h"
 
 namespace app {
 

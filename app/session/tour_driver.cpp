@@ -1,44 +1,28 @@
 #include "app/session/tour_driver.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include <glm/geometric.hpp>
 
+#include "app/session/session.h"
 #include "app/session/tour_session.h"
 
 namespace app {
-namespace {
 
-// Identifies what a step asks the engine to run: equal keys keep the running engine going.
-std::string simKey(const world::TourFrame& frame) {
-  std::string key = frame.engineScenario;
-  for (const sim::engine::FaultDesc& f : frame.faults) {
-    char text[160];
-    std::snprintf(text, sizeof(text), "|%d:%u@%g-%g,%g%s", int(f.kind), f.target, f.start_s,
-                  f.end_s, f.severity, f.deadlock ? ",deadlock" : "");
-    key += text;
-  }
-  return key;
-}
+TourDriver::TourDriver(world::TourPlayer player) : m_player(std::move(player)) {}
 
-}  // namespace
-
-TourDriver::TourDriver(Session& session, world::TourPlayer player)
-    : m_session(session), m_player(std::move(player)) {}
-
-void TourDriver::start(bool cut) {
+void TourDriver::start(std::vector<SimCommand>& commands, bool cut) {
   m_flight.reset();
   m_player.start(m_camera.pose());
   if (cut) m_player.land();
   m_camera.setPose(m_player.frame().cameraPose);
-  followStep();
+  followStep(commands);
 }
 
-void TourDriver::setPlayer(world::TourPlayer player) {
+void TourDriver::setPlayer(world::TourPlayer player, std::vector<SimCommand>& commands) {
   m_player = std::move(player);
   m_stepSerial = UINT64_MAX;
-  start();
+  start(commands);
 }
 
 void TourDriver::leavePath() {
@@ -53,7 +37,7 @@ void TourDriver::flyTo(const world::OrbitPose& target) {
   m_flightElapsed_s = 0;
 }
 
-void TourDriver::advance(double dt_s) {
+void TourDriver::advance(double dt_s, std::vector<SimCommand>& commands) {
   if (m_flight) {
     m_flightElapsed_s += dt_s;
     m_camera.setPose(m_flight->sample(m_flightElapsed_s));
@@ -62,53 +46,26 @@ void TourDriver::advance(double dt_s) {
     m_player.advance(dt_s);
     if (m_player.onPath()) m_camera.setPose(m_player.frame().cameraPose);
   }
-  followStep();
-  if (!m_paused) m_session.engine->advanceTo(m_session.engine->time_s() + dt_s * m_simSpeed);
+  followStep(commands);
 }
 
-void TourDriver::setSimSpeed(double speed) {
-  m_simSpeed = std::clamp(speed, MIN_SIM_SPEED, MAX_SIM_SPEED);
-}
-
-void TourDriver::stepSimulation() {
-  m_session.engine->step();
-}
-
-void TourDriver::scrubTo(double t_s) {
-  // A copy: the session's request is replaced by the very same one.
-  auto started = startEngine(m_session, sim::engine::EngineRequest(m_session.engineRequest));
-  if (!started) {
-    std::fprintf(stderr, "dcwalk: cannot scrub: %s\n", started.error().c_str());
-    return;
-  }
-  m_session.engine->advanceTo(std::max(0.0, t_s));
-}
-
-void TourDriver::followStep() {
+void TourDriver::followStep(std::vector<SimCommand>& commands) {
   const world::TourFrame frame = m_player.frame();
   if (frame.stepSerial == m_stepSerial) return;
   m_stepSerial = frame.stepSerial;
   if (frame.engineScenario.empty()) return;  // the step keeps whatever runs
-  const std::string key = simKey(frame);
-  if (key == m_simKey) return;
-  auto started =
-      startEngine(m_session, sim::engine::EngineRequest{frame.engineScenario, {}, frame.faults});
-  if (!started) {
-    std::fprintf(stderr, "dcwalk: tour step keeps the running simulation: %s\n",
-                 started.error().c_str());
-    return;
-  }
-  m_simKey = key;
+  commands.push_back(SimCommand::follow({frame.engineScenario, {}, frame.faults}));
 }
 
-HudInfo TourDriver::hud(const std::string& language) const {
+HudInfo TourDriver::hud(const std::string& language, const sim::engine::Snapshot& snapshot,
+                        const world::RackMap& racks) const {
   HudInfo hud = tourHud(m_player.frame());
   if (!m_player.onPath()) {
     hud.caption = language == "de" ? "Freier Flug: Pos1 führt zurück zur Tour"
                                    : "Free flight: Home returns to the tour";
     hud.captionIsAction = false;
   }
-  hud.status = simStatus(*m_session.engine, m_session.world->racks());
+  hud.status = simStatus(snapshot, racks);
   return hud;
 }
 
@@ -128,13 +85,13 @@ void TourDriver::toggleTraffic() {
 }
 
 world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height,
-                                       const world::HbmFill* hbmFill) const {
+                                       const world::HbmFill* hbmFill, double animation_s) const {
   world::FrameDesc frame{width, height};
   frame.traffic = traffic();
   const auto& overlays = m_player.frame().overlays;
   frame.coolant = std::find(overlays.begin(), overlays.end(), "coolant") != overlays.end();
   frame.hbmFill = hbmFill;
-  frame.animationTime_s = m_session.engine->time_s();  // a paused simulation pauses them too
+  frame.animationTime_s = animation_s;  // a paused simulation pauses them too
   return frame;
 }
 

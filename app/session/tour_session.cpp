@@ -5,11 +5,11 @@
 
 namespace app {
 
-sim::Result<world::TourPlayer> makeTourPlayer(const Session& session, const std::string& name,
+sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const std::string& name,
                                               const world::TourPlayerDesc& desc) {
   world::TourReferences refs;
   std::map<std::string, world::OrbitPose> views;
-  for (const world::Station& station : session.world->stations()) {
+  for (const world::Station& station : world.stations()) {
     refs.stations.push_back(station.name);
     views[station.name] = station.viewpoint;
   }

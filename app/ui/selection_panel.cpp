@@ -9,7 +9,8 @@
 
 namespace app {
 
-void SelectionPanel::update(const std::optional<world::PickHit>& hit, const Session& session) {
+void SelectionPanel::update(const std::optional<world::PickHit>& hit, const world::World& world,
+                            const sim::engine::Snapshot& snapshot, const sim::Catalog& catalog) {
   if (!hit) {
     m_info = {};
     m_history.clear();
@@ -19,9 +20,9 @@ void SelectionPanel::update(const std::optional<world::PickHit>& hit, const Sess
     m_history.clear();
     m_lastTime_s = -1;
   }
-  m_info = world::describeSelection(*hit, *session.world, *session.engine, *session.catalog);
+  m_info = world::describeSelection(*hit, world, snapshot, catalog);
   // One sample per simulated moment: a paused simulation does not fill the plot with copies.
-  const double now_s = session.engine->time_s();
+  const double now_s = snapshot.time_s;
   if (!m_info.live.empty() && now_s != m_lastTime_s) {
     m_history.push_back(float(m_info.live.front().value));
     if (m_history.size() > HISTORY) m_history.erase(m_history.begin());

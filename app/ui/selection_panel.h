@@ -8,15 +8,18 @@
 #include <string>
 #include <vector>
 
-#include "app/session/session.h"
+#include "sim/catalog.h"
+#include "sim/engine/snapshot.h"
 #include "world/live/selection.h"
+#include "world/world.h"
 
 namespace app {
 
 class SelectionPanel {
  public:
   /// Follows `hit` (nullopt: nothing selected) and samples its first live number.
-  void update(const std::optional<world::PickHit>& hit, const Session& session);
+  void update(const std::optional<world::PickHit>& hit, const world::World& world,
+              const sim::engine::Snapshot& snapshot, const sim::Catalog& catalog);
   /// Draws the panel when something is selected; returns false when there is nothing to draw.
   bool draw() const;
   bool active() const { return !m_info.path.empty(); }

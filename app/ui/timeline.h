@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/engine.h"
+#include "sim/engine/snapshot.h"
 
 namespace app {
 
@@ -29,6 +29,6 @@ struct Timeline {
 };
 
 /// The timeline of `engine`'s current training step.
-Timeline timelineOf(const sim::engine::Engine& engine);
+Timeline timelineOf(const sim::engine::Snapshot& snapshot);
 
 }  // namespace app

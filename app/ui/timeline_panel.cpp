@@ -53,8 +53,8 @@ void drawSegments(const std::vector<TimelineSegment>& segments, double total_s, 
 
 }  // namespace
 
-TimeRequest drawTimeline(const Timeline& timeline, const TimeState& state) {
-  TimeRequest request;
+void drawTimeline(const Timeline& timeline, const TimeState& state,
+                  std::vector<SimCommand>& commands) {
   const ImGuiIO& io = ImGui::GetIO();
   const float em = ImGui::GetFontSize();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, em * 0.6f), 0, ImVec2(0.5f, 0.0f));
@@ -62,13 +62,14 @@ TimeRequest drawTimeline(const Timeline& timeline, const TimeState& state) {
   ImGui::Begin("##timeline", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing);
-  if (ImGui::Button(state.paused ? "Play (P)" : "Pause (P)")) request.togglePause = true;
+  if (ImGui::Button(state.paused ? "Play (P)" : "Pause (P)"))
+    commands.push_back(SimCommand::togglePause());
   ImGui::SameLine();
-  if (ImGui::Button("Step (N)")) request.step = true;
+  if (ImGui::Button("Step (N)")) commands.push_back(SimCommand::step());
   ImGui::SameLine();
-  if (ImGui::Button("Slower ([)")) request.speedFactor = 0.5;
+  if (ImGui::Button("Slower ([)")) commands.push_back(SimCommand::scaleSpeed(0.5));
   ImGui::SameLine();
-  if (ImGui::Button("Faster (])")) request.speedFactor = 2.0;
+  if (ImGui::Button("Faster (])")) commands.push_back(SimCommand::scaleSpeed(2.0));
   ImGui::SameLine();
   ImGui::Text("t = %s   x%g%s", formatSeconds(state.time_s).c_str(), state.speed,
               state.paused ? "   paused" : "");
@@ -76,7 +77,7 @@ TimeRequest drawTimeline(const Timeline& timeline, const TimeState& state) {
   ImGui::SetNextItemWidth(em * 30.0f);
   ImGui::SliderFloat("##scrub", &scrub, 0.0f, float(std::max(state.scrubMax_s, state.time_s)),
                      "scrub %.2f s");
-  if (ImGui::IsItemDeactivatedAfterEdit()) request.scrub_s = double(scrub);
+  if (ImGui::IsItemDeactivatedAfterEdit()) commands.push_back(SimCommand::scrub(double(scrub)));
 
   if (timeline.training) {
     const float width = em * 30.0f;
@@ -101,7 +102,6 @@ TimeRequest drawTimeline(const Timeline& timeline, const TimeState& state) {
     ImGui::TextUnformatted("Inference service: requests arrive and decode continuously.");
   }
   ImGui::End();
-  return request;
 }
 
 }  // namespace app

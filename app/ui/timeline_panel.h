@@ -4,19 +4,12 @@
 // pipeline phase is made of.
 #pragma once
 
-#include <optional>
+#include <vector>
 
+#include "app/ui/sim_command.h"
 #include "app/ui/timeline.h"
 
 namespace app {
-
-/// What the visitor asked for this frame.
-struct TimeRequest {
-  bool togglePause = false;
-  bool step = false;
-  double speedFactor = 1.0;       // multiply the sim speed by this (slower 1/2, faster 2)
-  std::optional<double> scrub_s;  // rerun to this simulated time
-};
 
 struct TimeState {
   double time_s = 0;
@@ -25,7 +18,9 @@ struct TimeState {
   double scrubMax_s = 0;  // the furthest simulated time so far
 };
 
-/// Draws the panel at the top centre; call between UiLayer::beginFrame and endFrame.
-TimeRequest drawTimeline(const Timeline& timeline, const TimeState& state);
+/// Draws the panel at the top centre (between UiLayer::beginFrame and endFrame); what the visitor
+/// clicks goes into `commands` (pause, step, slower/faster, scrub).
+void drawTimeline(const Timeline& timeline, const TimeState& state,
+                  std::vector<SimCommand>& commands);
 
 }  // namespace app

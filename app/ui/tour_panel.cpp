@@ -16,12 +16,16 @@ sim::Result<TourPanel> TourPanel::load(const sim::Catalog& catalog) {
   return panel;
 }
 
-void TourPanel::follow(const world::TourFrame& frame, const std::string& language) {
+void TourPanel::follow(const world::TourFrame& frame, const std::string& language,
+                       uint64_t generation) {
+  m_generation = generation;
+  m_fill.generation = generation;
   const Panel* panel = m_panels.find(frame.panel);
   if (!panel) {
     m_panel = nullptr;
     m_view = {};
     m_fill = {};
+    m_fill.generation = generation;
     return;
   }
   const bool changed = panel != m_panel || frame.scenario != m_scenario;
@@ -56,6 +60,7 @@ void TourPanel::evaluate(const std::string& language) {
   }
   m_view = evaluatePanel(*m_panel, *scenario, m_knobs, *m_catalog, language);
   m_fill = {};
+  m_fill.generation = m_generation;
   if (m_view.bar) {
     for (const auto& segment : m_view.bar->segments) m_fill.segments_bytes.push_back(segment.value);
     m_fill.capacity_bytes = m_view.bar->capacity;

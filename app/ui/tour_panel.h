@@ -21,8 +21,11 @@ class TourPanel {
   /// Loads the shipped panels (assets/panels.json); errors name file:line.
   static sim::Result<TourPanel> load(const sim::Catalog& catalog);
 
-  /// Shows `frame`'s panel for its scenario (a new panel starts from the scenario's values).
-  void follow(const world::TourFrame& frame, const std::string& language);
+  /// Shows `frame`'s panel for its scenario (a new panel starts from the scenario's values), in
+  /// a frame of simulation `generation` (what the panel and its HBM fill carry).
+  void follow(const world::TourFrame& frame, const std::string& language, uint64_t generation);
+  /// The simulation generation of the last follow.
+  uint64_t generation() const { return m_generation; }
   /// Draws the panel; with `interactive`, moved knobs re-evaluate it.
   void draw(bool interactive, const std::string& language);
   /// The panel as evaluated now; nullptr before the first follow or when the frame has none.
@@ -42,6 +45,7 @@ class TourPanel {
   std::vector<double> m_knobs;
   PanelView m_view;
   world::HbmFill m_fill;
+  uint64_t m_generation = 0;
 };
 
 }  // namespace app

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -24,6 +25,7 @@ struct HudInfo {
   bool captionIsAction = false;  // the step's call to action: drawn highlighted
   std::string banner;            // centred notice (e.g. the kiosk's idle countdown)
   bool panelOnRight = false;     // a simulator panel holds the right side: the caption moves left
+  uint64_t generation = 0;       // of the simulation the status line reads (SimHost::generation)
 };
 
 /// A label placed on screen: its box (pixels, x0 y0 x1 y1), where its leader line points, its

@@ -1,8 +1,9 @@
 #include "app/ui/whatif_panel.h"
 
+#include <cmath>
+
 #include <imgui.h>
 
-#include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
 
 namespace app {
@@ -10,21 +11,18 @@ namespace app {
 using sim::engine::FaultDesc;
 using sim::engine::FaultKind;
 
-sim::Result<bool> applyWhatIf(Session& session, const sim::engine::EngineRequest& request,
-                              double resume_s) {
-  auto started = startEngine(session, request);
-  if (!started) return started;
-  session.engine->advanceTo(std::max(0.0, resume_s));
-  return true;
-}
-
 // --- the panel ---
 
-void WhatIfPanel::follow(const Session& session) {
-  if (session.engine.get() == m_engine) return;
-  // Started by something else (the tour, a scrub): it runs what the session says.
-  m_engine = session.engine.get();
-  m_request = session.engineRequest;
+void WhatIfPanel::follow(const WhatIfState& state) {
+  if (state.noticeSerial != m_noticeSerial) {  // the host took or refused a command
+    m_noticeSerial = state.noticeSerial;
+    m_message = state.notice;
+    m_messageIsError = state.noticeIsError;
+  }
+  if (state.generation == m_generation && state.request == m_request) return;
+  // A new engine, by this panel or something else (the tour, a scrub): show what runs.
+  m_generation = state.generation;
+  m_request = state.request;
   refillFields();
 }
 
@@ -36,24 +34,21 @@ void WhatIfPanel::refillFields() {
   }
 }
 
-void WhatIfPanel::apply(Session& session, sim::engine::EngineRequest request, double resume_s,
-                        const std::string& done) {
-  auto applied = applyWhatIf(session, request, resume_s);
-  m_messageIsError = !applied;
-  if (!applied) {
-    m_message = applied.error();
+void WhatIfPanel::ask(std::vector<SimCommand>& commands, sim::engine::EngineRequest request,
+                      bool resumeNow, const std::string& done) {
+  // Checked here too, so a bad field is refused with its path at once; the host checks again.
+  if (auto desc = sim::engine::engineDescOf(request); !desc) {
+    m_message = desc.error();
+    m_messageIsError = true;
     return;
   }
-  m_message = done;
-  m_request = std::move(request);
-  m_engine = session.engine.get();
-  refillFields();
+  commands.push_back(SimCommand::restart(std::move(request), resumeNow, done));
 }
 
-void WhatIfPanel::draw(Session& session) {
-  follow(session);
+void WhatIfPanel::draw(const WhatIfState& state, std::vector<SimCommand>& commands) {
+  follow(state);
   if (!m_open) return;
-  const double now_s = session.engine->time_s();
+  const double now_s = state.time_s;
   ImGui::SetNextWindowPos(ImVec2(20, 120), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(460, 560), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("What-if and faults", &m_open)) {
@@ -66,8 +61,8 @@ void WhatIfPanel::draw(Session& session) {
     for (const std::string& name : names) {
       if (ImGui::Selectable(name.c_str(), name == m_request.scenario) &&
           name != m_request.scenario) {
-        apply(session, sim::engine::EngineRequest{name, {}, m_request.faults}, 0.0,
-              "Running " + name + " from t = 0");
+        ask(commands, sim::engine::EngineRequest{name, {}, m_request.faults}, false,
+            "Running " + name + " from t = 0");
       }
     }
     ImGui::EndCombo();
@@ -78,8 +73,9 @@ void WhatIfPanel::draw(Session& session) {
   ImGui::TextUnformatted("workload and fabric");
   const std::vector<std::string> paths = sim::engine::engineFieldPaths();
   // The running engine was started from m_request (follow() keeps them together).
+  const auto running = sim::engine::engineDescOf(m_request);
   const bool training =
-      sim::engine::engineFieldValue(session.engine->desc(), "workload.kind") == "training";
+      running && sim::engine::engineFieldValue(*running, "workload.kind") == "training";
   m_fieldText.resize(paths.size());
   for (size_t i = 0; i < paths.size(); ++i) {
     const bool inference = paths[i].rfind("workload.inference.", 0) == 0;
@@ -97,7 +93,7 @@ void WhatIfPanel::draw(Session& session) {
         request.overrides.push_back(paths[i] + "=" + m_fieldText[i]);
       }
     }
-    apply(session, std::move(request), 0.0, "Restarted with the new fields");
+    ask(commands, std::move(request), false, "Restarted with the new fields");
   }
   ImGui::SameLine();
   if (ImGui::Button("Reset fields")) refillFields();
@@ -110,7 +106,8 @@ void WhatIfPanel::draw(Session& session) {
   ImGui::InputInt("target id", &m_faultTarget);
   ImGui::SliderFloat("severity (0 = catalog)", &m_faultSeverity, 0.0f, 1.0f, "%.2f");
   char inject[64];
-  std::snprintf(inject, sizeof(inject), "Inject at t = %.2f s", now_s);
+  // The live time is the label only: the widget's ID stays "inject" while the time runs.
+  std::snprintf(inject, sizeof(inject), "Inject at t = %.2f s###inject", now_s);
   if (ImGui::Button(inject)) {
     if (m_faultTarget < 0) {
       m_message = "target id must be >= 0";
@@ -123,8 +120,8 @@ void WhatIfPanel::draw(Session& session) {
         m_message = faults.error();
         m_messageIsError = true;
       } else {
-        apply(session, sim::engine::EngineRequest{m_request.scenario, m_request.overrides, *faults},
-              now_s, "Injected " + sim::engine::faultSpecText(faults->back()));
+        ask(commands, sim::engine::EngineRequest{m_request.scenario, m_request.overrides, *faults},
+            true, "Injected " + sim::engine::faultSpecText(faults->back()));
       }
     }
   }
@@ -135,8 +132,8 @@ void WhatIfPanel::draw(Session& session) {
     if (ImGui::SmallButton("clear now")) {
       auto faults = sim::engine::clearFault(m_request.faults, i, now_s);
       if (faults) {
-        apply(session, sim::engine::EngineRequest{m_request.scenario, m_request.overrides, *faults},
-              now_s, "Cleared at t = " + sim::engine::shortestText(now_s) + " s");
+        ask(commands, sim::engine::EngineRequest{m_request.scenario, m_request.overrides, *faults},
+            true, "Cleared at t = " + sim::engine::shortestText(now_s) + " s");
       }
     }
     ImGui::PopID();

@@ -1,11 +1,10 @@
 // What-if and faults from the UI (window mode, I toggles): change the running engine scenario
 // (a built-in one, and its workload and fabric fields by dotted path, "path=value" as `dcwalk sim
 // --set` does for the analytic scenarios) and inject or clear faults (link down, PFC storm, pump
-// trip, straggler) at the current simulated time. Every change restarts the engine with the
-// whole new description (the engine is deterministic, so a fault "now" is a rerun to now with
-// the fault starting then); a refused value leaves the running engine as it was and says why.
-// The logic is window-free (sim/engine/request.h, tests/app/whatif_test.cpp); WhatIfPanel is
-// its ImGui face.
+// trip, straggler) at the current simulated time. Each change is a SimCommand with the whole
+// new request; the sim host applies it next frame (a new scenario or new fields from t = 0, a
+// fault injected or cleared now on the running engine) and says what it did, or why it refused.
+// The request logic is sim/engine/request.h; WhatIfPanel is its ImGui face.
 #pragma once
 
 #include <cstdint>
@@ -13,35 +12,41 @@
 #include <string_view>
 #include <vector>
 
-#include "app/session/session.h"
+#include "app/ui/sim_command.h"
+#include "sim/engine/request.h"
 #include "sim/result.h"
 
 namespace app {
 
-/// Restarts the session's engine with `request` (startEngine: the session remembers it, so a
-/// scrub reruns it, overrides included) and runs it to `resume_s`. On failure the running
-/// engine stays.
-sim::Result<bool> applyWhatIf(Session& session, const sim::engine::EngineRequest& request,
-                              double resume_s);
+/// What the panel shows of the running simulation.
+struct WhatIfState {
+  const sim::engine::EngineRequest& request;  // what runs (SimHost::request)
+  uint64_t generation = 0;                    // of the engine running it
+  double time_s = 0;                          // simulated now
+  const std::string& notice;                  // the host's last word on a command ...
+  bool noticeIsError = false;                 // ... and whether it refused one
+  uint64_t noticeSerial = 0;
+};
 
-/// The ImGui panel. It keeps the request the running engine was started from; when something
-/// else restarts the engine (a tour step, a scrub) it follows the session again.
+/// The ImGui panel. It shows the request that runs; when something else changes it (a tour
+/// step, a scrub) it follows.
 class WhatIfPanel {
  public:
   void toggle() { m_open = !m_open; }
   bool open() const { return m_open; }
-  /// Draws the panel when open (between UiLayer::beginFrame and endFrame) and applies what the
-  /// visitor asks for to `session`.
-  void draw(Session& session);
+  /// Draws the panel when open (between UiLayer::beginFrame and endFrame); what the visitor asks
+  /// for goes into `commands`.
+  void draw(const WhatIfState& state, std::vector<SimCommand>& commands);
 
  private:
-  void follow(const Session& session);
+  void follow(const WhatIfState& state);
   void refillFields();
-  void apply(Session& session, sim::engine::EngineRequest request, double resume_s,
-             const std::string& done);
+  void ask(std::vector<SimCommand>& commands, sim::engine::EngineRequest request, bool resumeNow,
+           const std::string& done);
 
   bool m_open = false;
-  const sim::engine::Engine* m_engine = nullptr;  // the engine the request below started
+  uint64_t m_generation = 0;  // of the engine m_request below runs on
+  uint64_t m_noticeSerial = 0;
   sim::engine::EngineRequest m_request;
   std::vector<std::string> m_fieldText;  // by sim::engine::engineFieldPaths(), the edit boxes
   int m_faultKind = 2;                   // pump trip

@@ -601,7 +601,106 @@ Snapshot Engine::snapshot() const {
   s.cduFlowFraction = m_cduFlow;
   s.cduClock = m_cduClock;
   s.aggregates = m_agg;
+  s.time_s = m_time_s;
+  s.steps = m_steps;
+  s.cluster = &m_cluster;
+  s.figures = &m_figures;
+  s.desc = &m_desc;
+  s.training = training();
+  s.phase = m_phase;
+  s.phaseFraction = m_phaseFraction;
+  s.stepElapsed_s = stepElapsed_s();
+  s.lastStepTime_s = m_lastStepTime_s;
+  s.faultFreeStepTime_s = m_faultFreeStep_s;
+  s.pipelineTime_s = m_pipeline_s;
+  s.dataParallelTime_s = m_dpTime_s;
+  s.dpLinkBytes = m_dpLoad;
+  s.ppLinkBytes = m_ppLoad;
+  s.allToAllLinkBytes = m_a2aLoad;
+  s.nvlinkBytes = m_nvlinkBytes;
+  s.inference = inferencePlan();
   return s;
+}
+
+std::unique_ptr<Engine> Engine::clone() const {
+  std::unique_ptr<Engine> e(new Engine(*this));
+  // The members that point into the engine itself point into the copy.
+  e->m_router.rebind(&e->m_cluster);
+  e->m_service.rebind(&e->m_inferencePlan, &e->m_cluster.specs.gpu);
+  e->m_linkUtil = m_linkUtil == &m_ppUtil   ? &e->m_ppUtil
+                  : m_linkUtil == &m_dpUtil ? &e->m_dpUtil
+                                            : &e->m_zeroUtil;
+  return e;
+}
+
+namespace {
+
+// The same fault, whenever it is cleared.
+bool sameFault(const FaultDesc& a, const FaultDesc& b) {
+  return a.kind == b.kind && a.start_s == b.start_s && a.target == b.target &&
+         a.severity == b.severity && a.deadlock == b.deadlock;
+}
+
+}  // namespace
+
+double firstDifference_s(const std::vector<FaultDesc>& a, const std::vector<FaultDesc>& b) {
+  double first = NEVER_S;
+  // Each fault of one list either has its twin in the other (the same fault, perhaps cleared at
+  // another time: the two differ from the earlier end on) or makes a difference from its start.
+  auto unmatched = [&](const std::vector<FaultDesc>& from, const std::vector<FaultDesc>& to) {
+    std::vector<uint8_t> used(to.size(), 0);
+    for (const FaultDesc& f : from) {
+      size_t twin = to.size();
+      for (size_t j = 0; j < to.size() && twin == to.size(); ++j)
+        if (!used[j] && sameFault(f, to[j])) twin = j;
+      if (twin == to.size()) {
+        first = std::min(first, f.start_s);
+        continue;
+      }
+      used[twin] = 1;
+      if (to[twin].end_s != f.end_s) {
+        first = std::min(first, std::max(f.start_s, std::min(f.end_s, to[twin].end_s)));
+      }
+    }
+  };
+  unmatched(a, b);
+  unmatched(b, a);
+  return first;
+}
+
+Result<bool> Engine::replaceFaults(const std::vector<FaultDesc>& faults) {
+  const double diverges_s = firstDifference_s(m_desc.faults, faults);
+  if (diverges_s < m_time_s) {
+    return Result<bool>::failure("the new faults change what happened before t = " +
+                                 std::to_string(m_time_s) + " s; rerun from an earlier time");
+  }
+  const size_t switches = m_cluster.switchCount();
+  for (size_t i = 0; i < faults.size(); ++i) {
+    if (std::string err = checkFault(faults[i], m_cluster, i); !err.empty())
+      return Result<bool>::failure(err);
+  }
+  std::vector<uint8_t> active(faults.size(), 0);
+  std::vector<double> cleared(faults.size(), 0);
+  std::vector<std::vector<uint16_t>> hops(faults.size());
+  std::vector<uint8_t> used(m_desc.faults.size(), 0);
+  for (size_t i = 0; i < faults.size(); ++i) {
+    const FaultDesc& f = faults[i];
+    cleared[i] = f.end_s;
+    hops[i].assign(f.kind == FaultKind::PfcStorm ? switches : 0, NO_HOPS);
+    for (size_t j = 0; j < m_desc.faults.size(); ++j) {
+      if (used[j] || !sameFault(f, m_desc.faults[j])) continue;
+      used[j] = 1;  // its state so far carries over (it has not been different yet)
+      active[i] = m_faultActive[j];
+      if (!active[i] && m_time_s >= f.start_s) cleared[i] = m_faultClear_s[j];
+      hops[i] = m_pfcHops[j];
+      break;
+    }
+  }
+  m_desc.faults = faults;
+  m_faultActive = std::move(active);
+  m_faultClear_s = std::move(cleared);
+  m_pfcHops = std::move(hops);
+  return true;
 }
 
 const Aggregates& Engine::seriesRow(size_t i) const {

@@ -16,62 +16,22 @@
 #include "sim/engine/figures.h"
 #include "sim/engine/inference.h"
 #include "sim/engine/routing.h"
+#include "sim/engine/snapshot.h"
 #include "sim/engine/thermal.h"
 #include "sim/engine/training.h"
 
 namespace sim::engine {
 
-enum class TrainingPhase : uint8_t { Pipeline, DataParallel, Optimizer };
-
-/// One row of the aggregate time series (also the snapshot's aggregates).
-struct Aggregates {
-  double time_s = 0;
-  double campusIt_W = 0;  // modelled fabric + mirrored racks
-  double fabricIt_W = 0;  // modelled fabric only
-  double facility_W = 0;  // campus IT + overhead
-  double pue = 0;
-  double meanGpuPower_W = 0;  // job (or serving) GPUs of the modelled fabric
-  double maxJunction_C = 0;
-  double maxLoop_C = 0;          // hottest CDU loop
-  double minClock = 1;           // lowest throttle clock share
-  double goodput = 0;            // useful progress rate / fault-free rate, this step
-  double goodputCumulative = 0;  // fault-free seconds of work done so far / elapsed seconds
-  double tokensPerSecond = 0;    // training tokens/s of the last step, or output tokens/s
-  double trainingSteps = 0;      // completed
-  double lastStepTime_s = 0;
-  double phase = 0;  // TrainingPhase as a number; 3 = inference
-  double maxLinkUtilisation = 0;
-  double pausedSwitches = 0;
-  double queued = 0;           // inference: waiting requests
-  double active = 0;           // inference: sequences decoding
-  double meanTtft_s = 0;       // inference: of first tokens produced this step
-  double tpot_s = 0;           // inference: mean time per output token
-  double meanKvOccupancy = 0;  // inference: share of KV capacity in use
-};
-
-/// Per-id arrays of the current state, valid until the next step().
-struct Snapshot {
-  std::span<const float> gpuUtilisation;  // by GpuId: tensor-core busy share
-  std::span<const float> gpuPower_W;
-  std::span<const float> gpuJunction_C;
-  std::span<const float> gpuHbm_Bps;
-  std::span<const float> gpuKvOccupancy;   // inference: the replica's KV share; 0 in training
-  std::span<const float> linkUtilisation;  // by LinkId: busier direction / capacity
-  std::span<const uint8_t> linkUp;
-  std::span<const uint8_t> switchPaused;  // by SwitchId: PFC-paused
-  std::span<const float> rackPower_W;     // by RackId
-  std::span<const float> cduLoop_C;       // by CduId
-  std::span<const float> cduFlowFraction;
-  std::span<const float> cduClock;  // throttle clock share of the CDU's GPUs
-  Aggregates aggregates;
-};
+/// The earliest simulated time at which fault lists `a` and `b` make the engine behave
+/// differently (a fault in one only, from its start; the same fault cleared at another time, from
+/// the earlier end); NEVER_S when they are the same faults.
+double firstDifference_s(const std::vector<FaultDesc>& a, const std::vector<FaultDesc>& b);
 
 class Engine {
  public:
   /// Builds the cluster, plans the workload and routes its flows; errors name the field. The
   /// engine holds ids into its own arrays, so it lives behind a pointer and never moves.
   static Result<std::unique_ptr<Engine>> create(const Catalog& catalog, const EngineDesc& desc);
-  Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
   /// Advances one fixed step dt.
@@ -80,6 +40,12 @@ class Engine {
   void advanceTo(double t_s);
   /// Schedules a fault (scenario, CLI or UI); it takes effect at its start time.
   void addFault(const FaultDesc& fault);
+  /// Replaces the fault list with `faults`, keeping the state of every fault that stays (the
+  /// same kind, target, start and severity). Refused, engine unchanged, when the lists differ
+  /// before now (firstDifference_s < time_s()): such a change needs a run from earlier.
+  Result<bool> replaceFaults(const std::vector<FaultDesc>& faults);
+  /// A deep copy that runs on exactly as this engine would (checkpoints for reruns).
+  std::unique_ptr<Engine> clone() const;
 
   Snapshot snapshot() const;
   double time_s() const { return m_time_s; }
@@ -139,6 +105,7 @@ class Engine {
 
  private:
   Engine() = default;
+  Engine(const Engine&) = default;  // clone() only: it re-points the self-references
   void applyFaults();
   void reroute();
   void updatePause();

@@ -77,6 +77,8 @@ struct FaultDesc {
   uint32_t target = 0;
   double severity = 0;    // straggler speed / pump remaining flow fraction; 0 = catalog default
   bool deadlock = false;  // PFC storm with a cyclic buffer dependency: needs the watchdog
+
+  bool operator==(const FaultDesc&) const = default;
 };
 
 struct EngineDesc {

@@ -43,6 +43,11 @@ class InferenceService {
  public:
   InferenceService() = default;
   InferenceService(const InferencePlan* plan, const GpuSpec* gpu, uint64_t seed);
+  /// Points at `plan` and `gpu` (copies of the ones it was made for: Engine::clone).
+  void rebind(const InferencePlan* plan, const GpuSpec* gpu) {
+    m_plan = plan;
+    m_gpu = gpu;
+  }
 
   /// Advances every replica by dt; `speed[r]` is replica r's clock share (throttle, straggler).
   void step(double now_s, double dt_s, const std::vector<float>& speed);

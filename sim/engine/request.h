@@ -39,6 +39,8 @@ struct EngineRequest {
   std::string scenario = "training_405b";
   std::vector<std::string> overrides;  // "path=value", applied in order
   std::vector<FaultDesc> faults;       // on top of the scenario's own
+
+  bool operator==(const EngineRequest&) const = default;
 };
 
 /// The engine description of `request` (the scenario's own faults first); the first bad part

@@ -30,6 +30,8 @@ class Router {
   Router() = default;
   /// Each flow is split evenly over `subflows` independently hashed sub-flows (NCCL channels).
   Router(const Cluster* cluster, uint64_t seed, uint32_t subflows);
+  /// Points at `cluster` (a copy of the one it was made for: Engine::clone).
+  void rebind(const Cluster* cluster) { m_cluster = cluster; }
 
   /// Marks a cable up or down.
   void setLinkUp(LinkId link, bool up);

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include "app/session/frame.h"
 #include "app/session/session.h"
+#include "app/session/tour_view.h"
 #include "renderer/vk/validation.h"
 #include "tests/renderer/golden.h"
 
@@ -56,7 +58,7 @@ TEST(LabelLegibility, OverlayStationsAtBoothSize) {
   app::Session session;
   ASSERT_EQ(app::openSession(options, nullptr, app::fontPixelsFor(options.height), session), 0);
   const uint32_t errorsBefore = vkutil::validationErrorCount();
-  session.engine->advanceTo(12.0);  // inside the first training step's pipeline phase
+  session.sim->runTo(12.0);  // inside the first training step's pipeline phase
   const Case cases[] = {
       {"rack", world::OverlayMetric::Power, 2},
       {"row", world::OverlayMetric::Temperature, 4},
@@ -69,12 +71,12 @@ TEST(LabelLegibility, OverlayStationsAtBoothSize) {
     SCOPED_TRACE(c.station);
     const world::Station* station = session.world->station(c.station);
     ASSERT_NE(station, nullptr);
-    app::syncOverlay(session, c.metric);
-    world::Camera camera;
-    app::frameStation(*station, camera);
+    app::StationView view;  // what `dcwalk shot --overlay` draws
+    view.camera().setPose(world::toPose(station->viewpoint));
+    view.setStation(station);
+    view.setOverlay(c.metric);
     const renderer::Pixels pixels =
-        app::renderView(session, camera, app::stationHud(*station),
-                        world::FrameDesc{options.width, options.height});
+        app::renderStill(session, view, {options.width, options.height}).pixels;
     const auto& placed = session.ui->placedLabels();
     EXPECT_GE(placed.size(), c.minLabels);
     for (size_t i = 0; i < placed.size(); ++i) {

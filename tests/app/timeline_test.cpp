@@ -27,7 +27,7 @@ double sum(const std::vector<app::TimelineSegment>& segments) {
 TEST(Timeline, PhasesAreTheEnginesRoutedDurations) {
   auto engine = engineFor("training_405b");
   engine->advanceTo(1.0);
-  const app::Timeline t = app::timelineOf(*engine);
+  const app::Timeline t = app::timelineOf(engine->snapshot());
   ASSERT_TRUE(t.training);
   ASSERT_EQ(t.phases.size(), 3u);
   EXPECT_DOUBLE_EQ(t.phases[0].duration_s, engine->pipelineTime_s());
@@ -50,13 +50,13 @@ TEST(Timeline, PhasesAreTheEnginesRoutedDurations) {
 
 TEST(Timeline, CursorWalksThroughEveryPhaseOfAStep) {
   auto engine = engineFor("training_405b");
-  const double step_s = app::timelineOf(*engine).step_s;
+  const double step_s = app::timelineOf(engine->snapshot()).step_s;
   std::set<size_t> phasesSeen;
   double lastCursor = -1;
   bool wrapped = false;
   for (double time_s = 0.01; time_s < 1.5 * step_s; time_s += 0.01) {
     engine->advanceTo(time_s);
-    const app::Timeline t = app::timelineOf(*engine);
+    const app::Timeline t = app::timelineOf(engine->snapshot());
     phasesSeen.insert(t.currentPhase);
     EXPECT_GE(t.cursor_s, 0);
     EXPECT_LE(t.cursor_s, t.step_s + 1e-9);
@@ -77,8 +77,8 @@ TEST(Timeline, LinkDownMakesTheStepLonger) {
   auto faulted = engineFor("link_down");  // GPU 0's NIC cable down from 5 s to 35 s
   healthy->advanceTo(10.0);
   faulted->advanceTo(10.0);
-  const app::Timeline ok = app::timelineOf(*healthy);
-  const app::Timeline down = app::timelineOf(*faulted);
+  const app::Timeline ok = app::timelineOf(healthy->snapshot());
+  const app::Timeline down = app::timelineOf(faulted->snapshot());
   EXPECT_GT(down.phases[1].duration_s, ok.phases[1].duration_s);
   EXPECT_GT(down.step_s, ok.step_s);
   EXPECT_DOUBLE_EQ(down.faultFreeStep_s, ok.faultFreeStep_s);
@@ -87,7 +87,7 @@ TEST(Timeline, LinkDownMakesTheStepLonger) {
 TEST(Timeline, InferenceHasNoStep) {
   auto engine = engineFor("inference_70b");
   engine->advanceTo(1.0);
-  const app::Timeline t = app::timelineOf(*engine);
+  const app::Timeline t = app::timelineOf(engine->snapshot());
   EXPECT_FALSE(t.training);
   EXPECT_TRUE(t.phases.empty());
 }

@@ -37,7 +37,7 @@ TEST(ComputeGlow, TensorCoresFollowTheHeroGpusUtilisation) {
   float busiest = -1, idlest = 2;
   for (double t_s : {1.0, 3.0, 5.2, 5.6}) {  // pipeline phase, then the DP all-reduce
     engine->advanceTo(t_s);
-    w.updateComputeGlow(*engine);
+    w.sync(engine->snapshot(), world::OverlayMetric::None, 1);
     const double utilisation = engine->snapshot().gpuUtilisation[heroGpuId(*engine)];
     const float emissive = emissiveOf(w, "tensor core");
     EXPECT_FLOAT_EQ(emissive, world::glowEmissive(utilisation)) << t_s;
@@ -54,7 +54,7 @@ TEST(ComputeGlow, HbmFollowsTheHeroGpusMemoryTraffic) {
   world::World& w = *built;
   auto engine = worldtest::engineFor("inference_70b");  // decode reads the weights and KV cache
   engine->advanceTo(10.0);
-  w.updateComputeGlow(*engine);
+  w.sync(engine->snapshot(), world::OverlayMetric::None, 1);
   const double share = engine->snapshot().gpuHbm_Bps[heroGpuId(*engine)] /
                        engine->cluster().specs.gpu.hbmBandwidth_Bps;
   EXPECT_GT(share, 0.5);

@@ -134,7 +134,7 @@ TEST(Coolant, FacilityLoopGoesFromTheCduToTheDryCoolerOnTheReturnHeaderAndBackOn
 TEST(Coolant, SupplyIsTheScalesColourOfTheSupplyTemperatureAndTheReturnWarmerByHeatOverFlow) {
   auto engine = engineFor("training_405b");
   world::Coolant c = world::Coolant::build(worldtest::defaultWorld().scene());
-  c.update(*engine);
+  c.update(engine->snapshot());
   const world::CoolantState& st = c.state();
 
   const double supply_C = figure("facility.default.coolant_supply_C");
@@ -192,13 +192,13 @@ TEST(Coolant, PumpTripSlowsTheDashesAndWarmsTheReturnAsTheEngineSays) {
   auto engine = engineFor("pump_trip");  // CDU 0 trips at 10 s
   world::Coolant c = world::Coolant::build(worldtest::defaultWorld().scene());
   engine->advanceTo(5.0);
-  c.update(*engine);
+  c.update(engine->snapshot());
   const double speedBefore = c.speed_mps(CoolantLoop::Secondary);
   const double returnBefore = c.state().at_C(CoolantTemp::LoopReturn);
   EXPECT_DOUBLE_EQ(speedBefore, world::CoolantDesc{}.secondary.speedAtDesignFlow_mps);
 
   engine->advanceTo(60.0);
-  c.update(*engine);
+  c.update(engine->snapshot());
   const sim::engine::Snapshot snap = engine->snapshot();
   const double left = figure("engine.thermal.pump_trip_remaining_flow_fraction");
   const double speedAfter = c.speed_mps(CoolantLoop::Secondary);
@@ -224,21 +224,21 @@ TEST(Coolant, PumpTripSlowsTheDashesAndWarmsTheReturnAsTheEngineSays) {
 TEST(Coolant, DashesMoveBySpeedTimesSimulatedTimeCappedPerUpdate) {
   auto engine = engineFor("training_405b");
   world::Coolant c = world::Coolant::build(worldtest::defaultWorld().scene());
-  c.update(*engine);
+  c.update(engine->snapshot());
   EXPECT_DOUBLE_EQ(c.phase_m(0), 0.0);  // a first look does not move them
   const double t0 = engine->time_s();
   engine->advanceTo(t0 + 0.05);
-  c.update(*engine);
+  c.update(engine->snapshot());
   const double moved = c.phase_m(0);
   EXPECT_NEAR(moved, c.speed_mps(CoolantLoop::Secondary) * (engine->time_s() - t0), 1e-9);
   engine->advanceTo(engine->time_s() + 5.0);
-  c.update(*engine);
+  c.update(engine->snapshot());
   EXPECT_NEAR(c.phase_m(0) - moved, c.speed_mps(CoolantLoop::Secondary) * 0.1, 1e-9);
 }
 
 TEST(Coolant, DashesOnAPipeAreBandsRoundIt) {
   world::Coolant c = world::Coolant::build(worldtest::defaultWorld().scene());
-  c.update(*engineFor("training_405b"));
+  c.update(engineFor("training_405b")->snapshot());
   const world::CoolantPath& s = c.paths()[0];
   const world::Aabb pipe = part("hall0/row0", "row coolant return");
   const size_t i = firstPointIn(s, pipe, CoolantTemp::LoopReturn);
@@ -273,7 +273,7 @@ TEST(Coolant, TheCduLabelSaysTheEnginesTemperaturesAndFlow) {
   world::World& w = *built;
   auto engine = worldtest::engineFor("pump_trip");
   engine->advanceTo(60.0);
-  w.coolant().update(*engine);
+  w.coolant().update(engine->snapshot());
   const world::Station* row = w.station("row");
   ASSERT_NE(row, nullptr);
   world::FrameDesc frame;

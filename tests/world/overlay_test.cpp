@@ -173,7 +173,7 @@ TEST(Overlay, RackColoursAndLabelsEqualTheEngineAtTheSameTime) {
   world::World& w = campusWorld();
   auto e = makeBuiltin("training_405b");
   e->advanceTo(5.0);
-  world::updateOverlay(*e, OverlayMetric::Power, w.overlay());
+  world::updateOverlay(e->snapshot(), OverlayMetric::Power, w.overlay());
   const auto snap = e->snapshot();
   const double maxRack_kW = e->cluster().rackMaxPower_W / 1e3;
   ASSERT_GT(maxRack_kW, 0);
@@ -216,7 +216,7 @@ TEST(Overlay, RackColoursAndLabelsEqualTheEngineAtTheSameTime) {
   EXPECT_LE(rackLabels, 6);
 
   // No overlay: the default looks again, no live labels.
-  world::updateOverlay(*e, OverlayMetric::None, w.overlay());
+  world::updateOverlay(e->snapshot(), OverlayMetric::None, w.overlay());
   w.buildRenderList(camera, {}, list);
   const gpu::Instance* plain =
       instanceAt(list, w.racks().rackBounds(0).center(), camera.position());
@@ -233,7 +233,7 @@ TEST(Overlay, HeroGpusShowTheirOwnJunctionTemperature) {
   world::World& w = campusWorld();
   auto e = makeBuiltin("training_405b");
   e->advanceTo(3.0);
-  world::updateOverlay(*e, OverlayMetric::Temperature, w.overlay());
+  world::updateOverlay(e->snapshot(), OverlayMetric::Temperature, w.overlay());
   const auto snap = e->snapshot();
   const double min_C = e->cluster().specs.facility.coolantSupply_C;
   const double max_C = e->figures().throttleJunction_C;
@@ -285,7 +285,7 @@ TEST(Overlay, HeroGpusShowTheirOwnJunctionTemperature) {
     }
     ASSERT_FLOAT_EQ(w.overlay().rackValues[r], hottest) << r;
   }
-  world::updateOverlay(*e, OverlayMetric::None, w.overlay());
+  world::updateOverlay(e->snapshot(), OverlayMetric::None, w.overlay());
 }
 
 TEST(Overlay, PumpTripHeatsTheRacksOfItsCdu) {
@@ -294,11 +294,11 @@ TEST(Overlay, PumpTripHeatsTheRacksOfItsCdu) {
   auto calm = makeBuiltin("training_405b", 0.05);
   ASSERT_TRUE(trip && calm);
   world::OverlayState zero, tripped, normal;
-  world::updateOverlay(*trip, OverlayMetric::Temperature, zero);
+  world::updateOverlay(trip->snapshot(), OverlayMetric::Temperature, zero);
   trip->advanceTo(70.0);
   calm->advanceTo(70.0);
-  world::updateOverlay(*trip, OverlayMetric::Temperature, tripped);
-  world::updateOverlay(*calm, OverlayMetric::Temperature, normal);
+  world::updateOverlay(trip->snapshot(), OverlayMetric::Temperature, tripped);
+  world::updateOverlay(calm->snapshot(), OverlayMetric::Temperature, normal);
   const auto& c = trip->cluster();
   int onCdu0 = 0;
   for (uint32_t r = 0; r < c.racks; ++r) {
@@ -325,8 +325,8 @@ TEST(Overlay, UtilisationAndLinkLoadArePercentOfTheEngineShares) {
   const auto snap = e->snapshot();
   const auto& c = e->cluster();
   world::OverlayState util, link;
-  world::updateOverlay(*e, OverlayMetric::Utilisation, util);
-  world::updateOverlay(*e, OverlayMetric::LinkLoad, link);
+  world::updateOverlay(e->snapshot(), OverlayMetric::Utilisation, util);
+  world::updateOverlay(e->snapshot(), OverlayMetric::LinkLoad, link);
   ASSERT_EQ(util.rackValues.size(), c.campusRacks);
   ASSERT_EQ(util.heroGpuValues.size(), c.gpusPerRack);
   double sum = 0, busiest = 0;
@@ -347,7 +347,7 @@ TEST(Overlay, PipelineStagesColourTheHeroGpusAndRacksByTheJobsPlacement) {
   auto e = makeBuiltin("training_405b");
   ASSERT_NE(e, nullptr);
   world::OverlayState state;
-  world::updateOverlay(*e, OverlayMetric::Stage, state);
+  world::updateOverlay(e->snapshot(), OverlayMetric::Stage, state);
   const sim::engine::Cluster& c = e->cluster();
   const sim::engine::TrainingPlan* plan = e->training();
   ASSERT_NE(plan, nullptr);

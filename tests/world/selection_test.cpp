@@ -65,7 +65,8 @@ TEST(Selection, HeroGpuShowsItsEngineValuesAndGpuFigures) {
              "/superchip0_gpu1/die0";
   hit.part = "die";
   hit.worldBounds = gpu.bounds;
-  const world::SelectionInfo info = world::describeSelection(hit, *f.world, *f.engine, f.catalog);
+  const world::SelectionInfo info =
+      world::describeSelection(hit, *f.world, f.engine->snapshot(), f.catalog);
   ASSERT_EQ(info.kind, world::SelectionKind::Gpu);
   const uint32_t g = gpu.tray * c.gpusPerTray + gpu.slot;
   EXPECT_EQ(info.index, g);
@@ -87,7 +88,8 @@ TEST(Selection, ModelledRackShowsItsOwnPowerAndSystemFigures) {
   hit.path = f.world->racks().pathOfRack(rack) + "/compute_tray3";
   hit.part = "tray";
   hit.worldBounds = f.world->racks().rackBounds(rack);
-  const world::SelectionInfo info = world::describeSelection(hit, *f.world, *f.engine, f.catalog);
+  const world::SelectionInfo info =
+      world::describeSelection(hit, *f.world, f.engine->snapshot(), f.catalog);
   ASSERT_EQ(info.kind, world::SelectionKind::Rack);
   EXPECT_EQ(info.index, rack);
   EXPECT_FALSE(info.mirrored);
@@ -109,7 +111,8 @@ TEST(Selection, MirroredRackShowsTheModelledAverage) {
   hit.path = f.world->racks().pathOfRack(rack);
   hit.part = "rack shell";
   hit.worldBounds = f.world->racks().rackBounds(rack);
-  const world::SelectionInfo info = world::describeSelection(hit, *f.world, *f.engine, f.catalog);
+  const world::SelectionInfo info =
+      world::describeSelection(hit, *f.world, f.engine->snapshot(), f.catalog);
   ASSERT_EQ(info.kind, world::SelectionKind::Rack);
   EXPECT_TRUE(info.mirrored);
   const sim::engine::Snapshot s = f.engine->snapshot();
@@ -123,7 +126,8 @@ TEST(Selection, OtherPartsAreJustParts) {
   world::PickHit hit;
   hit.path = "cooling0/tower0";
   hit.part = "cooling tower";
-  const world::SelectionInfo info = world::describeSelection(hit, *f.world, *f.engine, f.catalog);
+  const world::SelectionInfo info =
+      world::describeSelection(hit, *f.world, f.engine->snapshot(), f.catalog);
   EXPECT_EQ(info.kind, world::SelectionKind::Part);
   EXPECT_EQ(info.title, "cooling tower");
   EXPECT_TRUE(info.live.empty());

@@ -202,12 +202,12 @@ TEST(Traffic, RatesAreWhatTheEngineMovesForTheHeroRack) {
   auto engine = engineFor("training_405b");
   const sim::engine::Cluster& c = engine->cluster();
   engine->advanceTo(1.0);
-  traffic.update(*engine);
+  traffic.update(engine->snapshot());
   const double bytes1 = engine->nvlinkBytes(), t1 = engine->time_s();
   // Into the DP all-reduce: the fabric is busy.
   const double dpStart_s = engine->pipelineTime_s();
   engine->advanceTo(dpStart_s + 0.05);
-  traffic.update(*engine);
+  traffic.update(engine->snapshot());
   const double expectedNvlink =
       (engine->nvlinkBytes() - bytes1) / (engine->time_s() - t1) / double(c.racks);
   EXPECT_NEAR(traffic.flow(TrafficKind::NvLink).rate_Bps, expectedNvlink, 1e-6 * expectedNvlink);
@@ -236,12 +236,12 @@ TEST(Traffic, PfcPauseStopsTheFabricParticlesAndTurnsThemRed) {
   world::Traffic traffic = world::Traffic::build(worldtest::defaultWorld().scene());
   auto engine = engineFor("pfc_storm");  // leaf 0 storms from 5 s to 8 s
   engine->advanceTo(6.0);
-  traffic.update(*engine);
+  traffic.update(engine->snapshot());
   ASSERT_TRUE(traffic.flow(TrafficKind::Fabric).paused);
   std::vector<gpu::Instance> before, after;
   traffic.emit(glm::dvec3(0.0), before);
   engine->advanceTo(6.5);
-  traffic.update(*engine);
+  traffic.update(engine->snapshot());
   traffic.emit(glm::dvec3(0.0), after);
   size_t red = 0, stillRed = 0;
   for (const gpu::Instance& inst : before) {
@@ -263,10 +263,10 @@ TEST(Traffic, ARestartedEngineGivesItsMeanRateNotANegativeOne) {
   world::Traffic traffic = world::Traffic::build(worldtest::defaultWorld().scene());
   auto first = engineFor("training_405b");
   first->advanceTo(10.0);
-  traffic.update(*first);
+  traffic.update(first->snapshot());
   auto second = engineFor("training_405b");  // a new tour step: a fresh engine at t = 0
   second->advanceTo(2.0);
-  traffic.update(*second);
+  traffic.update(second->snapshot());
   const double mean = second->nvlinkBytes() / second->time_s() / second->cluster().racks;
   EXPECT_NEAR(traffic.flow(TrafficKind::NvLink).rate_Bps, mean, 1e-6 * mean);
   EXPECT_GE(traffic.flow(TrafficKind::NvLink).rate_Bps, 0.0);
@@ -276,7 +276,7 @@ TEST(Traffic, FabricLegsAreTheHeroRacksCablesSwitchBySwitch) {
   world::Traffic traffic = world::Traffic::build(worldtest::defaultWorld().scene());
   auto engine = engineFor("training_405b");
   engine->advanceTo(0.1);
-  traffic.update(*engine);
+  traffic.update(engine->snapshot());
   const sim::engine::Cluster& c = engine->cluster();
   const std::vector<world::FabricLeg>& legs = traffic.legs();
   ASSERT_GE(legs.size(), 2u);
@@ -341,7 +341,7 @@ TEST(Traffic, PfcStormSpreadsLegByLegAsTheEnginePausesSwitchByHop) {
 
   engine->advanceTo(storm.start_s - 3 * desc->dt_s);  // the all-reduce, before the storm
   ASSERT_EQ(engine->phase(), sim::engine::TrainingPhase::DataParallel);
-  traffic.update(*engine);
+  traffic.update(engine->snapshot());
   sim::engine::Snapshot s = engine->snapshot();
   ASSERT_EQ(s.aggregates.pausedSwitches, 0.0);
   std::vector<double> loadBefore;  // per leg, from the engine's utilisation
@@ -357,7 +357,7 @@ TEST(Traffic, PfcStormSpreadsLegByLegAsTheEnginePausesSwitchByHop) {
 
   // Less than one hop after the start: the engine pauses the origin, not yet the spines.
   engine->advanceTo(storm.start_s + 0.3 * hop_s);
-  traffic.update(*engine);
+  traffic.update(engine->snapshot());
   s = engine->snapshot();
   ASSERT_TRUE(s.switchPaused[storm.target]);
   const auto& leafSwitches = legs[0].switches;
@@ -369,7 +369,7 @@ TEST(Traffic, PfcStormSpreadsLegByLegAsTheEnginePausesSwitchByHop) {
   traffic.emit(glm::dvec3(0.0), before);
 
   engine->advanceTo(storm.start_s + 0.7 * hop_s);
-  traffic.update(*engine);
+  traffic.update(engine->snapshot());
   s = engine->snapshot();
   for (size_t i = 1; i < legs.size(); ++i) ASSERT_FALSE(anyPaused(s, legs[i].switches));
   traffic.emit(glm::dvec3(0.0), after);
@@ -390,7 +390,7 @@ TEST(Traffic, PfcStormSpreadsLegByLegAsTheEnginePausesSwitchByHop) {
   // The spine legs: not red, still moving with the load they carried into the storm (the engine
   // idles every link while any switch is paused). A first look now (a shot) shows the same.
   world::Traffic shot = world::Traffic::build(worldtest::defaultWorld().scene());
-  shot.update(*engine);
+  shot.update(engine->snapshot());
   for (size_t i = 1; i < legs.size(); ++i) {
     EXPECT_GT(loadBefore[i], 0.0);
     EXPECT_NEAR(legs[i].shownLoad, loadBefore[i], 1e-6 * loadBefore[i]);
@@ -406,7 +406,7 @@ TEST(Traffic, PfcStormSpreadsLegByLegAsTheEnginePausesSwitchByHop) {
   // Half a hop after the spines' hop: the engine has paused them; their legs are red and still,
   // with a red glow on their racks' roofs.
   engine->advanceTo(storm.start_s + 1.5 * hop_s);
-  traffic.update(*engine);
+  traffic.update(engine->snapshot());
   s = engine->snapshot();
   std::vector<gpu::Instance> later;
   traffic.emit(glm::dvec3(0.0), later);
@@ -429,7 +429,7 @@ TEST(Traffic, ALegWithItsCablesDownIsEmptyAndTheOthersCarryItsBytes) {
   world::Traffic free = world::Traffic::build(worldtest::defaultWorld().scene());
   auto healthy = engineFor("training_405b");
   intoDataParallel(*healthy);
-  free.update(*healthy);
+  free.update(healthy->snapshot());
   const world::FabricLeg down = free.legs()[1];
 
   auto engine = engineFor("training_405b");
@@ -437,7 +437,7 @@ TEST(Traffic, ALegWithItsCablesDownIsEmptyAndTheOthersCarryItsBytes) {
     engine->addFault(fault("link_down:" + std::to_string(link) + "@0"));
   world::Traffic traffic = world::Traffic::build(worldtest::defaultWorld().scene());
   intoDataParallel(*engine);
-  traffic.update(*engine);
+  traffic.update(engine->snapshot());
   const sim::engine::Snapshot s = engine->snapshot();
   const sim::engine::Cluster& c = engine->cluster();
   for (uint32_t link : down.links) ASSERT_EQ(s.linkUp[link], 0);
@@ -493,11 +493,11 @@ TEST(Traffic, SharpHalvesTheStreamLeavingEachSpineDuringTheAllReduce) {
     const world::TrafficStyle& style = traffic.desc().fabric;
 
     engine->advanceTo(1.0);  // the pipeline phase: nothing to reduce
-    traffic.update(*engine);
+    traffic.update(engine->snapshot());
     for (const world::FabricLeg& leg : traffic.legs()) EXPECT_FALSE(leg.reducing);
 
     intoDataParallel(*engine);
-    traffic.update(*engine);
+    traffic.update(engine->snapshot());
     uint32_t markers = 0;
     for (size_t i = 1; i < traffic.legs().size(); ++i) {
       const world::FabricLeg& leg = traffic.legs()[i];

@@ -33,12 +33,12 @@ ComputeGlow ComputeGlow::build(const Scene& scene, const HeroGpu& hero) {
   return glow;
 }
 
-void ComputeGlow::update(const sim::engine::Engine& engine, Scene& scene) {
-  const sim::engine::Cluster& cluster = engine.cluster();
+void ComputeGlow::update(const sim::engine::Snapshot& snapshot, Scene& scene) {
+  const sim::engine::Cluster& cluster = (*snapshot.cluster);
   const uint32_t local = m_hero.local(std::max(1u, cluster.gpusPerTray));
   if (!m_hasHero || cluster.racks == 0 || local >= cluster.gpusPerRack) return;
   const uint32_t gpu = cluster.firstGpuOfRack({0}).index + local;
-  const sim::engine::Snapshot s = engine.snapshot();
+  const sim::engine::Snapshot& s = snapshot;
   if (gpu >= s.gpuUtilisation.size()) return;
   const double bandwidth_Bps = cluster.specs.gpu.hbmBandwidth_Bps;
   m_tensorShare = std::clamp(double(s.gpuUtilisation[gpu]), 0.0, 1.0);

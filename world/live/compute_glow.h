@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/engine/engine.h"
+#include "sim/engine/snapshot.h"
 #include "world/live/overlays.h"
 #include "world/scene/scene.h"
 
@@ -31,7 +31,7 @@ class ComputeGlow {
 
   /// Sets the parts' glow from the engine's hero GPU now: tensor cores by its utilisation,
   /// PHYs and TSVs by its HBM bytes/s over the GPU's HBM bandwidth.
-  void update(const sim::engine::Engine& engine, Scene& scene);
+  void update(const sim::engine::Snapshot& snapshot, Scene& scene);
 
   double tensorShare() const { return m_tensorShare; }
   double hbmShare() const { return m_hbmShare; }

@@ -244,9 +244,9 @@ double wrap(double s, double length) {
 
 }  // namespace
 
-CoolantState coolantStateOf(const sim::engine::Engine& engine) {
-  const sim::engine::Cluster& c = engine.cluster();
-  const sim::engine::Snapshot snap = engine.snapshot();
+CoolantState coolantStateOf(const sim::engine::Snapshot& snapshot) {
+  const sim::engine::Cluster& c = (*snapshot.cluster);
+  const sim::engine::Snapshot& snap = snapshot;
   CoolantState s;
   const double supply_C = c.specs.facility.coolantSupply_C;
   if (c.racks == 0 || snap.cduLoop_C.empty()) {
@@ -275,9 +275,9 @@ CoolantState coolantStateOf(const sim::engine::Engine& engine) {
   return s;
 }
 
-LegendRange coolantRange(const sim::engine::Engine& engine) {
-  const sim::FacilitySpec& fac = engine.cluster().specs.facility;
-  const double tripFlow = engine.figures().pumpTripRemainingFlowFraction;
+LegendRange coolantRange(const sim::engine::Snapshot& snapshot) {
+  const sim::FacilitySpec& fac = (*snapshot.cluster).specs.facility;
+  const double tripFlow = (*snapshot.figures).pumpTripRemainingFlowFraction;
   LegendRange r;
   r.min = fac.coolantSupply_C - fac.coolantDeltaT_K;
   r.max = fac.coolantSupply_C + fac.coolantDeltaT_K / (tripFlow > 0 ? tripFlow : 1.0);
@@ -343,12 +343,12 @@ Coolant Coolant::build(const Scene& scene, CoolantDesc desc) {
   return c;
 }
 
-void Coolant::update(const sim::engine::Engine& engine) {
-  const double now_s = engine.time_s();
+void Coolant::update(const sim::engine::Snapshot& snapshot) {
+  const double now_s = snapshot.time_s;
   const bool fresh = m_lastTime_s < 0 || now_s < m_lastTime_s;
   const double move_s = fresh ? 0.0 : std::min(now_s - m_lastTime_s, MAX_MOVE_S);
-  m_state = coolantStateOf(engine);
-  m_range = coolantRange(engine);
+  m_state = coolantStateOf(snapshot);
+  m_range = coolantRange(snapshot);
   for (size_t i = 0; i < m_paths.size(); ++i) {
     m_phase_m[i] = wrap(m_phase_m[i] + speed_mps(m_paths[i].loop) * move_s, m_paths[i].length_m());
   }

@@ -23,7 +23,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "sim/engine/engine.h"
+#include "sim/engine/snapshot.h"
 #include "world/live/overlays.h"
 #include "world/scene/render_list.h"
 #include "world/scene/scene.h"
@@ -53,12 +53,12 @@ struct CoolantState {
 };
 
 /// Reads the hero rack's coolant state from `engine` (see the file comment for the model).
-CoolantState coolantStateOf(const sim::engine::Engine& engine);
+CoolantState coolantStateOf(const sim::engine::Snapshot& snapshot);
 
 /// The colour scale, in °C: from one design rise below the catalog supply temperature (so that
 /// supply water is not the palette's darkest, unreadable on dark pipes) to the loop's equilibrium
 /// with its racks at full power after a pump trip (supply + design rise / pump-trip flow share).
-LegendRange coolantRange(const sim::engine::Engine& engine);
+LegendRange coolantRange(const sim::engine::Snapshot& snapshot);
 /// The dash colour of `temperature_C` on `range` (viridis, glowing so the colour reads true).
 Look coolantLook(double temperature_C, const LegendRange& range);
 
@@ -117,7 +117,7 @@ class Coolant {
 
   /// Reads the state from `engine` and moves the dashes by the simulated time since the last
   /// update (at most 0.1 s, so scrubbing does not smear; none on the first or after a restart).
-  void update(const sim::engine::Engine& engine);
+  void update(const sim::engine::Snapshot& snapshot);
 
   /// Appends one box instance per dash, positioned relative to `eye`.
   void emit(const glm::dvec3& eye, std::vector<gpu::Instance>& out) const;

@@ -5,6 +5,7 @@
 // list.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ namespace world {
 struct HbmFill {
   std::vector<double> segments_bytes;  // bottom up, in the memory bar's order
   double capacity_bytes = 0;
+  uint64_t generation = 0;  // of the simulation whose frame it fills (the panel's follow)
 };
 
 class HbmFillLayer {

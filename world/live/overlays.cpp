@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "sim/engine/engine.h"
+#include "sim/engine/snapshot.h"
 
 namespace world {
 namespace {
@@ -142,9 +142,9 @@ namespace {
 // each runs (a TP group of GPUs inside the NVLink domain shares one), every rack by the mean stage
 // of its job GPUs (the placement puts several stages in a rack, consecutive replicas in
 // consecutive racks). Without a training job every value is 0.
-void parallelismOverlay(const sim::engine::Engine& engine, OverlayState& out) {
-  const sim::engine::Cluster& c = engine.cluster();
-  const sim::engine::TrainingPlan* plan = engine.training();
+void parallelismOverlay(const sim::engine::Snapshot& snapshot, OverlayState& out) {
+  const sim::engine::Cluster& c = (*snapshot.cluster);
+  const sim::engine::TrainingPlan* plan = snapshot.training;
   const double lastStage = plan ? std::max(1, plan->desc.pp) - 1 : 0;
   out.rackRange = {0.0, lastStage, "", "mean pipeline stage of the rack's GPUs"};
   out.gpuRange = {0.0, lastStage, "", "pipeline stage (hero rack; one per TP group)"};
@@ -173,11 +173,11 @@ void parallelismOverlay(const sim::engine::Engine& engine, OverlayState& out) {
 
 }  // namespace
 
-void updateOverlay(const sim::engine::Engine& engine, OverlayMetric metric, OverlayState& out) {
-  const sim::engine::Cluster& c = engine.cluster();
-  const sim::engine::Snapshot s = engine.snapshot();
+void updateOverlay(const sim::engine::Snapshot& snapshot, OverlayMetric metric, OverlayState& out) {
+  const sim::engine::Cluster& c = (*snapshot.cluster);
+  const sim::engine::Snapshot& s = snapshot;
   out.metric = metric;
-  out.time_s = engine.time_s();
+  out.time_s = snapshot.time_s;
   out.basis = sim::Basis::Derived;
   out.gpusPerTray = std::max(1u, c.gpusPerTray);
   out.rackValues.assign(c.campusRacks, 0.0f);
@@ -185,7 +185,7 @@ void updateOverlay(const sim::engine::Engine& engine, OverlayMetric metric, Over
   if (metric == OverlayMetric::None) return;
 
   if (metric == OverlayMetric::Stage) {
-    parallelismOverlay(engine, out);
+    parallelismOverlay(snapshot, out);
     return;
   }
   const double tdp_W = c.specs.gpu.tdp_W;
@@ -195,8 +195,8 @@ void updateOverlay(const sim::engine::Engine& engine, OverlayMetric metric, Over
       out.gpuRange = {0.0, tdp_W, "W", "GPU power (hero rack)"};
       break;
     case OverlayMetric::Temperature:
-      out.rackRange = {c.specs.facility.coolantSupply_C, engine.figures().throttleJunction_C, "°C",
-                       "hottest GPU junction"};
+      out.rackRange = {c.specs.facility.coolantSupply_C, (*snapshot.figures).throttleJunction_C,
+                       "°C", "hottest GPU junction"};
       out.gpuRange = out.rackRange;
       out.gpuRange.label = "GPU junction (hero rack)";
       break;

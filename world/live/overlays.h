@@ -20,7 +20,7 @@
 #include "world/scene/scene.h"
 
 namespace sim::engine {
-class Engine;
+struct Snapshot;
 }
 
 namespace world {
@@ -75,7 +75,7 @@ struct OverlayState {
 /// values: power = rack kW; temperature = hottest GPU junction; utilisation = mean GPU tensor
 /// busy share; link load = busiest NIC link of the rack. Ranges come from the cluster's catalog
 /// figures (rack max power, GPU TDP, coolant supply to throttle junction, 0-100 %).
-void updateOverlay(const sim::engine::Engine& engine, OverlayMetric metric, OverlayState& out);
+void updateOverlay(const sim::engine::Snapshot& snapshot, OverlayMetric metric, OverlayState& out);
 
 /// The campus's racks in RackId order, found once from the scene's instance names.
 class RackMap {

@@ -30,12 +30,13 @@ std::string rackPrefix(const std::string& path) {
 }  // namespace
 
 SelectionInfo describeSelection(const PickHit& hit, const World& world,
-                                const sim::engine::Engine& engine, const sim::Catalog& catalog) {
+                                const sim::engine::Snapshot& snapshot,
+                                const sim::Catalog& catalog) {
   SelectionInfo info;
   info.title = hit.part;
   info.path = hit.path;
-  const sim::engine::Cluster& c = engine.cluster();
-  const sim::engine::Snapshot s = engine.snapshot();
+  const sim::engine::Cluster& c = (*snapshot.cluster);
+  const sim::engine::Snapshot& s = snapshot;
 
   // A GPU of the hero rack: the hit lies inside one of its packages.
   const glm::dvec3 centre = hit.worldBounds.center();

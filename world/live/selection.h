@@ -8,7 +8,7 @@
 
 #include "sim/basis.h"
 #include "sim/catalog.h"
-#include "sim/engine/engine.h"
+#include "sim/engine/snapshot.h"
 #include "world/world.h"
 
 namespace world {
@@ -42,6 +42,6 @@ struct SelectionInfo {
 /// Describes `hit`: a hero-rack GPU (its package or anything inside it), a rack (anything inside
 /// one), or just a part.
 SelectionInfo describeSelection(const PickHit& hit, const World& world,
-                                const sim::engine::Engine& engine, const sim::Catalog& catalog);
+                                const sim::engine::Snapshot& snapshot, const sim::Catalog& catalog);
 
 }  // namespace world

@@ -101,18 +101,18 @@ void placeSwitches(const Scene& scene, FabricLeg& leg, double clearance_m) {
 // one phase over the phase's duration, per cable (what the engine's snapshot shows while no
 // switch is paused). The engine idles every link while any switch is paused; a leg whose
 // switches the pause has not reached yet keeps this load, the frames in flight.
-double routedLoad(const sim::engine::Engine& engine, const FabricLeg& leg) {
+double routedLoad(const sim::engine::Snapshot& snapshot, const FabricLeg& leg) {
   using sim::engine::TrainingPhase;
-  const sim::engine::TrainingPlan* plan = engine.training();
+  const sim::engine::TrainingPlan* plan = snapshot.training;
   if (!plan || leg.flow.capacity_Bps <= 0) return 0.0;
-  const bool dp = engine.phase() == TrainingPhase::DataParallel;
-  const double phase_s = dp ? engine.dataParallelTime_s() : engine.pipelineTime_s();
-  if (engine.phase() == TrainingPhase::Optimizer || !std::isfinite(phase_s) || phase_s <= 0)
+  const bool dp = snapshot.phase == TrainingPhase::DataParallel;
+  const double phase_s = dp ? snapshot.dataParallelTime_s : snapshot.pipelineTime_s;
+  if (snapshot.phase == TrainingPhase::Optimizer || !std::isfinite(phase_s) || phase_s <= 0)
     return 0.0;
   const double allToAlls = plan->desc.microBatches * plan->allToAllsPerMicroBatch;
-  const std::vector<double>& dpBytes = engine.dpLinkBytes();
-  const std::vector<double>& ppBytes = engine.ppLinkBytes();
-  const std::vector<double>& a2aBytes = engine.allToAllLinkBytes();
+  std::span<const double> dpBytes = snapshot.dpLinkBytes;
+  std::span<const double> ppBytes = snapshot.ppLinkBytes;
+  std::span<const double> a2aBytes = snapshot.allToAllLinkBytes;
   double rate = 0;
   for (uint32_t link : leg.links) {
     const size_t upward = 2 * size_t{link}, downward = upward + 1;
@@ -277,10 +277,10 @@ void Traffic::mapLegs(const sim::engine::Cluster& c) {
     }
 }
 
-void Traffic::update(const sim::engine::Engine& engine) {
-  const double now_s = engine.time_s();
-  const double bytes = engine.nvlinkBytes();
-  const sim::engine::Cluster& c = engine.cluster();
+void Traffic::update(const sim::engine::Snapshot& snapshot) {
+  const double now_s = snapshot.time_s;
+  const double bytes = snapshot.nvlinkBytes;
+  const sim::engine::Cluster& c = (*snapshot.cluster);
   const bool restarted = now_s < m_lastTime_s || bytes < m_lastNvlinkBytes;
   const bool firstLook = m_lastTime_s < 0 || restarted;
   const double dt_s = firstLook ? 0.0 : now_s - m_lastTime_s;
@@ -297,11 +297,11 @@ void Traffic::update(const sim::engine::Engine& engine) {
     nvlink.rate_Bps = 0;
   }
 
-  const sim::engine::Snapshot s = engine.snapshot();
+  const sim::engine::Snapshot& s = snapshot;
   mapLegs(c);
   const bool stormSomewhere = s.aggregates.pausedSwitches > 0;
-  const bool sharp = c.specs.fabricSwitch.inNetworkReduction && engine.training() &&
-                     engine.phase() == sim::engine::TrainingPhase::DataParallel;
+  const bool sharp = c.specs.fabricSwitch.inNetworkReduction && snapshot.training &&
+                     snapshot.phase == sim::engine::TrainingPhase::DataParallel;
   fabric = {};
   for (size_t i = 0; i < m_legs.size(); ++i) {
     FabricLeg& leg = m_legs[i];
@@ -317,7 +317,7 @@ void Traffic::update(const sim::engine::Engine& engine) {
     leg.down = !leg.links.empty() && !anyUp;
     leg.shownLoad = leg.down          ? 0.0
                     : leg.flow.paused ? 1.0  // queued frames: full density, standing still
-                    : stormSomewhere  ? routedLoad(engine, leg)
+                    : stormSomewhere  ? routedLoad(snapshot, leg)
                                       : leg.flow.load();
     leg.reducing = sharp && i > 0 && !leg.flow.paused && leg.shownLoad > 0;
     fabric.paused = fabric.paused || leg.flow.paused;

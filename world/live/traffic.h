@@ -18,7 +18,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "sim/engine/engine.h"
+#include "sim/engine/snapshot.h"
 #include "world/live/journeys.h"
 #include "world/scene/render_list.h"
 #include "world/scene/scene.h"
@@ -118,7 +118,7 @@ class Traffic {
   /// it does, a leg shows the load the engine routes on it in the phase the storm stalled (the
   /// frames in flight).
   /// SHARP: the switch spec reduces in the network and the job is in its DP all-reduce.
-  void update(const sim::engine::Engine& engine);
+  void update(const sim::engine::Snapshot& snapshot);
 
   /// Appends the boxes, positioned relative to `eye`: the particles path by path in path order,
   /// then per leg a red glow on a paused switch rack (roof and switch faces) and a pulsing marker

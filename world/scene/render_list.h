@@ -125,6 +125,7 @@ void viewProjection(const ViewParams& view, float aspect, float outColumnMajor[1
 
 struct RenderList {
   ViewParams view;
+  uint64_t generation = 0;  // of the simulation the live parts show (World::sync)
   std::vector<gpu::Instance> instances;
   std::vector<DrawBatch> batches;
   std::vector<Label> labels;

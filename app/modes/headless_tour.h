@@ -1,0 +1,29 @@
+// The tour without a window: every step's key frame to PNGs plus a contact sheet, or the tour in
+// time as a clip (numbered PNG frames, and an MP4 where ffmpeg is installed). Both are loops
+// around runFrame with the tour's frame source.
+#pragma once
+
+#include <string>
+
+#include "app/session/render_options.h"
+
+namespace app {
+
+struct HeadlessTourOptions {
+  RenderOptions render;
+  std::string tour = "default";
+  std::string language = "en";
+  std::string out = "out";
+  int chapter = 0;             // only this chapter (1..10); 0 = all
+  bool reducedMotion = false;  // the clip: cut between views
+  double uiScale = 1.0;
+};
+
+/// Key frames: each step's view with the simulation as a visitor sees it at the end of the step
+/// (or, when the step injects a fault, in the middle of the fault). Returns the exit status.
+int runHeadlessTour(const HeadlessTourOptions& options);
+/// The tour as a visitor sees it, flights and all, at `fps` into OUT/frames (or
+/// OUT/frames-chapter-K), then an MP4 beside them when ffmpeg is installed.
+int runHeadlessClip(const HeadlessTourOptions& options, double fps);
+
+}  // namespace app

@@ -1,0 +1,72 @@
+#include "app/modes/shot.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "app/session/exit_status.h"
+#include "app/session/frame.h"
+#include "app/session/session.h"
+#include "app/session/tour_view.h"
+#include "renderer/image_io.h"
+
+namespace app {
+
+int runShot(const ShotOptions& options) {
+  SessionDesc sessionDesc;
+  sessionDesc.engineScenario = options.scenario;
+  sessionDesc.modelFile = options.model;
+  sessionDesc.faults = options.faults;
+  Session session;
+  if (int status = openSession(options.render, nullptr, fontPixelsFor(options.render.height),
+                               session, sessionDesc)) {
+    return status;
+  }
+  const world::Station* station =
+      session.world->station(options.model.empty() ? options.station : "model");
+  if (!station) {
+    std::string names;
+    for (const auto& s : session.world->stations()) names += (names.empty() ? "" : ", ") + s.name;
+    std::fprintf(stderr, "dcwalk: shot: unknown station '%s' (stations: %s)\n",
+                 options.station.c_str(), names.c_str());
+    return EXIT_BAD_INPUT;
+  }
+  session.sim->runTo(options.time_s);
+  StationView view;
+  view.camera().setPose(world::toPose(station->viewpoint));
+  view.setStation(station);
+  view.setOverlay(options.overlay);
+  view.setTraffic(options.traffic);
+  view.setCoolant(options.coolant);
+  if (!options.model.empty()) view.setTitle(std::filesystem::path(options.model).filename());
+  const FrameResult frame =
+      renderStill(session, view, {options.render.width, options.render.height});
+  std::string error;
+  if (!renderer::writePng(options.out, frame.pixels, error)) {
+    std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
+    return EXIT_FAILURE_RUNTIME;
+  }
+  std::printf("wrote %s (%ux%u, station %s, %llu triangles, t = %.2f s, overlay %s)\n",
+              options.out.c_str(), frame.pixels.width, frame.pixels.height, station->name.c_str(),
+              static_cast<unsigned long long>(frame.stats.triangles), session.sim->time_s(),
+              std::string(world::overlayMetricName(options.overlay)).c_str());
+  std::printf("status: %s\n", frame.hud.status.c_str());
+  if (options.model.empty()) {
+    const world::ComputeGlow& glow = session.world->computeGlow();
+    std::printf("hero GPU: tensor cores %.0f %% busy, HBM %.0f %% of its bandwidth\n",
+                100 * glow.tensorShare(), 100 * glow.hbmShare());
+  }
+  if (options.traffic) {
+    const world::Traffic& traffic = session.world->traffic();
+    std::printf("traffic: %u particles, NVLink %.3g GB/s (%.0f %%), fabric %.3g GB/s (%.0f %%)%s\n",
+                traffic.particles(), traffic.flow(world::TrafficKind::NvLink).rate_Bps / 1e9,
+                100 * traffic.flow(world::TrafficKind::NvLink).load(),
+                traffic.flow(world::TrafficKind::Fabric).rate_Bps / 1e9,
+                100 * traffic.flow(world::TrafficKind::Fabric).load(),
+                traffic.flow(world::TrafficKind::Fabric).paused ? ", PFC-paused" : "");
+  }
+  for (const world::Label& label : session.list.labels)
+    std::printf("label: %s\n", label.text.c_str());
+  return reportValidation() ? EXIT_OK : EXIT_FAILURE_RUNTIME;
+}
+
+}  // namespace app

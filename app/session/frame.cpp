@@ -1,0 +1,104 @@
+#include "app/session/frame.h"
+
+#include <chrono>
+
+#include "app/ui/legend.h"
+
+namespace app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point& start) {
+  const Clock::time_point now = Clock::now();
+  const double ms = std::chrono::duration<double, std::milli>(now - start).count();
+  start = now;
+  return ms;
+}
+
+}  // namespace
+
+FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spec) {
+  FrameResult result;
+  SimHost& sim = *session.sim;
+  std::vector<SimCommand> commands;
+  Clock::time_point mark = Clock::now();
+
+  sim.applyCommands();  // 1
+  result.times.commands_ms = msSince(mark);
+
+  // 2. What the clock itself brings (a tour step that starts another simulation) takes effect in
+  // this frame, before the world syncs, so a new step never shows the old simulation.
+  source.advance(spec.dt_s, commands);
+  sim.applyNow(commands);
+  commands.clear();
+  sim.advance(spec.dt_s);
+  result.times.advance_ms = msSince(mark);
+
+  const sim::engine::Snapshot snapshot = sim.snapshot();  // 3
+  session.world->sync(snapshot, source.overlay(), sim.generation());
+  result.generation = sim.generation();
+  result.times.sync_ms = msSince(mark);
+
+  FrameContext context{snapshot,         sim,         commands,   *session.world,
+                       *session.catalog, *session.ui, spec.extent};
+  source.follow(context);  // 4
+  result.times.follow_ms = msSince(mark);
+
+  const world::FrameDesc frame = source.frameDesc(spec.extent, sim);  // 5
+  session.worldStats = session.world->buildRenderList(source.camera(), frame, session.list);
+  const bool blank = source.blanked();
+  if (blank) session.list.clear();
+  result.stats = session.worldStats;
+  result.times.world_ms = msSince(mark);
+
+  UiLayer& ui = *session.ui;  // 6
+  const float width = float(spec.extent.width), height = float(spec.extent.height);
+  ImDrawData* draw = nullptr;
+  for (int pass = 0; pass < (spec.settleUi ? 2 : 1); ++pass) {
+    if (spec.platformNewFrame) {
+      spec.platformNewFrame();
+      ui.beginFrame(0, 0, float(spec.dt_s));
+    } else {
+      ui.beginFrame(width, height, spec.dt_s > 0 ? float(spec.dt_s) : 1.0f / 30.0f);
+    }
+    if (!blank) {
+      result.hud = source.hud(context);
+      result.hud.generation = sim.generation();
+      ui.drawHud(result.hud);
+      drawLegend(session.world->overlay(), result.hud.panelOnRight ? ui.titleBottom() : -1.0f);
+      source.drawWindows(context);
+      ui.drawLabels(session.list, width, height);  // clear of the windows drawn above
+    }
+    draw = ui.endFrame();
+  }
+  for (SimCommand& c : commands) sim.queue(std::move(c));  // for the next frame's stage 1
+  result.times.ui_ms = msSince(mark);
+
+  renderer::Renderer& r = *session.renderer;  // 7
+  switch (spec.output) {
+    case FrameOutput::Present:
+      if (spec.alsoReadBack) result.pixels = r.renderToPixels(session.list, draw, spec.extent);
+      result.presented =
+          r.drawFrame(session.list, draw, spec.extent) == renderer::FrameResult::Presented;
+      break;
+    case FrameOutput::Offscreen:
+      r.drawOffscreen(session.list, draw, spec.extent);
+      break;
+    case FrameOutput::Pixels:
+      result.pixels = r.renderToPixels(session.list, draw, spec.extent);
+      break;
+  }
+  result.times.render_ms = msSince(mark);
+  return result;
+}
+
+FrameResult renderStill(Session& session, FrameSource& source, VkExtent2D extent) {
+  FrameSpec spec;
+  spec.extent = extent;
+  spec.output = FrameOutput::Pixels;
+  spec.settleUi = true;
+  return runFrame(session, source, spec);
+}
+
+}  // namespace app

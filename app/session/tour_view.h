@@ -1,0 +1,84 @@
+// The frame source of every mode that shows the tour (window, booth, soak, headless tour and
+// clip): the tour driver's camera and overlay, the chapter's simulator panel, the tour HUD; in
+// booth mode also the booth's banner, blank and attract state (setBooth, every frame).
+#pragma once
+
+#include <string>
+
+#include "app/session/frame.h"
+#include "app/session/tour_driver.h"
+#include "app/ui/tour_panel.h"
+
+namespace app {
+
+class TourView : public FrameSource {
+ public:
+  TourView(TourDriver& driver, TourPanel& panel, std::string language)
+      : m_driver(driver), m_panel(panel), m_language(std::move(language)) {}
+
+  void setLanguage(std::string language) { m_language = std::move(language); }
+  const std::string& language() const { return m_language; }
+  TourDriver& driver() { return m_driver; }
+  TourPanel& panel() { return m_panel; }
+  /// Knobs can be moved (false in the booth's attract loop and headless).
+  void setInteractive(bool interactive) { m_interactive = interactive; }
+  /// Booth mode's state for this frame: the presenter's blank, the attract loop (knobs cannot
+  /// move), the idle countdown banner.
+  void setBooth(bool blanked, bool attract, std::string banner) {
+    m_blanked = blanked;
+    m_attract = attract;
+    m_banner = std::move(banner);
+  }
+
+  void advance(double dt_s, std::vector<SimCommand>& commands) override;
+  const world::Camera& camera() const override { return m_driver.camera(); }
+  world::OverlayMetric overlay() const override { return m_driver.overlay(); }
+  world::FrameDesc frameDesc(VkExtent2D extent, const SimHost& sim) const override;
+  void follow(FrameContext& context) override;
+  HudInfo hud(FrameContext& context) override;
+  void drawWindows(FrameContext& context) override;
+  bool blanked() const override { return m_blanked; }
+
+ private:
+  TourDriver& m_driver;
+  TourPanel& m_panel;
+  std::string m_language;
+  bool m_interactive = false;
+  bool m_blanked = false, m_attract = false;
+  std::string m_banner;
+};
+
+/// The frame source of the station views (shot, bench): a camera the mode places, a heat
+/// overlay, traffic and coolant, and the station's HUD with the simulation's status.
+class StationView : public FrameSource {
+ public:
+  StationView() = default;
+  world::Camera& camera() { return m_camera; }
+  /// The station the HUD names (nullptr: no title, as for a model of one's own).
+  void setStation(const world::Station* station) { m_station = station; }
+  void setOverlay(world::OverlayMetric metric) { m_overlay = metric; }
+  void setTraffic(bool on) { m_traffic = on; }
+  void setCoolant(bool on) { m_coolant = on; }
+  /// The HUD's title instead of the station's (shot --model: the file's name).
+  void setTitle(std::string title) { m_title = std::move(title); }
+  /// Frame description tweaks of the benchmark's naive baselines.
+  void setBaseline(double lodScale, bool cull, uint64_t triangleBudget);
+
+  void advance(double, std::vector<SimCommand>&) override {}
+  const world::Camera& camera() const override { return m_camera; }
+  world::OverlayMetric overlay() const override { return m_overlay; }
+  world::FrameDesc frameDesc(VkExtent2D extent, const SimHost& sim) const override;
+  HudInfo hud(FrameContext& context) override;
+
+ private:
+  world::Camera m_camera;
+  const world::Station* m_station = nullptr;
+  world::OverlayMetric m_overlay = world::OverlayMetric::None;
+  bool m_traffic = false, m_coolant = false;
+  std::string m_title;
+  double m_lodScale = 1.0;
+  bool m_cull = true;
+  uint64_t m_triangleBudget = world::FrameDesc{}.triangleBudget;
+};
+
+}  // namespace app

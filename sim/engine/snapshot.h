@@ -1,0 +1,93 @@
+// What the engine exposes each step: the per-id hot arrays, the aggregate row and read-only
+// views of the cold description, as one plain struct (sim/engine/engine.h fills it). Everything
+// outside sim/ that shows the simulation reads this, never the engine itself.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "sim/engine/cluster.h"
+#include "sim/engine/engine_desc.h"
+#include "sim/engine/figures.h"
+#include "sim/engine/inference.h"
+#include "sim/engine/training.h"
+
+namespace sim::engine {
+
+enum class TrainingPhase : uint8_t { Pipeline, DataParallel, Optimizer };
+
+/// One row of the aggregate time series (also the snapshot's aggregates).
+struct Aggregates {
+  double time_s = 0;
+  double campusIt_W = 0;  // modelled fabric + mirrored racks
+  double fabricIt_W = 0;  // modelled fabric only
+  double facility_W = 0;  // campus IT + overhead
+  double pue = 0;
+  double meanGpuPower_W = 0;  // job (or serving) GPUs of the modelled fabric
+  double maxJunction_C = 0;
+  double maxLoop_C = 0;          // hottest CDU loop
+  double minClock = 1;           // lowest throttle clock share
+  double goodput = 0;            // useful progress rate / fault-free rate, this step
+  double goodputCumulative = 0;  // fault-free seconds of work done so far / elapsed seconds
+  double tokensPerSecond = 0;    // training tokens/s of the last step, or output tokens/s
+  double trainingSteps = 0;      // completed
+  double lastStepTime_s = 0;
+  double phase = 0;  // TrainingPhase as a number; 3 = inference
+  double maxLinkUtilisation = 0;
+  double pausedSwitches = 0;
+  double queued = 0;           // inference: waiting requests
+  double active = 0;           // inference: sequences decoding
+  double meanTtft_s = 0;       // inference: of first tokens produced this step
+  double tpot_s = 0;           // inference: mean time per output token
+  double meanKvOccupancy = 0;  // inference: share of KV capacity in use
+};
+
+/// What the rest of the program reads of the engine: per-id arrays of the current state, the
+/// aggregates, where the training step is, and read-only views of the cold description (counts,
+/// specs, the training or inference plan). Valid until the next step() (or until the engine is
+/// replaced); the world syncs from one per frame and keeps no pointer into it.
+struct Snapshot {
+  std::span<const float> gpuUtilisation;  // by GpuId: tensor-core busy share
+  std::span<const float> gpuPower_W;
+  std::span<const float> gpuJunction_C;
+  std::span<const float> gpuHbm_Bps;
+  std::span<const float> gpuKvOccupancy;   // inference: the replica's KV share; 0 in training
+  std::span<const float> linkUtilisation;  // by LinkId: busier direction / capacity
+  std::span<const uint8_t> linkUp;
+  std::span<const uint8_t> switchPaused;  // by SwitchId: PFC-paused
+  std::span<const float> rackPower_W;     // by RackId
+  std::span<const float> cduLoop_C;       // by CduId
+  std::span<const float> cduFlowFraction;
+  std::span<const float> cduClock;  // throttle clock share of the CDU's GPUs
+  Aggregates aggregates;
+
+  double time_s = 0;
+  uint64_t steps = 0;
+  const Cluster* cluster = nullptr;  // counts, specs, links (never null in a snapshot taken)
+  const EngineFigures* figures = nullptr;
+  const EngineDesc* desc = nullptr;
+
+  // Training (training == nullptr for an inference service).
+  const TrainingPlan* training = nullptr;
+  TrainingPhase phase = TrainingPhase::Pipeline;
+  double phaseFraction = 0;             // share of the current phase done (0..1)
+  double stepElapsed_s = 0;             // since the current training step began
+  double lastStepTime_s = 0;            // of the last completed step
+  double faultFreeStepTime_s = 0;       // routed DP collective, no throttling
+  double pipelineTime_s = 0;            // the pipeline phase as routed now
+  double dataParallelTime_s = 0;        // the DP collective on the fabric as routed now
+  std::span<const double> dpLinkBytes;  // 2 x links, directional bytes of one step's DP collective
+  std::span<const double> ppLinkBytes;  // 2 x links, one step's PP sends
+  std::span<const double> allToAllLinkBytes;  // 2 x links, one EP all-to-all
+  double nvlinkBytes = 0;                     // moved so far over NVLink (bytes)
+
+  // Inference (nullptr for training).
+  const InferencePlan* inference = nullptr;
+};
+
+/// IT power of campus racks [firstRack, endRack) (W): the racks the engine models as it has
+/// them, every other rack at the mean of the modelled ones (the campus mirrors its modelled
+/// fabric; docs/sim.md "Hall power").
+double rackRangePower_W(const Snapshot& snapshot, uint32_t firstRack, uint32_t endRack);
+
+}  // namespace sim::engine

@@ -1,0 +1,338 @@
+// The world each frame: synced from the simulation's snapshot, turned into a render list for a
+// camera (culled, LOD chosen, camera-relative, with live labels), and picked under a pixel.
+#include "world/world.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace world {
+namespace {
+
+// The near plane sits at this fraction of the distance to the nearest surface.
+constexpr double NEAR_FRACTION = 0.5;
+constexpr double MIN_NEAR_M = 1e-7;
+constexpr double MAX_NEAR_M = 1.0;
+// The high preset's sun shadows reach this many clearances ahead (rounded up to a power of two
+// metres): what the camera looks at closely, at every scale from an SM to the campus.
+constexpr double SHADOW_REACH_PER_CLEARANCE = 8.0;
+
+// Live labels: smallest on-screen size (px) worth a label, and how much of the way to the anchor
+// a blocker may be hit at and still count as the labelled thing (its own cover, a cold plate).
+constexpr double MIN_OVERLAY_LABEL_PX = 16.0;
+constexpr double BLOCKER_SLACK = 0.93;
+// Candidates tested for occlusion per label wanted (each test is one ray pick).
+constexpr uint32_t CANDIDATES_PER_LABEL = 3;
+constexpr uint32_t GPU_CANDIDATE_BIT = 0x80000000u;
+
+bool contains(const Aabb& outer, const Aabb& inner) {
+  const glm::dvec3 eps(1e-6);
+  return glm::all(glm::lessThanEqual(outer.min - eps, inner.min)) &&
+         glm::all(glm::lessThanEqual(inner.max, outer.max + eps));
+}
+
+// "184" for a value in `unit` (no decimals: labels are read at a glance).
+std::string formatValue(double value, const std::string& unit) {
+  char text[48];
+  std::snprintf(text, sizeof(text), "%.0f %s", value, unit.c_str());
+  return text;
+}
+
+// Whether instance path `path` is `ancestor` or lies inside it ("" is the root).
+bool isWithin(const std::string& path, const std::string& ancestor) {
+  if (ancestor.empty() || path == ancestor) return true;
+  return path.size() > ancestor.size() && path.compare(0, ancestor.size(), ancestor) == 0 &&
+         path[ancestor.size()] == '/';
+}
+
+// Where a box's label points: the middle of its top face (world metres).
+glm::dvec3 labelPoint(const Aabb& box) {
+  return {box.center().x, box.max.y, box.center().z};
+}
+
+// A label at `anchor` (camera-relative metres).
+Label makeLabel(const glm::dvec3& anchor, std::string text, float priority) {
+  Label label;
+  for (int k = 0; k < 3; ++k) label.anchor[k] = static_cast<float>(anchor[k]);
+  label.text = std::move(text);
+  label.priority = priority;
+  return label;
+}
+
+}  // namespace
+
+void World::sync(const sim::engine::Snapshot& snapshot, OverlayMetric metric, uint64_t generation) {
+  updateOverlay(snapshot, metric, m_overlay);
+  m_traffic.update(snapshot);
+  m_coolant.update(snapshot);
+  m_computeGlow.update(snapshot, m_scene);
+  m_generation = generation;
+}
+
+FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, RenderList& out) {
+  out.clear();
+  out.generation = m_generation;
+  for (auto& bucket : m_scratch) bucket.clear();
+  CullView view;
+  view.eye = camera.position();
+  view.forward = camera.forward();
+  view.right = camera.right();
+  view.up = camera.up();
+  view.verticalFov_rad = camera.verticalFov_rad();
+  view.aspect = double(std::max(1u, frame.width_px)) / double(std::max(1u, frame.height_px));
+  view.viewportHeight_px = std::max(1u, frame.height_px);
+  view.lodScale = frame.lodScale;
+  view.cull = frame.cull;
+  for (size_t start = 0; start < frame.selectedPath.size();) {
+    size_t end = frame.selectedPath.find('/', start);
+    if (end == std::string::npos) end = frame.selectedPath.size();
+    view.selection.push_back(frame.selectedPath.substr(start, end - start));
+    start = end + 1;
+  }
+  if (m_overlay.active()) {
+    m_tint.prepare(m_overlay);
+    view.tint = &m_tint;
+  }
+  const double clearance = m_scene.nearestSurfaceDistance(view.eye);
+  if (m_shadowCasting) {
+    // The shadow distance is SHADOW_REACH_PER_CLEARANCE * the nearest surface (at most
+    // `clearance`) rounded up to a power of two, so below twice that: a sphere round the
+    // farthest possible centre that holds the largest possible square, swept towards the sun,
+    // keeps every caster whatever this frame's distance is.
+    const double reach = 2.0 * SHADOW_REACH_PER_CLEARANCE * clearance;  // rounded up to 2^k
+    const glm::dvec3 sun(out.view.sunDirection[0], out.view.sunDirection[1],
+                         out.view.sunDirection[2]);
+    view.keepShadowCasters = glm::dot(sun, sun) > 0;
+    view.towardSun = view.keepShadowCasters ? glm::normalize(sun) : glm::dvec3(0, 1, 0);
+    view.casterCentre = view.forward * (double(SHADOW_CENTRE_AHEAD) * reach);
+    view.casterRadius_m = std::sqrt(2.0) * reach;
+    view.casterReach_m = double(SHADOW_CASTER_REACH) * reach;
+  }
+  // The animated boxes come first out of the budget; they join the box bucket after the scene's.
+  m_animated.clear();
+  if (frame.traffic) m_traffic.emit(view.eye, m_animated);
+  if (frame.coolant) m_coolant.emit(view.eye, m_animated);
+  if (frame.hbmFill) m_hbmFill.emit(*frame.hbmFill, view.eye, m_animated);
+  m_systolic.emit(frame.animationTime_s, view.eye, m_animated);
+  const uint64_t animatedTriangles =
+      uint64_t(m_meshes.mesh(m_primitives.box).triangleCount()) * m_animated.size();
+  view.triangleBudget =
+      frame.triangleBudget == UINT64_MAX
+          ? UINT64_MAX
+          : frame.triangleBudget - std::min(frame.triangleBudget, animatedTriangles);
+  const CollectStats stats = m_scene.collect(view, m_primitives.box, m_scratch, &m_collectScratch);
+  if (m_scratch.size() <= m_primitives.box.index) m_scratch.resize(m_primitives.box.index + 1);
+  auto& boxes = m_scratch[m_primitives.box.index];
+  boxes.insert(boxes.end(), m_animated.begin(), m_animated.end());
+
+  FrameStats result;
+  result.prototypesVisited = stats.prototypesVisited;
+  result.heldBack = stats.heldBack;
+  for (size_t mesh = 0; mesh < m_scratch.size(); ++mesh) {
+    const auto& bucket = m_scratch[mesh];
+    if (bucket.empty()) continue;
+    DrawBatch batch;
+    batch.mesh = MeshId{static_cast<uint32_t>(mesh)};
+    batch.firstInstance = static_cast<uint32_t>(out.instances.size());
+    batch.instanceCount = static_cast<uint32_t>(bucket.size());
+    // Near to far by centre distance: the early depth test then rejects most hidden fragments,
+    // which matters when the camera sits inside a tray inside a rack inside a hall (each
+    // enclosing part covers the screen) and fill rate is what software Vulkan runs out of.
+    m_order.clear();
+    for (uint32_t i = 0; i < bucket.size(); ++i) {
+      const gpu::Instance& inst = bucket[i];
+      const float d2 =
+          inst.row0.w * inst.row0.w + inst.row1.w * inst.row1.w + inst.row2.w * inst.row2.w;
+      m_order.push_back({d2, i});
+    }
+    std::sort(m_order.begin(), m_order.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [d2, i] : m_order) {
+      const gpu::Instance& inst = bucket[i];
+      batch.alphaTest = batch.alphaTest || inst.material.y > 0.0f || inst.material.z > 0.0f;
+      batch.textured = batch.textured || inst.material.x > 0.0f;
+      out.instances.push_back(inst);
+    }
+    out.batches.push_back(batch);
+  }
+  result.instances = static_cast<uint32_t>(out.instances.size());
+  result.triangles = out.triangleCount(m_meshes);
+
+  const double nearest = std::min(clearance, stats.nearestVisible_m);
+  result.nearestSurface_m = nearest;
+  camera.fillView(out.view);
+  out.view.nearMeters =
+      static_cast<float>(std::clamp(NEAR_FRACTION * nearest, MIN_NEAR_M, MAX_NEAR_M));
+  const double height = std::max(0.0, view.eye.y - m_scene.rootTransform()[3].y);
+  out.view.fogDistanceMeters = static_cast<float>(3000.0 + 4.0 * height);
+  out.view.shadowDistanceMeters = 0.0f;
+  if (m_shadowCasting && nearest > 0 && std::isfinite(nearest)) {
+    // A power of two, so the map's texel size changes only at doublings, not with every move.
+    const double distance = std::exp2(std::ceil(std::log2(SHADOW_REACH_PER_CLEARANCE * nearest)));
+    out.view.shadowDistanceMeters = static_cast<float>(distance);
+    float axes[2][3];
+    shadowAxes(out.view.sunDirection, axes[0], axes[1]);
+    // The grid is anchored at the campus's own origin, so it lies the same on the campus
+    // wherever the campus is placed.
+    const glm::dvec3 eyeOnCampus = view.eye - glm::dvec3(m_scene.rootTransform()[3]);
+    for (int i = 0; i < 2; ++i) {
+      const double along = glm::dot(eyeOnCampus, glm::dvec3(axes[i][0], axes[i][1], axes[i][2]));
+      const double period = 2.0 * distance;
+      out.view.shadowGridOffset[i] =
+          static_cast<float>(along - period * std::floor(along / period));
+    }
+  }
+
+  // Labels: stations in front of the camera whose size on screen is readable, largest first.
+  const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);
+  std::vector<std::pair<double, const Station*>> candidates;
+  for (const Station& s : m_stations) {
+    const glm::dvec3 rel = s.bounds.center() - view.eye;
+    const double depth = glm::dot(rel, view.forward);
+    if (depth <= 0) continue;
+    const double px = s.scale_m / depth * focal;
+    if (px < 24.0 || px > 1.5 * view.viewportHeight_px) continue;
+    candidates.emplace_back(px, &s);
+  }
+  std::sort(candidates.begin(), candidates.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t i = 0; i < candidates.size() && out.labels.size() < frame.maxLabels; ++i) {
+    const Station& s = *candidates[i].second;
+    const glm::dvec3 anchor = labelPoint(s.bounds) - view.eye;
+    // Hidden behind something else (a wall, a rack): no label through it.
+    const double anchorDistance = glm::length(anchor);
+    const auto blocker = m_scene.pick(view.eye, anchor);
+    if (blocker && blocker->distance_m < 0.97 * anchorDistance &&
+        !isWithin(blocker->path, s.path)) {
+      continue;
+    }
+    out.labels.push_back(makeLabel(anchor, s.title, static_cast<float>(candidates[i].first)));
+  }
+  addOverlayLabels(view, frame, out);
+  if (frame.coolant) addCoolantLabel(view, out);
+  if (frame.traffic) addFabricLabels(view, out);
+  return result;
+}
+
+std::string coolantLabel(const CoolantState& state) {
+  char text[128];
+  std::snprintf(text, sizeof text, "CDU  supply %.0f °C  return %.0f °C  flow %.0f %% (derived)",
+                state.at_C(CoolantTemp::Supply), state.at_C(CoolantTemp::LoopReturn),
+                100.0 * state.flowFraction);
+  return text;
+}
+
+void World::addCoolantLabel(const CullView& view, RenderList& out) const {
+  if (m_cduBounds.empty()) return;
+  const glm::dvec3 anchor = labelPoint(m_cduBounds) - view.eye;
+  if (glm::dot(anchor, view.forward) <= 0) return;
+  // What the coolant view is about: before station names.
+  out.labels.push_back(makeLabel(anchor, coolantLabel(m_coolant.state()), 1e6f));
+}
+
+std::string fabricLegLabel(const FabricLeg& leg, size_t index) {
+  const std::string name = index == 0 ? "to leaf" : "to spine " + std::to_string(index - 1);
+  if (leg.down) return name + "  links down";
+  if (leg.flow.paused) return name + "  PFC-paused";
+  // All of the leg's cables together: Tb/s once it reaches a thousand Gb/s.
+  const double rate_bps = leg.flow.rate_Bps * 8.0;
+  char text[96];
+  if (rate_bps >= 1e12) {
+    std::snprintf(text, sizeof text, "  %.3g Tb/s  %.0f %% (derived)", rate_bps * 1e-12,
+                  100.0 * leg.flow.load());
+  } else {
+    std::snprintf(text, sizeof text, "  %.0f Gb/s  %.0f %% (derived)", rate_bps * 1e-9,
+                  100.0 * leg.flow.load());
+  }
+  return name + text;
+}
+
+void World::addFabricLabels(const CullView& view, RenderList& out) const {
+  const std::vector<FabricLeg>& legs = m_traffic.legs();
+  for (size_t i = 0; i < legs.size(); ++i) {
+    if (legs[i].rackBounds.empty()) continue;
+    const glm::dvec3 anchor = labelPoint(legs[i].rackBounds) - view.eye;
+    if (glm::dot(anchor, view.forward) <= 0) continue;
+    // After the CDU, before station names.
+    Label label = makeLabel(anchor, fabricLegLabel(legs[i], i), 5e5f);
+    // Light red: still 4.5:1 against the label plate (tests/app/label_legibility_test.cpp).
+    if (legs[i].flow.paused || legs[i].down) label.rgba = 0xffaaaaffu;  // IM_COL32(255, 170, 170)
+    out.labels.push_back(std::move(label));
+  }
+}
+
+void World::addOverlayLabels(const CullView& view, const FrameDesc& frame, RenderList& out) {
+  if (!m_overlay.active() || frame.maxOverlayLabels == 0) return;
+  const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);
+  const double halfW = 0.5 * double(std::max(1u, frame.width_px));
+  const double halfH = 0.5 * view.viewportHeight_px;
+  // On screen and large enough: its depth, else a negative number.
+  auto depthIfShown = [&](const Aabb& b) {
+    const glm::dvec3 rel = labelPoint(b) - view.eye;
+    const double depth = glm::dot(rel, view.forward);
+    if (depth <= 0) return -1.0;
+    const double x = glm::dot(rel, view.right) / depth * focal;
+    const double y = glm::dot(rel, view.up) / depth * focal;
+    if (std::abs(x) > halfW || std::abs(y) > halfH) return -1.0;
+    const glm::dvec3 size = b.size();
+    const double px = std::max({size.x, size.y, size.z}) / depth * focal;
+    return px < MIN_OVERLAY_LABEL_PX ? -1.0 : depth;
+  };
+
+  m_labelCandidates.clear();
+  const uint32_t racks =
+      std::min<uint32_t>(m_racks.rackCount(), uint32_t(m_overlay.rackValues.size()));
+  for (uint32_t i = 0; i < racks; ++i) {
+    const double depth = depthIfShown(m_racks.rackBounds(i));
+    if (depth > 0) m_labelCandidates.emplace_back(depth, i);
+  }
+  for (uint32_t i = 0; i < m_heroGpus.size(); ++i) {
+    if (m_heroGpus[i].local(m_overlay.gpusPerTray) >= m_overlay.heroGpuValues.size()) continue;
+    const double depth = depthIfShown(m_heroGpus[i].bounds);
+    if (depth > 0) m_labelCandidates.emplace_back(depth, GPU_CANDIDATE_BIT | i);
+  }
+  const size_t tested = std::min<size_t>(m_labelCandidates.size(),
+                                         size_t(frame.maxOverlayLabels) * CANDIDATES_PER_LABEL);
+  std::partial_sort(m_labelCandidates.begin(), m_labelCandidates.begin() + tested,
+                    m_labelCandidates.end());
+
+  const std::string badge = " (" + std::string(sim::basisName(m_overlay.basis)) + ")";
+  uint32_t added = 0;
+  for (size_t c = 0; c < tested && added < frame.maxOverlayLabels; ++c) {
+    const uint32_t id = m_labelCandidates[c].second;
+    const bool gpu = (id & GPU_CANDIDATE_BIT) != 0;
+    const uint32_t index = id & ~GPU_CANDIDATE_BIT;
+    const Aabb& bounds = gpu ? m_heroGpus[index].bounds : m_racks.rackBounds(index);
+    const glm::dvec3 anchor = labelPoint(bounds) - view.eye;
+    const double anchorDistance = glm::length(anchor);
+    const auto blocker = m_scene.pick(view.eye, anchor);
+    if (blocker && blocker->distance_m < BLOCKER_SLACK * anchorDistance &&
+        !contains(bounds, blocker->worldBounds)) {
+      continue;
+    }
+    Label label;
+    for (int k = 0; k < 3; ++k) label.anchor[k] = static_cast<float>(anchor[k]);
+    if (gpu) {
+      const uint32_t local = m_heroGpus[index].local(m_overlay.gpusPerTray);
+      label.text = "GPU " + std::to_string(local) + "  " +
+                   formatValue(m_overlay.heroGpuValues[local], m_overlay.gpuRange.unit) + badge;
+    } else {
+      label.text = "rack " + std::to_string(index) + "  " +
+                   formatValue(m_overlay.rackValues[index], m_overlay.rackRange.unit) + badge;
+    }
+    // Nearer first when labels collide.
+    label.priority = static_cast<float>(focal / std::max(1e-3, m_labelCandidates[c].first));
+    out.labels.push_back(std::move(label));
+    ++added;
+  }
+}
+
+std::optional<PickHit> World::pick(const Camera& camera, double x_px, double y_px,
+                                   const FrameDesc& frame) const {
+  const glm::dvec3 dir = camera.rayThroughPixel(x_px, y_px, frame.width_px, frame.height_px);
+  return m_scene.pick(camera.position(), dir);
+}
+
+}  // namespace world
