@@ -22,6 +22,8 @@ struct Command {
 
 /// `dcwalk sim`: evaluate a scenario with the analytic calculators (app/cmd_sim.cpp).
 Command addSimCommand(CLI::App& cli);
+/// `dcwalk trace FILE...`: where the GPU time of Kineto traces went (app/cmd_trace.cpp).
+Command addTraceCommand(CLI::App& cli);
 /// `dcwalk asset check FILE`: whether a glTF file loads, or why not (app/cmd_asset.cpp).
 Command addAssetCommand(CLI::App& cli);
 
