@@ -88,9 +88,10 @@ nlohmann::ordered_json rankJson(const RankTrace& r, const Breakdown& b, bool wit
   out["streams"] = std::move(streams);
   if (withSteps) {
     nlohmann::ordered_json steps = nlohmann::ordered_json::array();
-    for (const sim::trace::StepWindow& w : r.steps) {
-      nlohmann::ordered_json step{{"step", w.number}};
-      timesJson(step, sim::trace::breakdown(r, w.number));
+    const std::vector<Breakdown> perStep = sim::trace::stepBreakdowns(r);
+    for (size_t i = 0; i < r.steps.size(); ++i) {
+      nlohmann::ordered_json step{{"step", r.steps[i].number}};
+      timesJson(step, perStep[i]);
       steps.push_back(std::move(step));
     }
     out["steps"] = std::move(steps);
@@ -174,8 +175,10 @@ void printRank(const RankTrace& r, const Breakdown& b, const TraceOptions& o) {
   }
   if (!o.step && !r.steps.empty()) {
     std::cout << "  steps (GPU window of what each ProfilerStep launched; % of that window):\n";
-    for (const sim::trace::StepWindow& w : r.steps) {
-      const Breakdown s = sim::trace::breakdown(r, w.number);
+    const std::vector<Breakdown> perStep = sim::trace::stepBreakdowns(r);
+    for (size_t i = 0; i < r.steps.size(); ++i) {
+      const sim::trace::StepWindow& w = r.steps[i];
+      const Breakdown& s = perStep[i];
       const double sp = s.times.span_s;
       std::cout << line(
           "    #%-8lld span %10.3f ms  compute %5.1f %%  communication %5.1f %%  "

@@ -56,9 +56,14 @@ inline std::string trace(const uint8_t* data, size_t size) {
       return "an interval's collective index is wrong";
   }
   if (auto problem = checkBreakdown(sim::trace::breakdown(rank)); !problem.empty()) return problem;
-  for (const sim::trace::StepWindow& w : rank.steps) {
+  const std::vector<sim::trace::Breakdown> perStep = sim::trace::stepBreakdowns(rank);
+  if (perStep.size() != rank.steps.size()) return "not one breakdown per step";
+  for (size_t i = 0; i < rank.steps.size(); ++i) {
+    const sim::trace::StepWindow& w = rank.steps[i];
     if (w.end_ns < w.start_ns || w.start_ns < 0) return "a step window is inverted";
-    if (auto problem = checkBreakdown(sim::trace::breakdown(rank, w.number)); !problem.empty())
+    if (i > 0 && rank.steps[i - 1].number >= w.number) return "steps out of order";
+    if (perStep[i].gpuEvents != w.gpuEvents) return "a step's events are miscounted";
+    if (auto problem = checkBreakdown(perStep[i]); !problem.empty())
       return "step " + std::to_string(w.number) + ": " + problem;
   }
   const sim::trace::ActivityIndex activity(rank);

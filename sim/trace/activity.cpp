@@ -1,6 +1,7 @@
 #include "sim/trace/activity.h"
 
 #include <algorithm>
+#include <queue>
 
 namespace sim::trace {
 
@@ -17,13 +18,33 @@ ActivityIndex::ActivityIndex(const RankTrace& rank) {
       r.starts.push_back(iv.start_ns);
       r.ends.push_back(iv.end_ns);
     }
-    if (iv.cls == GpuClass::Communication) {
-      m_commIndex.push_back(static_cast<int64_t>(i));
-      m_commStart.push_back(iv.start_ns);
-      m_commEnd.push_back(iv.end_ns);
-      m_commMaxEnd.push_back(m_commMaxEnd.empty() ? iv.end_ns
-                                                  : std::max(m_commMaxEnd.back(), iv.end_ns));
+  }
+  // The NCCL kernel running at t that started last, as a step function: sweep the kernels'
+  // starts and ends in time order, keeping the running ones in a heap by start (ends removed
+  // lazily from the top). O(n log n) once; each query is then one binary search.
+  std::vector<size_t> comm;
+  std::vector<int64_t> times;
+  for (size_t i = 0; i < rank.intervals.size(); ++i) {
+    const GpuInterval& iv = rank.intervals[i];
+    if (iv.cls != GpuClass::Communication) continue;
+    comm.push_back(i);
+    times.push_back(iv.start_ns);
+    times.push_back(iv.end_ns);
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  using Running = std::pair<int64_t, size_t>;  // (start, interval index): the top started last
+  std::priority_queue<Running> running;
+  size_t next = 0;
+  for (int64_t t : times) {
+    for (; next < comm.size() && rank.intervals[comm[next]].start_ns <= t; ++next) {
+      running.push({rank.intervals[comm[next]].start_ns, comm[next]});
     }
+    while (!running.empty() && rank.intervals[running.top().second].end_ns <= t) running.pop();
+    const int64_t answer = running.empty() ? -1 : static_cast<int64_t>(running.top().second);
+    if (!m_pieceAnswer.empty() && m_pieceAnswer.back() == answer) continue;
+    m_pieceStart.push_back(t);
+    m_pieceAnswer.push_back(answer);
   }
 }
 
@@ -62,13 +83,9 @@ double ActivityIndex::busyFraction(GpuClass cls, int64_t from, int64_t to) const
 }
 
 int64_t ActivityIndex::collectiveAt(int64_t t) const {
-  auto it = std::upper_bound(m_commStart.begin(), m_commStart.end(), t);
-  // Walk back over kernels that started at or before t; stop once none before can reach t.
-  for (size_t k = static_cast<size_t>(it - m_commStart.begin()); k > 0; --k) {
-    if (m_commMaxEnd[k - 1] <= t) break;
-    if (m_commEnd[k - 1] > t) return m_commIndex[k - 1];
-  }
-  return -1;
+  auto it = std::upper_bound(m_pieceStart.begin(), m_pieceStart.end(), t);
+  if (it == m_pieceStart.begin()) return -1;
+  return m_pieceAnswer[static_cast<size_t>(it - m_pieceStart.begin()) - 1];
 }
 
 }  // namespace sim::trace

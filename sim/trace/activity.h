@@ -37,8 +37,9 @@ class ActivityIndex {
   int64_t covered(const Runs& runs, int64_t t) const;  // busy time before t
 
   Runs m_runs[GPU_CLASS_COUNT];
-  // NCCL kernels by start: their interval index, start, end, and the largest end so far.
-  std::vector<int64_t> m_commIndex, m_commStart, m_commEnd, m_commMaxEnd;
+  // collectiveAt as a step function: from m_pieceStart[k] until the next piece, the answer is
+  // m_pieceAnswer[k] (an index into rank.intervals, or -1). Built by one sweep in the constructor.
+  std::vector<int64_t> m_pieceStart, m_pieceAnswer;
 };
 
 }  // namespace sim::trace

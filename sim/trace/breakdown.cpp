@@ -36,39 +36,26 @@ int64_t unionLength(std::vector<Span>& spans) {
   return total;
 }
 
-Breakdown breakdown(const RankTrace& rank, std::optional<int64_t> step) {
+namespace {
+
+// The breakdown of the intervals `indices` (into rank.intervals, in start order).
+Breakdown breakdownOf(const RankTrace& rank, const std::vector<uint32_t>& indices) {
   Breakdown out;
-  // Per class, and per stream per coarse group (compute, communication, memory, any).
   std::vector<Span> byClass[GPU_CLASS_COUNT];
   std::vector<Span> compute, memory, all, computeOrComm;
-  std::vector<std::vector<Span>> perStream[4];
-  for (auto& group : perStream) group.resize(rank.streams.size());
-  std::vector<int64_t> streamEvents(rank.streams.size(), 0);
   std::map<std::tuple<std::string, std::string, std::string>, CollectiveSummary> collectives;
   int64_t first = 0, last = 0;
-
-  for (const GpuInterval& iv : rank.intervals) {
-    if (step && iv.step != *step) continue;
+  for (uint32_t index : indices) {
+    const GpuInterval& iv = rank.intervals[index];
     const Span s{iv.start_ns, iv.end_ns};
-    if (out.gpuEvents == 0) first = s.start;
-    first = std::min(first, s.start);
+    first = out.gpuEvents == 0 ? s.start : std::min(first, s.start);
     last = std::max(last, s.end);
     ++out.gpuEvents;
-    ++streamEvents[iv.stream];
     byClass[static_cast<int>(iv.cls)].push_back(s);
     all.push_back(s);
-    perStream[3][iv.stream].push_back(s);
-    if (isCompute(iv.cls)) {
-      compute.push_back(s);
-      computeOrComm.push_back(s);
-      perStream[0][iv.stream].push_back(s);
-    } else if (iv.cls == GpuClass::Communication) {
-      computeOrComm.push_back(s);
-      perStream[1][iv.stream].push_back(s);
-    } else {
-      memory.push_back(s);
-      perStream[2][iv.stream].push_back(s);
-    }
+    if (isCompute(iv.cls)) compute.push_back(s);
+    if (iv.cls != GpuClass::Memcpy && iv.cls != GpuClass::Memset) computeOrComm.push_back(s);
+    if (iv.cls == GpuClass::Memcpy || iv.cls == GpuClass::Memset) memory.push_back(s);
     if (iv.collective >= 0) {
       const Collective& c = rank.collectives[static_cast<size_t>(iv.collective)];
       CollectiveSummary& sum = collectives[{c.kind, c.algorithm, c.protocol}];
@@ -89,13 +76,14 @@ Breakdown breakdown(const RankTrace& rank, std::optional<int64_t> step) {
   const int64_t computeNs = unionLength(compute);
   const int64_t busyNs = unionLength(all);
   const int64_t computeOrCommNs = unionLength(computeOrComm);
+  auto classUnion = [&](GpuClass c) { return seconds(unionLength(byClass[static_cast<int>(c)])); };
   Times& t = out.times;
   t.span_s = seconds(span);
   t.compute_s = seconds(computeNs);
-  t.gemm_s = seconds(unionLength(byClass[static_cast<int>(GpuClass::Gemm)]));
-  t.attention_s = seconds(unionLength(byClass[static_cast<int>(GpuClass::Attention)]));
-  t.otherCompute_s = seconds(unionLength(byClass[static_cast<int>(GpuClass::OtherCompute)]));
-  t.communication_s = seconds(unionLength(byClass[static_cast<int>(GpuClass::Communication)]));
+  t.gemm_s = classUnion(GpuClass::Gemm);
+  t.attention_s = classUnion(GpuClass::Attention);
+  t.otherCompute_s = classUnion(GpuClass::OtherCompute);
+  t.communication_s = classUnion(GpuClass::Communication);
   t.exposedCommunication_s = seconds(computeOrCommNs - computeNs);
   t.memcpy_s = seconds(unionLength(memory));
   t.busy_s = seconds(busyNs);
@@ -109,19 +97,61 @@ Breakdown breakdown(const RankTrace& rank, std::optional<int64_t> step) {
   h.idlePct = percentOf(h.idle_s, h.kernelTime_s);
   h.computePct = percentOf(h.compute_s, h.kernelTime_s);
   h.nonComputePct = percentOf(h.nonCompute_s, h.kernelTime_s);
-
   for (auto& [key, sum] : collectives) out.collectives.push_back(sum);
-  for (size_t i = 0; i < rank.streams.size(); ++i) {
-    if (streamEvents[i] == 0) continue;
-    StreamSummary s;
-    s.stream = rank.streams[i];
-    s.events = streamEvents[i];
-    s.compute_s = seconds(unionLength(perStream[0][i]));
-    s.communication_s = seconds(unionLength(perStream[1][i]));
-    s.memcpy_s = seconds(unionLength(perStream[2][i]));
-    s.busy_s = seconds(unionLength(perStream[3][i]));
-    out.streams.push_back(s);
+
+  // Per stream: the indices grouped by stream (stable, so each group stays in start order).
+  std::vector<uint32_t> byStream = indices;
+  std::stable_sort(byStream.begin(), byStream.end(), [&](uint32_t a, uint32_t b) {
+    return rank.intervals[a].stream < rank.intervals[b].stream;
+  });
+  for (size_t begin = 0; begin < byStream.size();) {
+    const uint32_t stream = rank.intervals[byStream[begin]].stream;
+    std::vector<Span> groups[4];  // compute, communication, memory, any
+    size_t end = begin;
+    for (; end < byStream.size() && rank.intervals[byStream[end]].stream == stream; ++end) {
+      const GpuInterval& iv = rank.intervals[byStream[end]];
+      const Span s{iv.start_ns, iv.end_ns};
+      const int group = isCompute(iv.cls) ? 0 : iv.cls == GpuClass::Communication ? 1 : 2;
+      groups[group].push_back(s);
+      groups[3].push_back(s);
+    }
+    StreamSummary summary;
+    summary.stream = rank.streams[stream];
+    summary.events = static_cast<int64_t>(end - begin);
+    summary.compute_s = seconds(unionLength(groups[0]));
+    summary.communication_s = seconds(unionLength(groups[1]));
+    summary.memcpy_s = seconds(unionLength(groups[2]));
+    summary.busy_s = seconds(unionLength(groups[3]));
+    out.streams.push_back(summary);
+    begin = end;
   }
+  return out;
+}
+
+}  // namespace
+
+Breakdown breakdown(const RankTrace& rank, std::optional<int64_t> step) {
+  std::vector<uint32_t> indices;
+  for (uint32_t i = 0; i < rank.intervals.size(); ++i) {
+    if (!step || rank.intervals[i].step == *step) indices.push_back(i);
+  }
+  return breakdownOf(rank, indices);
+}
+
+std::vector<Breakdown> stepBreakdowns(const RankTrace& rank) {
+  std::vector<std::vector<uint32_t>> perStep(rank.steps.size());
+  for (uint32_t i = 0; i < rank.intervals.size(); ++i) {
+    const int64_t number = rank.intervals[i].step;
+    if (number < 0) continue;
+    auto it = std::lower_bound(rank.steps.begin(), rank.steps.end(), number,
+                               [](const StepWindow& w, int64_t n) { return w.number < n; });
+    if (it != rank.steps.end() && it->number == number) {
+      perStep[static_cast<size_t>(it - rank.steps.begin())].push_back(i);
+    }
+  }
+  std::vector<Breakdown> out;
+  out.reserve(perStep.size());
+  for (const std::vector<uint32_t>& indices : perStep) out.push_back(breakdownOf(rank, indices));
   return out;
 }
 

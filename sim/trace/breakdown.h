@@ -68,5 +68,8 @@ struct Breakdown {
 /// The breakdown of every GPU event of `rank`, or (with `step`) of those launched in that
 /// ProfilerStep, whose span is then the step's GPU window.
 Breakdown breakdown(const RankTrace& rank, std::optional<int64_t> step = std::nullopt);
+/// One breakdown per entry of rank.steps, in that order, in one pass over the intervals
+/// (O(n log n) however many steps and streams there are).
+std::vector<Breakdown> stepBreakdowns(const RankTrace& rank);
 
 }  // namespace sim::trace

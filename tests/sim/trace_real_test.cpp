@@ -194,6 +194,15 @@ TEST(TraceReal, StepsMatchTheKernelsEachProfilerStepLaunched) {
       }
     }
     ASSERT_EQ(rank->steps.size(), steps.size());
+    const std::vector<st::Breakdown> perStep = st::stepBreakdowns(*rank);  // the one-pass form
+    ASSERT_EQ(perStep.size(), rank->steps.size());
+    for (size_t i = 0; i < perStep.size(); ++i) {
+      const st::Breakdown one = st::breakdown(*rank, rank->steps[i].number);
+      EXPECT_EQ(perStep[i].gpuEvents, one.gpuEvents);
+      EXPECT_EQ(perStep[i].times.compute_s, one.times.compute_s);
+      EXPECT_EQ(perStep[i].times.idle_s, one.times.idle_s);
+      EXPECT_EQ(perStep[i].streams.size(), one.streams.size());
+    }
     for (const auto& [number, window] : steps) {
       std::vector<Event> launched;
       for (const Event& e : raw.gpu) {
