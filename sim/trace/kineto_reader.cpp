@@ -1,6 +1,5 @@
 // The streaming Kineto reader (kineto.h): one pass over the JSON, each event reduced to a compact
 // record (or dropped) as soon as its object closes.
-#include <memory>
 #include <string_view>
 #include <unordered_map>
 
