@@ -99,10 +99,13 @@ Breakdown breakdownOf(const RankTrace& rank, const std::vector<uint32_t>& indice
   h.nonComputePct = percentOf(h.nonCompute_s, h.kernelTime_s);
   for (auto& [key, sum] : collectives) out.collectives.push_back(sum);
 
-  // Per stream: the indices grouped by stream (stable, so each group stays in start order).
+  // Per stream: the indices grouped by stream, each group in start order (index order). Ties are
+  // broken by index rather than with std::stable_sort, whose buffer the sim test binary's
+  // replaced operator new (engine_alloc_test.cpp) cannot free under ASan.
   std::vector<uint32_t> byStream = indices;
-  std::stable_sort(byStream.begin(), byStream.end(), [&](uint32_t a, uint32_t b) {
-    return rank.intervals[a].stream < rank.intervals[b].stream;
+  std::sort(byStream.begin(), byStream.end(), [&](uint32_t a, uint32_t b) {
+    const uint32_t x = rank.intervals[a].stream, y = rank.intervals[b].stream;
+    return x != y ? x < y : a < b;
   });
   for (size_t begin = 0; begin < byStream.size();) {
     const uint32_t stream = rank.intervals[byStream[begin]].stream;

@@ -48,14 +48,18 @@ Links buildLinks(const RawTrace& raw) {
     }
   }
   for (auto* list : {&links.rpcs, &links.annotations}) {
-    std::stable_sort(list->begin(), list->end(), [&](uint32_t a, uint32_t b) {
+    // Ties broken by file order (index) so the order is deterministic without std::stable_sort
+    // (see breakdown.cpp on why not).
+    std::sort(list->begin(), list->end(), [&](uint32_t a, uint32_t b) {
       const RawCpuRange &x = raw.ranges[a], &y = raw.ranges[b];
-      return x.thread != y.thread ? x.thread < y.thread : x.start_ns < y.start_ns;
+      if (x.thread != y.thread) return x.thread < y.thread;
+      return x.start_ns != y.start_ns ? x.start_ns < y.start_ns : a < b;
     });
   }
   for (const auto& [number, step] : steps) links.steps.push_back(step);
-  std::stable_sort(links.steps.begin(), links.steps.end(),
-                   [](const Links::Step& a, const Links::Step& b) { return a.start < b.start; });
+  std::sort(links.steps.begin(), links.steps.end(), [](const Links::Step& a, const Links::Step& b) {
+    return a.start != b.start ? a.start < b.start : a.number < b.number;
+  });
   return links;
 }
 
@@ -194,11 +198,13 @@ RankTrace buildRankTrace(RawTrace&& raw) {
 
   std::vector<uint32_t> order(raw.gpu.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     const RawGpuEvent &x = raw.gpu[a], &y = raw.gpu[b];
     if (x.start_ns != y.start_ns) return x.start_ns < y.start_ns;
     if (x.dur_ns != y.dur_ns) return x.dur_ns < y.dur_ns;
-    return std::tie(x.device, x.stream) < std::tie(y.device, y.stream);
+    if (x.device != y.device || x.stream != y.stream)
+      return std::tie(x.device, x.stream) < std::tie(y.device, y.stream);
+    return a < b;  // file order
   });
   out.originNs = order.empty() ? 0 : raw.gpu[order.front()].start_ns;
 
