@@ -19,6 +19,8 @@ struct Command {
 
 /// `dcwalk sim`: evaluate a scenario with the analytic calculators (app/cli/cmd_sim.cpp).
 Command addSimCommand(CLI::App& cli);
+/// `dcwalk trace FILE...`: where the GPU time of Kineto traces went (app/cli/cmd_trace.cpp).
+Command addTraceCommand(CLI::App& cli);
 /// `dcwalk asset check FILE`: whether a glTF file loads, or why not (app/cli/cmd_asset.cpp).
 Command addAssetCommand(CLI::App& cli);
 

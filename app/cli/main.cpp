@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   commands.push_back(app::addTourCommand(cli));
   commands.push_back(app::addShotCommand(cli));
   commands.push_back(app::addSimCommand(cli));
+  commands.push_back(app::addTraceCommand(cli));
   commands.push_back(app::addBenchCommand(cli));
   commands.push_back(app::addStationsCommand(cli));
   commands.push_back(app::addAssetCommand(cli));

@@ -1,4 +1,4 @@
-// Replays every input under fuzz/regressions/<target>/ (json, catalog, scenario, hf_config)
+// Replays every input under fuzz/regressions/<target>/ (json, catalog, scenario, hf_config, trace)
 // through the fuzzers' own entry points (fuzz/entry_points.h): once a fuzzing finding is fixed,
 // its input lives there and must stay harmless. Inputs still awaiting a fix wait in
 // fuzz/regressions/pending/, which is not replayed.
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fuzz/entry_points.h"
+#include "fuzz/trace_entry_point.h"
 #include "tests/common/paths.h"
 
 namespace fs = std::filesystem;
@@ -62,6 +63,24 @@ TEST(FuzzRegressions, ReplayScenario) {
 
 TEST(FuzzRegressions, ReplayHfConfig) {
   replay("hf_config", fuzzentry::hfConfig);
+}
+
+TEST(FuzzRegressions, ReplayTrace) {
+  replay("trace", fuzzentry::trace);
+}
+
+// The trace seeds are accepted whole and refused when cut, both within the contract.
+TEST(FuzzRegressions, TraceEntryPointAcceptsSeedsAndTruncations) {
+  const fs::path seeds = testpaths::sourceDir() / "fuzz" / "seeds" / "trace";
+  int seen = 0;
+  for (const auto& file : fs::directory_iterator(seeds)) {
+    const std::string seed = text(bytesOf(file.path()));
+    EXPECT_EQ(fuzzentry::trace(data(seed), seed.size()), "") << file.path();
+    const std::string cut = seed.substr(0, seed.size() / 2);
+    EXPECT_EQ(fuzzentry::trace(data(cut), cut.size()), "") << file.path();
+    ++seen;
+  }
+  EXPECT_GE(seen, 3);
 }
 
 // The entry points must tell a contract break from a proper refusal, or the replays prove nothing.

@@ -1,0 +1,250 @@
+// `dcwalk trace FILE... [--json] [--step N]`: reads PyTorch profiler (Kineto) traces, one file per
+// rank, and prints where each rank's GPU time went: the overlapping unions per class (compute,
+// communication, exposed communication, memcpy/memset, idle), HTA's exclusive temporal
+// breakdown beside them, the NCCL collectives with their sizes, per stream and per ProfilerStep.
+// A bad file or flag exits 2 with a message naming it. See docs/trace.md.
+#include <cstdarg>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.h"
+#include "sim/trace/breakdown.h"
+#include "sim/trace/rank_trace.h"
+
+namespace app {
+namespace {
+
+using sim::trace::Breakdown;
+using sim::trace::RankTrace;
+
+struct TraceOptions {
+  std::vector<std::string> files;
+  bool json = false;
+  std::optional<int64_t> step;
+};
+
+int fail(const std::string& message) {
+  std::cerr << "dcwalk trace: " << message << "\n";
+  return EXIT_BAD_INPUT;
+}
+
+nlohmann::ordered_json htaJson(const sim::trace::HtaTimes& h) {
+  return {
+      {"kernel_time_s", h.kernelTime_s},   {"idle_s", h.idle_s},    {"compute_s", h.compute_s},
+      {"non_compute_s", h.nonCompute_s},   {"idle_pct", h.idlePct}, {"compute_pct", h.computePct},
+      {"non_compute_pct", h.nonComputePct}};
+}
+
+// The breakdown's figures as JSON members of `out` (the issue's names, seconds).
+void timesJson(nlohmann::ordered_json& out, const Breakdown& b) {
+  const sim::trace::Times& t = b.times;
+  out["gpu_events"] = b.gpuEvents;
+  out["span_s"] = t.span_s;
+  out["compute_s"] = t.compute_s;
+  out["compute_gemm_s"] = t.gemm_s;
+  out["compute_attention_s"] = t.attention_s;
+  out["compute_other_s"] = t.otherCompute_s;
+  out["communication_s"] = t.communication_s;
+  out["exposed_communication_s"] = t.exposedCommunication_s;
+  out["memcpy_s"] = t.memcpy_s;
+  out["idle_s"] = t.idle_s;
+  out["hta_temporal_breakdown"] = htaJson(b.hta);
+  nlohmann::ordered_json collectives = nlohmann::ordered_json::array();
+  for (const sim::trace::CollectiveSummary& c : b.collectives) {
+    nlohmann::ordered_json j{{"kind", c.kind}, {"count", c.count}};
+    if (!c.algorithm.empty()) j["algorithm"] = c.algorithm;
+    if (!c.protocol.empty()) j["protocol"] = c.protocol;
+    if (c.bytesKnown > 0) j["bytes"] = c.bytes;
+    j["bytes_known_count"] = c.bytesKnown;
+    j["time_s"] = c.time_s;
+    collectives.push_back(std::move(j));
+  }
+  out["collectives"] = std::move(collectives);
+}
+
+nlohmann::ordered_json rankJson(const RankTrace& r, const Breakdown& b, bool withSteps) {
+  nlohmann::ordered_json out{{"file", r.file},
+                             {"rank", r.rank},
+                             {"world_size", r.worldSize},
+                             {"rank_source", r.rankFromTrace ? "distributedInfo" : "file order"},
+                             {"device", r.device}};
+  timesJson(out, b);
+  nlohmann::ordered_json streams = nlohmann::ordered_json::array();
+  for (const sim::trace::StreamSummary& s : b.streams) {
+    streams.push_back({{"device", s.stream.device},
+                       {"stream", s.stream.stream},
+                       {"events", s.events},
+                       {"busy_s", s.busy_s},
+                       {"compute_s", s.compute_s},
+                       {"communication_s", s.communication_s},
+                       {"memcpy_s", s.memcpy_s}});
+  }
+  out["streams"] = std::move(streams);
+  if (withSteps) {
+    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+    const std::vector<Breakdown> perStep = sim::trace::stepBreakdowns(r);
+    for (size_t i = 0; i < r.steps.size(); ++i) {
+      nlohmann::ordered_json step{{"step", r.steps[i].number}};
+      timesJson(step, perStep[i]);
+      steps.push_back(std::move(step));
+    }
+    out["steps"] = std::move(steps);
+  }
+  return out;
+}
+
+std::string bytesText(int64_t bytes) {
+  const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1000 && u < 6) {
+    v /= 1000;
+    ++u;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.2f %s", v, units[u]);
+  return text;
+}
+
+std::string line(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string line(const char* format, ...) {
+  char text[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  return text;
+}
+
+double pct(double part, double whole) {
+  return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+void printRank(const RankTrace& r, const Breakdown& b, const TraceOptions& o) {
+  const sim::trace::Times& t = b.times;
+  std::cout << r.file << ": rank " << r.rank << " of " << r.worldSize
+            << (r.rankFromTrace ? "" : " (from the file order: no distributedInfo)") << ", device "
+            << r.device << ", " << b.gpuEvents << " GPU events on " << b.streams.size()
+            << " streams" << (o.step ? ", ProfilerStep#" + std::to_string(*o.step) : "") << "\n";
+  if (b.gpuEvents == 0) {
+    std::cout << "  no GPU events (a CPU-only rank, or a step that launched nothing)\n";
+  }
+  const double span = t.span_s;
+  std::cout << "  overlapping unions over all streams (each class counted in full where classes "
+               "run at once):\n"
+            << line("    %-24s %12.3f ms\n", "span", span * 1e3)
+            << line("    %-24s %12.3f ms %6.1f %%  (gemm %.3f, attention %.3f, other %.3f ms)\n",
+                    "compute", t.compute_s * 1e3, pct(t.compute_s, span), t.gemm_s * 1e3,
+                    t.attention_s * 1e3, t.otherCompute_s * 1e3)
+            << line("    %-24s %12.3f ms %6.1f %%\n", "communication (NCCL)",
+                    t.communication_s * 1e3, pct(t.communication_s, span))
+            << line("    %-24s %12.3f ms %6.1f %%\n", "exposed communication",
+                    t.exposedCommunication_s * 1e3, pct(t.exposedCommunication_s, span))
+            << line("    %-24s %12.3f ms %6.1f %%\n", "memcpy/memset", t.memcpy_s * 1e3,
+                    pct(t.memcpy_s, span))
+            << line("    %-24s %12.3f ms %6.1f %%\n", "idle", t.idle_s * 1e3, pct(t.idle_s, span))
+            << line(
+                   "  HTA temporal breakdown (exclusive, sums to the span): idle %.2f %%, "
+                   "compute %.2f %%, non-compute %.2f %%\n",
+                   b.hta.idlePct, b.hta.computePct, b.hta.nonComputePct);
+  if (!b.collectives.empty()) std::cout << "  collectives:\n";
+  for (const sim::trace::CollectiveSummary& c : b.collectives) {
+    std::string how = c.algorithm.empty() && c.protocol.empty()
+                          ? ""
+                          : " " + c.algorithm + (c.protocol.empty() ? "" : "/" + c.protocol);
+    std::string size = c.bytesKnown == 0 ? "size unknown"
+                                         : bytesText(c.bytes) + " (" +
+                                               std::to_string(c.bytesKnown) + " with sizes)";
+    std::cout << line("    %-28s %6lld calls  %-28s %10.3f ms\n", (c.kind + how).c_str(),
+                      static_cast<long long>(c.count), size.c_str(), c.time_s * 1e3);
+  }
+  std::cout << "  streams:\n";
+  for (const sim::trace::StreamSummary& s : b.streams) {
+    std::cout << line(
+        "    device %-3lld stream %-6lld %7lld events  busy %10.3f ms  compute "
+        "%10.3f  communication %10.3f  memcpy %8.3f ms\n",
+        static_cast<long long>(s.stream.device), static_cast<long long>(s.stream.stream),
+        static_cast<long long>(s.events), s.busy_s * 1e3, s.compute_s * 1e3,
+        s.communication_s * 1e3, s.memcpy_s * 1e3);
+  }
+  if (!o.step && !r.steps.empty()) {
+    std::cout << "  steps (GPU window of what each ProfilerStep launched; % of that window):\n";
+    const std::vector<Breakdown> perStep = sim::trace::stepBreakdowns(r);
+    for (size_t i = 0; i < r.steps.size(); ++i) {
+      const sim::trace::StepWindow& w = r.steps[i];
+      const Breakdown& s = perStep[i];
+      const double sp = s.times.span_s;
+      std::cout << line(
+          "    #%-8lld span %10.3f ms  compute %5.1f %%  communication %5.1f %%  "
+          "exposed %5.1f %%  memcpy %5.1f %%  idle %5.1f %%\n",
+          static_cast<long long>(w.number), sp * 1e3, pct(s.times.compute_s, sp),
+          pct(s.times.communication_s, sp), pct(s.times.exposedCommunication_s, sp),
+          pct(s.times.memcpy_s, sp), pct(s.times.idle_s, sp));
+    }
+  }
+  if (r.gpuWithoutTime > 0) {
+    std::cout << "  note: " << r.gpuWithoutTime << " GPU events without ts or dur were dropped\n";
+  }
+}
+
+std::string stepList(const RankTrace& r) {
+  if (r.steps.empty()) return "it has no ProfilerStep annotations";
+  std::string list = "its steps: ";
+  for (size_t i = 0; i < r.steps.size(); ++i) {
+    if (i == 8) return list + ", ...";
+    list += (i ? ", " : "") + std::to_string(r.steps[i].number);
+  }
+  return list;
+}
+
+int runTrace(const TraceOptions& o) {
+  std::vector<RankTrace> ranks;
+  for (const std::string& file : o.files) {
+    auto rank = sim::trace::loadRankTrace(file);
+    if (!rank) return fail(rank.error());
+    if (o.step && !rank->step(*o.step)) {
+      return fail(file + ": --step " + std::to_string(*o.step) + ": no ProfilerStep#" +
+                  std::to_string(*o.step) + " (" + stepList(*rank) + ")");
+    }
+    ranks.push_back(std::move(*rank));
+  }
+  sim::trace::fillMissingRanks(ranks);
+  nlohmann::ordered_json out{{"files", ranks.size()}};
+  if (o.step) out["step"] = *o.step;
+  out["ranks"] = nlohmann::ordered_json::array();
+  for (const RankTrace& r : ranks) {
+    const Breakdown b = sim::trace::breakdown(r, o.step);
+    if (o.json) {
+      out["ranks"].push_back(rankJson(r, b, !o.step));
+    } else {
+      printRank(r, b, o);
+    }
+  }
+  if (o.json) {
+    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+  }
+  return EXIT_OK;
+}
+
+}  // namespace
+
+Command addTraceCommand(CLI::App& cli) {
+  auto options = std::make_shared<TraceOptions>();
+  CLI::App* sub = cli.add_subcommand(
+      "trace", "where the GPU time of PyTorch profiler (Kineto) traces went, one file per rank");
+  sub->add_option("FILE", options->files, "Kineto trace (.json or .json.gz), one per rank")
+      ->required()
+      ->check(CLI::ExistingFile);
+  sub->add_flag("--json", options->json, "Print JSON (times in seconds, sizes in bytes)");
+  sub->add_option("--step", options->step, "Only the GPU work launched in ProfilerStep#N")
+      ->check(CLI::Range(int64_t(0), int64_t(1) << 62));
+  return Command{sub, [options] { return runTrace(*options); }};
+}
+
+}  // namespace app
