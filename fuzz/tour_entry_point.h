@@ -86,8 +86,6 @@ inline std::string checkAcceptedTour(const world::Tour& tour,
         if (!std::isfinite(fault.severity) || fault.severity < 0 || fault.severity > 1)
           return "accepted a fault severity outside [0, 1]";
       }
-      for (const std::string& overlay : step.overlays)
-        if (auto p = checkKnown(overlay, world::knownOverlays(), "overlay"); !p.empty()) return p;
       if (!std::isfinite(step.hold_s) || step.hold_s <= 0)
         return "accepted a hold time that is not finite and positive";
       if (step.narration.empty()) return "accepted a step without narration";

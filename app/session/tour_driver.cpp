@@ -70,13 +70,11 @@ HudInfo TourDriver::hud(const std::string& language, const sim::engine::Snapshot
 }
 
 world::OverlayMetric TourDriver::overlay() const {
-  return m_overlayChosen ? m_overlay : tourOverlayMetric(m_player.frame());
+  return m_overlayChosen ? m_overlay : m_player.frame().overlays.heat;
 }
 
 bool TourDriver::traffic() const {
-  if (m_trafficChosen) return m_traffic;
-  const auto& overlays = m_player.frame().overlays;
-  return std::find(overlays.begin(), overlays.end(), "traffic") != overlays.end();
+  return m_trafficChosen ? m_traffic : m_player.frame().overlays.traffic;
 }
 
 void TourDriver::toggleTraffic() {
@@ -88,8 +86,7 @@ world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height,
                                        const world::HbmFill* hbmFill, double animation_s) const {
   world::FrameDesc frame{width, height};
   frame.traffic = traffic();
-  const auto& overlays = m_player.frame().overlays;
-  frame.coolant = std::find(overlays.begin(), overlays.end(), "coolant") != overlays.end();
+  frame.coolant = m_player.frame().overlays.coolant;
   frame.hbmFill = hbmFill;
   frame.animationTime_s = animation_s;  // a paused simulation pauses them too
   return frame;

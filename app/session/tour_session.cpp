@@ -28,13 +28,4 @@ HudInfo tourHud(const world::TourFrame& frame) {
   return hud;
 }
 
-world::OverlayMetric tourOverlayMetric(const world::TourFrame& frame) {
-  for (const std::string& overlay : frame.overlays) {
-    if (overlay == "parallelism") return world::OverlayMetric::Stage;
-    if (overlay.rfind("heat.", 0) != 0) continue;
-    if (auto metric = world::parseOverlayMetric(overlay.substr(5))) return *metric;
-  }
-  return world::OverlayMetric::None;
-}
-
 }  // namespace app

@@ -19,7 +19,4 @@ sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const s
 /// The HUD for a tour frame: chapter as title, the caption below it.
 HudInfo tourHud(const world::TourFrame& frame);
 
-/// The heat overlay a tour step asks for ("heat.power" ...), or None.
-world::OverlayMetric tourOverlayMetric(const world::TourFrame& frame);
-
 }  // namespace app

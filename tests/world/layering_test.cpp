@@ -8,3 +8,28 @@ TEST(Layering, WorldKnowsNothingOfVulkanRendererOrApp) {
   const std::regex forbidden(R"(^(vulkan/|GLFW/|imgui|backends/|renderer/|app/))");
   EXPECT_EQ(testlayering::forbiddenIncludes("world", forbidden), std::vector<std::string>{});
 }
+
+// Inside world/: the scene knows no simulation and nothing built on it; glTF import knows the
+// scene only; and only the live visuals read the engine's snapshot.
+TEST(Layering, WorldFoldersPointOneWay) {
+  const struct {
+    const char* folder;
+    const char* forbidden;
+  } rules[] = {
+      {"world/scene", R"(^sim/|^world/(build|live|tour|gltf)/|^world/world\.h)"},
+      {"world/gltf", R"(^world/(build|live|tour)/|^world/world\.h|^sim/engine/)"},
+      {"world/build", R"(^world/(live|tour)/|^sim/engine/(engine|snapshot)\.h)"},
+      // The tour types its steps' overlays with the live metric names, and nothing else of live.
+      {"world/tour",
+       R"(^world/(build|gltf)/|^world/live/(?!overlay_metric\.h)|^sim/engine/(engine|snapshot)\.h)"},
+  };
+  for (const auto& rule : rules) {
+    ASSERT_GT(testlayering::sourceFileCount(rule.folder), 0) << rule.folder;
+    EXPECT_EQ(testlayering::forbiddenIncludes(rule.folder, std::regex(rule.forbidden)),
+              std::vector<std::string>{})
+        << rule.folder;
+  }
+  // Nothing in world/ reads the engine itself: the live visuals take its snapshot.
+  EXPECT_EQ(testlayering::forbiddenIncludes("world", std::regex(R"(^sim/engine/engine\.h)")),
+            std::vector<std::string>{});
+}

@@ -183,11 +183,6 @@ TEST(Tour, EveryShippedTourLoadsAgainstTheRealWorldScenariosAndEngine) {
         if (step.station) {
           EXPECT_NE(worldtest::defaultWorld().station(*step.station), nullptr);
         }
-        for (const auto& overlay : step.overlays) {
-          EXPECT_NE(
-              std::find(world::knownOverlays().begin(), world::knownOverlays().end(), overlay),
-              world::knownOverlays().end());
-        }
         if (!step.engineScenario.empty()) {
           EXPECT_TRUE(sim::engine::builtinScenario(step.engineScenario).ok());
         }
@@ -334,7 +329,9 @@ TEST(Tour, SmallTourParsesEveryField) {
   EXPECT_DOUBLE_EQ(orbit.faults[0].start_s, 1.0);
   EXPECT_DOUBLE_EQ(orbit.faults[0].end_s, 5.0);
   EXPECT_DOUBLE_EQ(orbit.faults[0].severity, 0.25);
-  EXPECT_EQ(tour.chapters[1].steps[0].overlays, (std::vector<std::string>{"labels", "roofline"}));
+  world::StepOverlays labelsAndRoofline;
+  labelsAndRoofline.labels = labelsAndRoofline.roofline = true;
+  EXPECT_EQ(tour.chapters[1].steps[0].overlays, labelsAndRoofline);
   EXPECT_EQ(tour.chapters[0].steps[0].action, "t.act");
   EXPECT_DOUBLE_EQ(tour.chapters[0].steps[0].hold_s, 4.0);
   EXPECT_EQ(bundle->languages.size(), 2u);
@@ -472,7 +469,9 @@ TEST(TourPlayer, NextWalksChunksThenTheActionThenSteps) {
   EXPECT_EQ(f.chapter, 1u);
   EXPECT_EQ(f.caption, "C");
   EXPECT_EQ(f.station, "beta");
-  EXPECT_EQ(f.overlays, (std::vector<std::string>{"labels", "roofline"}));
+  world::StepOverlays labelsAndRoofline;
+  labelsAndRoofline.labels = labelsAndRoofline.roofline = true;
+  EXPECT_EQ(f.overlays, labelsAndRoofline);
   EXPECT_EQ(f.scenario, "scen");
   EXPECT_NE(f.stepSerial, serial);
   ASSERT_TRUE(player.next());
@@ -720,4 +719,21 @@ TEST(TourPlayer, FlightsBetweenViewsInsideTheHallStayInsideIt) {
     }
   }
   EXPECT_GE(checked, 5);
+}
+
+// Overlay names are typed once, when the tour loads: every known name switches something on,
+// and the heat names choose the metric the world colours by.
+TEST(Tour, EveryKnownOverlayNameIsTyped) {
+  for (const std::string& name : world::knownOverlays()) {
+    world::StepOverlays o;
+    EXPECT_TRUE(world::addOverlay(name, o)) << name;
+    EXPECT_NE(o, world::StepOverlays{}) << name;
+  }
+  world::StepOverlays o;
+  ASSERT_TRUE(world::addOverlay("heat.utilization", o));
+  EXPECT_EQ(o.heat, world::OverlayMetric::Utilisation);
+  ASSERT_TRUE(world::addOverlay("parallelism", o));
+  EXPECT_EQ(o.heat, world::OverlayMetric::Stage);
+  EXPECT_FALSE(world::addOverlay("heat.sparkles", o));
+  EXPECT_FALSE(world::addOverlay("sparkles", o));
 }

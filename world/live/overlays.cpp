@@ -88,33 +88,6 @@ std::vector<std::pair<uint32_t, const ChildInstance*>> numbered(const Prototype&
 
 }  // namespace
 
-std::string_view overlayMetricName(OverlayMetric metric) {
-  switch (metric) {
-    case OverlayMetric::None:
-      return "none";
-    case OverlayMetric::Power:
-      return "power";
-    case OverlayMetric::Temperature:
-      return "temperature";
-    case OverlayMetric::Utilisation:
-      return "utilisation";
-    case OverlayMetric::LinkLoad:
-      return "link_load";
-    case OverlayMetric::Stage:
-      return "pipeline_stage";
-  }
-  return "none";
-}
-
-std::optional<OverlayMetric> parseOverlayMetric(std::string_view name) {
-  for (int i = 0; i < OVERLAY_METRIC_COUNT; ++i) {
-    const OverlayMetric m = OverlayMetric(i);
-    if (name == overlayMetricName(m)) return m;
-  }
-  if (name == "utilization") return OverlayMetric::Utilisation;
-  return std::nullopt;
-}
-
 Rgb viridis(double t) {
   const double x = std::clamp(std::isnan(t) ? 0.0 : t, 0.0, 1.0) * VIRIDIS_SEGMENTS;
   const int i = std::min(int(x), VIRIDIS_SEGMENTS - 1);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/basis.h"
+#include "world/live/overlay_metric.h"
 #include "world/scene/scene.h"
 
 namespace sim::engine {
@@ -24,16 +25,6 @@ struct Snapshot;
 }
 
 namespace world {
-
-enum class OverlayMetric : uint8_t { None, Power, Temperature, Utilisation, LinkLoad, Stage };
-/// How many metrics there are (None included), for cycling through them.
-inline constexpr int OVERLAY_METRIC_COUNT = int(OverlayMetric::Stage) + 1;
-
-/// "none", "power", "temperature", "utilisation", "link_load", "pipeline_stage" (the training
-/// job's placement: the hero rack's GPUs by pipeline stage, racks by their GPUs' mean stage).
-std::string_view overlayMetricName(OverlayMetric metric);
-/// Parses a metric name (also "utilization"); nullopt when unknown.
-std::optional<OverlayMetric> parseOverlayMetric(std::string_view name);
 
 /// A colour with components 0..1.
 struct Rgb {

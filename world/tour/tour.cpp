@@ -176,12 +176,14 @@ class TourParser : sim::JsonChecker {
     if (find(at / "overlays")) {
       const Json* overlays = field(at / "overlays", Json::value_t::array, "an array of names");
       if (!overlays) return false;
+      std::vector<std::string> seen;
       for (size_t i = 0; i < overlays->size(); ++i) {
         std::string name;
         if (!named(at / "overlays" / i, knownOverlays(), "overlay", name)) return false;
-        if (contains(step.overlays, name))
+        if (contains(seen, name))
           return flag(at / "overlays" / i, "overlay \"" + name + "\" is listed twice");
-        step.overlays.push_back(name);
+        seen.push_back(name);
+        addOverlay(name, step.overlays);
       }
     }
     if (find(at / "faults") && !readFaults(at / "faults", step)) return false;
@@ -266,6 +268,25 @@ const std::vector<std::string>& knownOverlays() {
       "labels", "heat.power", "heat.temperature", "heat.utilization", "traffic",
       "memory", "roofline",   "parallelism",      "coolant"};
   return names;
+}
+
+bool addOverlay(std::string_view name, StepOverlays& overlays) {
+  if (name == "labels") return overlays.labels = true;
+  if (name == "traffic") return overlays.traffic = true;
+  if (name == "coolant") return overlays.coolant = true;
+  if (name == "memory") return overlays.memory = true;
+  if (name == "roofline") return overlays.roofline = true;
+  if (name == "parallelism") {
+    overlays.heat = OverlayMetric::Stage;
+    return true;
+  }
+  if (name.substr(0, 5) == "heat.") {
+    if (auto metric = parseOverlayMetric(name.substr(5))) {
+      overlays.heat = *metric;
+      return true;
+    }
+  }
+  return false;
 }
 
 const std::vector<std::string>& knownPanels() {

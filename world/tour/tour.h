@@ -16,12 +16,29 @@
 #include "sim/engine/engine_desc.h"
 #include "sim/json_file.h"
 #include "sim/result.h"
+#include "world/live/overlay_metric.h"
 #include "world/scene/flight.h"
 
 namespace world {
 
 /// Overlay names a step may switch on (the renderer and panels know these).
 const std::vector<std::string>& knownOverlays();
+
+/// What a step shows on top of the world, typed when the tour is loaded from the names of
+/// knownOverlays().
+struct StepOverlays {
+  // "heat.power", "heat.temperature", "heat.utilization", or "parallelism" (pipeline stages).
+  OverlayMetric heat = OverlayMetric::None;
+  bool labels = false;    // "labels"
+  bool traffic = false;   // "traffic": the hero rack's NVLink and fabric particles
+  bool coolant = false;   // "coolant": the hero rack's coolant loop
+  bool memory = false;    // "memory": the HBM stack filled from the panel's memory bar
+  bool roofline = false;  // "roofline"
+
+  bool operator==(const StepOverlays&) const = default;
+};
+/// Switches on the overlay called `name`; false when the name is unknown.
+bool addOverlay(std::string_view name, StepOverlays& overlays);
 /// Simulator panel ids, one per chapter.
 const std::vector<std::string>& knownPanels();
 
@@ -39,7 +56,7 @@ struct TourStep {
   std::string scenario;                // sim scenario preset (assets/scenarios/<name>.json)
   std::string engineScenario;          // engine scenario ("" = none)
   std::vector<sim::engine::FaultDesc> faults;  // injected into the engine scenario
-  std::vector<std::string> overlays;
+  StepOverlays overlays;
   double hold_s = 8.0;  // how long the step stays when the tour plays by itself
   std::string where;    // "file:line (pointer)" of the step
 };

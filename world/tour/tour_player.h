@@ -40,7 +40,7 @@ struct TourFrame {
   bool cameraMoving = false;
   std::string station;  // the step's station ("" when it gives an explicit orbit)
   OrbitPose target;     // where the camera is going
-  std::vector<std::string> overlays;
+  StepOverlays overlays;
   std::string panel;
   std::string scenario;
   std::string engineScenario;
