@@ -1,9 +1,9 @@
 #include "app/cli_reference.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <iostream>
-#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,9 +73,10 @@ ValueType valueType(const CLI::Option& option) {
   const std::string full = option.get_type_name();
   const size_t colon = full.find(':');
   type.shown = colon == std::string::npos ? full : full.substr(colon + 1);
-  std::smatch set;
-  if (std::regex_search(full, set, std::regex(R"(\{([^}]*)\})"))) {
-    const std::string items = set[1];
+  const size_t open = full.find('{');
+  const size_t close = full.find('}', open);
+  if (open != std::string::npos && close != std::string::npos) {
+    const std::string items = full.substr(open + 1, close - open - 1);
     size_t start = 0;
     while (start <= items.size()) {
       const size_t comma = std::min(items.find(',', start), items.size());
@@ -89,12 +90,23 @@ ValueType valueType(const CLI::Option& option) {
   return type;
 }
 
+// True when `word` stands alone in `text` (no letter right before or after it).
+bool hasWord(const std::string& text, const std::string& word) {
+  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    const size_t end = at + word.size();
+    if ((at == 0 || !std::isalpha(static_cast<unsigned char>(text[at - 1]))) &&
+        (end == text.size() || !std::isalpha(static_cast<unsigned char>(text[end]))))
+      return true;
+  }
+  return false;
+}
+
 // True when a plain TEXT value is a path: the help texts call those a file or a folder
 // ("PNG file to write", "folder for headless frames", "config.json", the positional FILE).
 bool namesAPath(const CLI::Option& option) {
-  static const std::regex path(R"((^|[^a-z])(file|folder)([^a-z]|$)|\.json|^FILE$)");
-  return std::regex_search(option.get_description(), path) ||
-         std::regex_search(option.get_name(true), path);
+  const std::string& text = option.get_description();
+  return hasWord(text, "file") || hasWord(text, "folder") ||
+         text.find(".json") != std::string::npos || option.get_name(true) == "FILE";
 }
 
 // How a shell completes the value: from `values`, and file names where it names a path.
