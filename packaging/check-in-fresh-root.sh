@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # packaging/check-in-fresh-root.sh [PROJECT_DIR]
 # The whole install check, on two brand-new minimal Debian 12 roots (fresh-debian-check from
-# ../shared/tools, or $FRESH_DEBIAN_CHECK; needs root, takes minutes):
+# ../shared/tools or $DCWALK_SHARED/tools, or $FRESH_DEBIAN_CHECK; needs root, takes minutes):
 #   1. the first root builds the package from a clean clone of the committed HEAD with
 #      scripts/package, which installs the build tools itself and fails on any lintian error;
 #   2. the second root, which has no build tools, gets only that .deb: packaging/installed-check.sh
@@ -9,7 +9,7 @@
 # Prints both roots' output. Exit status 0 when both pass, 1 when one fails, 2 when it cannot run.
 set -uo pipefail
 proj=$(cd "${1:-$(dirname "$0")/..}" && git rev-parse --show-toplevel) || exit 2
-check=${FRESH_DEBIAN_CHECK:-$proj/../shared/tools/fresh-debian-check}
+check=${FRESH_DEBIAN_CHECK:-${DCWALK_SHARED:-$proj/../shared}/tools/fresh-debian-check}
 [ -x "$check" ] || { echo "check-in-fresh-root: no fresh-debian-check at $check" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "check-in-fresh-root: needs root (fresh-debian-check does)" >&2; exit 2; }
 work=$(mktemp -d /var/tmp/dcwalk-package-check.XXXXXX)
