@@ -158,9 +158,35 @@ std::vector<std::string> Catalog::children(const std::string& dottedPath) const 
   return names;
 }
 
+namespace {
+
+// The data of an installed program: BINDIR/../share/dcwalk beside the running executable
+// (DCWALK_INSTALLED_ASSETS_RELATIVE, from CMake's install folders), when it holds a catalog;
+// empty for a binary in a build tree, which has no such folder beside it.
+std::filesystem::path installedAssetsDir() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const std::filesystem::path dir =
+      (exe.parent_path() / DCWALK_INSTALLED_ASSETS_RELATIVE).lexically_normal();
+  return std::filesystem::is_directory(dir / "catalog", ec) ? dir : std::filesystem::path{};
+}
+
+const std::filesystem::path& installedAssets() {
+  static const std::filesystem::path dir = installedAssetsDir();  // the executable never moves
+  return dir;
+}
+
+}  // namespace
+
 std::filesystem::path assetsDir() {
   if (const char* env = std::getenv("DCWALK_ASSETS"); env && *env) return env;
+  if (runningInstalled()) return installedAssets();
   return DCWALK_DEFAULT_ASSETS_DIR;
+}
+
+bool runningInstalled() {
+  return !installedAssets().empty();
 }
 
 }  // namespace sim

@@ -50,8 +50,14 @@ class Catalog {
   std::map<std::string, Quantity> m_quantities;
 };
 
-/// The folder of shipped data (catalog/, scenarios/, tours/ ...): $DCWALK_ASSETS when set, else
-/// the project's assets/ folder (compiled in as DCWALK_DEFAULT_ASSETS_DIR).
+/// The folder of shipped data (catalog/, scenarios/, tours/ ...): $DCWALK_ASSETS when set; else,
+/// for an installed program, the data installed beside it (/usr/bin/dcwalk reads
+/// /usr/share/dcwalk); else the project's assets/ folder (compiled in as
+/// DCWALK_DEFAULT_ASSETS_DIR), which is what the build tree and the tests use.
 std::filesystem::path assetsDir();
+
+/// True when the running executable is an installed one (its data lies beside it, see
+/// assetsDir): it then writes only into the user's XDG folders, never next to itself.
+bool runningInstalled();
 
 }  // namespace sim

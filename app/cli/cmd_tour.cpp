@@ -47,8 +47,8 @@ Command addTourCommand(CLI::App& cli) {
       ->check(CLI::Range(1, 10));
   sub->add_flag("--reduced-motion", options->window.reducedMotion, "cut between views, no flights");
   sub->add_option("--captures", options->window.captureDir,
-                  "window: folder for F12 screenshots and F9 clips")
-      ->capture_default_str();
+                  "window: folder for F12 screenshots and F9 clips (default: the pictures "
+                  "folder's dcwalk/ when installed, captures/ from a build tree)");
   sub->add_option("--ui-scale", options->window.uiScale,
                   "text size (0.5..4; the window also applies the monitor's HiDPI scale)")
       ->check(CLI::Range(MIN_UI_SCALE, MAX_UI_SCALE));

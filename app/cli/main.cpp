@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/cli_reference.h"
 #include "app/cli/commands.h"
 
 int main(int argc, char** argv) {
@@ -12,7 +13,7 @@ int main(int argc, char** argv) {
       "dcwalk: fly through an AI datacenter at true scale, from a tensor core to a "
       "cooling tower, with one simulation behind every scale."};
   cli.name("dcwalk");
-  cli.set_version_flag("--version", "dcwalk 0.1.0");
+  cli.set_version_flag("--version", "dcwalk " DCWALK_VERSION);
   cli.require_subcommand(0, 1);
 
   std::vector<app::Command> commands;
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
 
   // `tour` is the default: `dcwalk` and `dcwalk --size 800x600` mean `dcwalk tour ...`.
   std::vector<std::string> args(argv + 1, argv + argc);
+  // Hidden: `dcwalk --cli-reference` prints the whole command line as JSON, which the man page
+  // and the shell completions are generated from (packaging/).
+  if (args.size() == 1 && args[0] == "--cli-reference") return app::printCliReference(cli);
   const bool asksTopLevel = !args.empty() && (args[0] == "-h" || args[0] == "--help" ||
                                               args[0] == "--help-all" || args[0] == "--version");
   if (args.empty() || (args[0].rfind("-", 0) == 0 && !asksTopLevel)) {

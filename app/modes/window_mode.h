@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "app/platform/capture.h"
 #include "app/session/render_options.h"
 
 namespace app {
@@ -20,7 +21,7 @@ struct WindowModeOptions {
   double uiScale = 1.0;          // text size on top of the monitor's HiDPI scale
   // Where L (language) and R (reduced motion) are remembered; empty: not saved (booth mode).
   std::filesystem::path settingsFile;
-  std::filesystem::path captureDir = "captures";  // F12 screenshots and F9 clips
+  std::filesystem::path captureDir = defaultCaptureDir();  // F12 screenshots and F9 clips
   bool fullscreen = false;
   int monitor = -1;        // full screen on this monitor (0, 1, ...); -1: the primary one
   uint64_t maxFrames = 0;  // 0: until the window is closed

@@ -7,9 +7,12 @@
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <sstream>
 
+#include "app/platform/settings.h"
 #include "renderer/image_io.h"
+#include "sim/catalog.h"
 
 namespace app {
 namespace {
@@ -40,6 +43,30 @@ bool haveFfmpeg() {
     }
   }
   return false;
+}
+
+std::filesystem::path picturesDir() {
+  const char* home = std::getenv("HOME");
+  if (!home || !*home) return {};
+  // user-dirs.dirs holds shell assignments, XDG_PICTURES_DIR="$HOME/Pictures" or an absolute
+  // path (the format xdg-user-dirs-update writes); the file wins over the environment, as in
+  // xdg-user-dir.
+  const std::string key = "XDG_PICTURES_DIR=\"";
+  std::ifstream in(configHome() / "user-dirs.dirs");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(key, 0) != 0 || line.size() <= key.size() || line.back() != '"') continue;
+    std::string value = line.substr(key.size(), line.size() - key.size() - 1);
+    if (value.rfind("$HOME", 0) == 0) value = home + value.substr(5);
+    if (!value.empty() && value[0] == '/') return value;
+  }
+  if (const char* env = std::getenv("XDG_PICTURES_DIR"); env && *env == '/') return env;
+  return std::filesystem::path(home) / "Pictures";
+}
+
+std::filesystem::path defaultCaptureDir() {
+  if (!sim::runningInstalled()) return "captures";
+  const std::filesystem::path pictures = picturesDir();
+  return pictures.empty() ? std::filesystem::path("captures") : pictures / "dcwalk";
 }
 
 std::string captureStem() {

@@ -20,6 +20,16 @@ bool haveFfmpeg();
 /// "dcwalk-20261129-193012-123" (UTC, milliseconds): a name that sorts by time.
 std::string captureStem();
 
+/// The user's pictures folder (xdg-user-dirs): XDG_PICTURES_DIR from
+/// $XDG_CONFIG_HOME/user-dirs.dirs, else from the environment, else ~/Pictures; empty without
+/// a home folder.
+std::filesystem::path picturesDir();
+
+/// Where F12 screenshots and F9 clips go unless --captures says: PICTURES/dcwalk for an installed
+/// program (never next to the binary, nor wherever the desktop happened to start it), captures/
+/// in the current folder for one run from the build tree.
+std::filesystem::path defaultCaptureDir();
+
 /// Writes `pixels` as FOLDER/dcwalk-<time>.png (creating the folder); the path, or why not.
 sim::Result<std::filesystem::path> saveScreenshot(const renderer::Pixels& pixels,
                                                   const std::filesystem::path& folder);

@@ -36,13 +36,15 @@ std::string validate(const nlohmann::json& root, Settings& out) {
 
 }  // namespace
 
+std::filesystem::path configHome() {
+  if (const char* config = std::getenv("XDG_CONFIG_HOME"); config && *config) return config;
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home && *home ? home : ".") / ".config";
+}
+
 std::filesystem::path settingsPath() {
   if (const char* path = std::getenv("DCWALK_SETTINGS"); path && *path) return path;
-  if (const char* config = std::getenv("XDG_CONFIG_HOME"); config && *config) {
-    return std::filesystem::path(config) / "dcwalk" / "settings.json";
-  }
-  const char* home = std::getenv("HOME");
-  return std::filesystem::path(home && *home ? home : ".") / ".config" / "dcwalk" / "settings.json";
+  return configHome() / "dcwalk" / "settings.json";
 }
 
 LoadedSettings loadSettings(const std::filesystem::path& path) {

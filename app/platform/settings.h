@@ -21,6 +21,9 @@ struct Settings {
 inline constexpr double MIN_UI_SCALE = 0.5;
 inline constexpr double MAX_UI_SCALE = 4.0;
 
+/// The user's configuration folder: $XDG_CONFIG_HOME, else ~/.config.
+std::filesystem::path configHome();
+
 /// $DCWALK_SETTINGS, else $XDG_CONFIG_HOME/dcwalk/settings.json, else
 /// ~/.config/dcwalk/settings.json.
 std::filesystem::path settingsPath();

@@ -13,12 +13,8 @@ struct CliRun {
   std::string out;
 };
 
-/// Runs `dcwalk <args>` through the shell; stderr joins stdout when `withStderr`, else is dropped.
-/// `prefix` goes before the executable (environment assignments, `timeout 60`).
-inline CliRun dcwalk(const std::string& args, bool withStderr = true,
-                     const std::string& prefix = "") {
-  const std::string command =
-      prefix + " '" + DCWALK_EXE + "' " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
+/// Runs `command` through /bin/sh; its stdout, and its exit status.
+inline CliRun shell(const std::string& command) {
   CliRun run;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return run;
@@ -27,6 +23,13 @@ inline CliRun dcwalk(const std::string& args, bool withStderr = true,
   const int raw = pclose(pipe);
   run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return run;
+}
+
+/// Runs `dcwalk <args>` through the shell; stderr joins stdout when `withStderr`, else is dropped.
+/// `prefix` goes before the executable (environment assignments, `timeout 60`).
+inline CliRun dcwalk(const std::string& args, bool withStderr = true,
+                     const std::string& prefix = "") {
+  return shell(prefix + " '" + DCWALK_EXE + "' " + args + (withStderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 }  // namespace testcli
