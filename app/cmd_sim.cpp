@@ -1,5 +1,7 @@
 // `dcwalk sim`: evaluates a scenario with the analytic calculators and prints every quantity,
-// as JSON (--json) or as a table. Bad scenarios, overrides and catalogs exit with status 2.
+// as JSON (--json) or as a table; runs the time engine on a built-in engine scenario or on an
+// analytic scenario file (--engine). Bad scenarios, overrides and catalogs exit with status 2.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -10,6 +12,7 @@
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/fault_spec.h"
+#include "sim/engine/request.h"
 #include "sim/engine/scenarios.h"
 #include "sim/engine/series.h"
 #include "sim/evaluate.h"
@@ -25,7 +28,7 @@ struct SimOptions {
   std::string hfConfig;
   bool json = false;
   bool list = false;
-  std::string engine;  // time simulation: a built-in engine scenario
+  std::string engine;  // time simulation: a built-in engine scenario or an analytic scenario
   double until_s = 0;
   std::string seriesFormat = "csv";
   std::vector<std::string> faults;
@@ -66,11 +69,30 @@ int printHfConfig(const SimOptions& o) {
   return EXIT_OK;
 }
 
+// The engine description --engine names: a built-in engine scenario with engine --set paths, or
+// an analytic scenario (file or built-in name) with analytic --set paths, converted.
+sim::Result<sim::engine::EngineDesc> engineDesc(const SimOptions& o) {
+  using R = sim::Result<sim::engine::EngineDesc>;
+  const auto builtins = sim::engine::builtinScenarioNames();
+  if (std::find(builtins.begin(), builtins.end(), o.engine) != builtins.end()) {
+    return sim::engine::engineDescOf({.scenario = o.engine, .overrides = o.sets, .faults = {}});
+  }
+  auto scenario = sim::loadScenario(o.engine);
+  if (!scenario) return R::failure(scenario.error());
+  for (const std::string& assignment : o.sets) {
+    auto applied = sim::applyOverride(*scenario, assignment);
+    if (!applied) return R::failure(applied.error());
+  }
+  auto desc = sim::engine::engineDescFromScenario(*scenario);
+  if (!desc) return R::failure(o.engine + ": " + desc.error());
+  return desc;
+}
+
 // The time simulation: runs an engine scenario to --until and writes its series.
 int runEngine(const SimOptions& o) {
   auto format = sim::engine::parseSeriesFormat(o.seriesFormat);
   if (!format) return fail("--series must be csv or json, got \"" + o.seriesFormat + "\"");
-  auto desc = sim::engine::builtinScenario(o.engine);
+  auto desc = engineDesc(o);
   if (!desc) return fail(desc.error());
   for (const std::string& spec : o.faults) {
     auto fault = sim::engine::parseFaultSpec(spec);
@@ -135,7 +157,8 @@ Command addSimCommand(CLI::App& cli) {
   sub->add_option("--hf-config", options->hfConfig,
                   "Import a Hugging Face config.json and print its parameter and memory figures");
   sub->add_option("--engine", options->engine,
-                  "Run a built-in time simulation (see --list) instead of the analytic scenario");
+                  "Run the time simulation: a built-in engine scenario (see --list) or a scenario "
+                  "file / name, with --set overrides");
   sub->add_option("--until", options->until_s, "With --engine: simulated seconds to run")
       ->check(CLI::Range(0.0, 1e6));
   sub->add_option("--series", options->seriesFormat, "With --engine: csv or json")
