@@ -1,9 +1,12 @@
 // `dcwalk sim`: evaluates a scenario with the analytic calculators and prints every quantity,
 // as JSON (--json) or as a table; runs the time engine on a built-in engine scenario or on an
-// analytic scenario file (--engine). Bad scenarios, overrides and catalogs exit with status 2.
+// analytic scenario file (--engine); writes the validation report (--validate). Bad scenarios,
+// overrides and catalogs exit with status 2.
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,7 @@
 #include "sim/evaluate.h"
 #include "sim/hf_config.h"
 #include "sim/scenario.h"
+#include "sim/validation.h"
 
 namespace app {
 namespace {
@@ -28,6 +32,7 @@ struct SimOptions {
   std::string hfConfig;
   bool json = false;
   bool list = false;
+  bool validate = false;
   std::string engine;  // time simulation: a built-in engine scenario or an analytic scenario
   double until_s = 0;
   std::string seriesFormat = "csv";
@@ -108,7 +113,40 @@ int runEngine(const SimOptions& o) {
   return EXIT_OK;
 }
 
+// The validation report (docs/validation.md is this output, written by scripts/validate).
+int runValidation(const SimOptions& o) {
+  const auto folder = sim::assetsDir() / "scenarios" / "validation";
+  auto cases = sim::loadValidationCases(folder / "cases.json");
+  if (!cases) return fail(cases.error());
+  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  if (!catalog) return fail(catalog.error());
+  auto results = sim::runValidation(*cases, *catalog);
+  if (!results) return fail(results.error());
+  if (o.json) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const sim::CaseResult& r : *results) {
+      out.push_back({{"id", r.spec.id},
+                     {"value", r.value},
+                     {"published", r.spec.published},
+                     {"ratio", r.ratio},
+                     {"status", sim::statusName(r.status)},
+                     {"role", r.spec.role},
+                     {"command", r.command}});
+    }
+    std::cout << out.dump(2) << "\n";
+    return EXIT_OK;
+  }
+  std::ifstream in(folder / "validation.md.in");
+  if (!in)
+    return fail((folder / "validation.md.in").string() + ": cannot read the report template");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::cout << sim::validationReport(*results, text.str());
+  return EXIT_OK;
+}
+
 int runSim(const SimOptions& o) {
+  if (o.validate) return runValidation(o);
   if (o.list) {
     for (const std::string& name : sim::builtinScenarioNames()) std::cout << name << "\n";
     for (const std::string& name : sim::engine::builtinScenarioNames()) {
@@ -154,6 +192,8 @@ Command addSimCommand(CLI::App& cli) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_flag("--json", options->json, "Print JSON (keys carry SI units) instead of a table");
   sub->add_flag("--list", options->list, "List the built-in scenarios");
+  sub->add_flag("--validate", options->validate,
+                "Print the validation report: every published measurement, dcwalk's value, ratio");
   sub->add_option("--hf-config", options->hfConfig,
                   "Import a Hugging Face config.json and print its parameter and memory figures");
   sub->add_option("--engine", options->engine,

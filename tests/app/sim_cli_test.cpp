@@ -181,3 +181,17 @@ TEST(SimCli, EngineTakesAScenarioFileAndSet) {
   EXPECT_EQ(badEngine.status, 2);
   EXPECT_NE(badEngine.out.find("workload.training.tp"), std::string::npos) << badEngine.out;
 }
+
+TEST(SimCli, ValidateReportsEveryCase) {
+  const CliRun report = dcwalk("sim --validate");
+  EXPECT_EQ(report.status, 0);
+  EXPECT_NE(report.out.find("cases within"), std::string::npos);
+  for (const char* id : {"T01", "T03", "T04", "T06", "I01", "I02", "I03", "I05", "I07", "I09",
+                         "C01", "C02", "C04", "P01", "P04"}) {
+    EXPECT_NE(report.out.find(std::string("| ") + id + " |"), std::string::npos) << id;
+  }
+  const CliRun json = dcwalk("sim --validate --json", false);
+  auto parsed = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_FALSE(parsed.is_discarded()) << json.out;
+  EXPECT_EQ(parsed.size(), 15u);
+}
