@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <variant>
@@ -16,12 +17,21 @@ using nlohmann::json;
 
 using FieldRef = std::variant<int*, double*, std::string*>;
 
+constexpr double NO_MAXIMUM = 1e300;
+
 struct FieldDef {
   const char* path;
   std::function<FieldRef(ScenarioDesc&)> ref;
   double minimum = 0;                       // numbers and integers
   std::vector<std::string_view> choices{};  // strings; empty = any
+  double maximum = NO_MAXIMUM;              // numbers and integers
 };
+
+// A number field with a range (0 usually meaning "from the catalog").
+FieldDef ranged(const char* path, std::function<FieldRef(ScenarioDesc&)> ref, double minimum,
+                double maximum) {
+  return {path, std::move(ref), minimum, {}, maximum};
+}
 
 const std::vector<FieldDef>& fields() {
   static const std::vector<FieldDef> table = {
@@ -34,6 +44,68 @@ const std::vector<FieldDef>& fields() {
        [](ScenarioDesc& s) -> FieldRef { return &s.cluster.systemsPerRack; }, 1},
       {"cluster.scale_out_nic", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.scaleOutNic; }},
       {"cluster.switch", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.switchId; }},
+      ranged(
+          "cluster.switch_radix",
+          [](ScenarioDesc& s) -> FieldRef { return &s.cluster.switchRadix; }, 0, 4096),
+      {"accelerator.name", [](ScenarioDesc& s) -> FieldRef { return &s.accelerator.name; }},
+      ranged(
+          "accelerator.hbm_bytes",
+          [](ScenarioDesc& s) -> FieldRef { return &s.accelerator.hbmBytes; }, 0, 1e15),
+      ranged(
+          "accelerator.hbm_usable_bytes",
+          [](ScenarioDesc& s) -> FieldRef { return &s.accelerator.hbmUsableBytes; }, 0, 1e15),
+      ranged(
+          "accelerator.hbm_bandwidth_Bps",
+          [](ScenarioDesc& s) -> FieldRef { return &s.accelerator.hbmBandwidth_Bps; }, 0, 1e16),
+      ranged(
+          "accelerator.dense_bf16_flops",
+          [](ScenarioDesc& s) -> FieldRef { return &s.accelerator.denseBf16_flops; }, 0, 1e19),
+      ranged(
+          "accelerator.dense_fp8_flops",
+          [](ScenarioDesc& s) -> FieldRef { return &s.accelerator.denseFp8_flops; }, 0, 1e19),
+      ranged(
+          "accelerator.dense_fp4_flops",
+          [](ScenarioDesc& s) -> FieldRef { return &s.accelerator.denseFp4_flops; }, 0, 1e19),
+      ranged(
+          "accelerator.tdp_W", [](ScenarioDesc& s) -> FieldRef { return &s.accelerator.tdp_W; }, 0,
+          1e5),
+      ranged(
+          "accelerator.scale_up_per_direction_Bps",
+          [](ScenarioDesc& s) -> FieldRef { return &s.accelerator.scaleUpPerDirection_Bps; }, 0,
+          1e15),
+      ranged(
+          "accelerator.gemm_fraction",
+          [](ScenarioDesc& s) -> FieldRef { return &s.accelerator.gemmFraction; }, 0, 1),
+      ranged(
+          "accelerator.hbm_fraction",
+          [](ScenarioDesc& s) -> FieldRef { return &s.accelerator.hbmFraction; }, 0, 1),
+      ranged(
+          "accelerator.attention_fraction",
+          [](ScenarioDesc& s) -> FieldRef { return &s.accelerator.attentionFraction; }, 0, 1),
+      {"model.hf_config", [](ScenarioDesc& s) -> FieldRef { return &s.model.hfConfig; }},
+      ranged(
+          "model.layers", [](ScenarioDesc& s) -> FieldRef { return &s.model.layers; }, 0, 10000),
+      ranged(
+          "model.hidden", [](ScenarioDesc& s) -> FieldRef { return &s.model.hidden; }, 0, 1 << 20),
+      ranged(
+          "model.heads", [](ScenarioDesc& s) -> FieldRef { return &s.model.heads; }, 0, 1 << 16),
+      ranged(
+          "model.kv_heads", [](ScenarioDesc& s) -> FieldRef { return &s.model.kvHeads; }, 0,
+          1 << 16),
+      ranged(
+          "model.head_dim", [](ScenarioDesc& s) -> FieldRef { return &s.model.headDim; }, 0,
+          1 << 16),
+      ranged(
+          "model.intermediate", [](ScenarioDesc& s) -> FieldRef { return &s.model.intermediate; },
+          0, 1 << 22),
+      ranged(
+          "model.vocab", [](ScenarioDesc& s) -> FieldRef { return &s.model.vocab; }, 0, 1 << 24),
+      ranged(
+          "model.experts", [](ScenarioDesc& s) -> FieldRef { return &s.model.experts; }, 0,
+          1 << 16),
+      ranged(
+          "model.experts_per_token",
+          [](ScenarioDesc& s) -> FieldRef { return &s.model.expertsPerToken; }, 0, 1 << 16),
       {"workload.kind",
        [](ScenarioDesc& s) -> FieldRef { return &s.workload.kind; },
        0,
@@ -51,14 +123,31 @@ const std::vector<FieldDef>& fields() {
        [](ScenarioDesc& s) -> FieldRef { return &s.workload.computeDtype; },
        0,
        {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}},
-      {"workload.batch", [](ScenarioDesc& s) -> FieldRef { return &s.workload.batch; }, 1},
-      {"workload.prompt_tokens",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.promptTokens; }, 1},
-      {"workload.output_tokens",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.outputTokens; }, 1},
-      {"workload.max_output_tokens",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.maxOutputTokens; }},
+      ranged(
+          "workload.batch", [](ScenarioDesc& s) -> FieldRef { return &s.workload.batch; }, 0,
+          1 << 20),
+      ranged(
+          "workload.prompt_tokens",
+          [](ScenarioDesc& s) -> FieldRef { return &s.workload.promptTokens; }, 1, 1e8),
+      ranged(
+          "workload.output_tokens",
+          [](ScenarioDesc& s) -> FieldRef { return &s.workload.outputTokens; }, 1, 1e8),
+      {"workload.batching",
+       [](ScenarioDesc& s) -> FieldRef { return &s.workload.batching; },
+       0,
+       {"continuous", "static"}},
+      ranged(
+          "workload.request_rate_per_s",
+          [](ScenarioDesc& s) -> FieldRef { return &s.workload.requestRate_per_s; }, 0, 1e9),
+      ranged(
+          "workload.max_num_tokens",
+          [](ScenarioDesc& s) -> FieldRef { return &s.workload.maxNumTokens; }, 0, 1e8),
+      ranged(
+          "workload.memory_fraction",
+          [](ScenarioDesc& s) -> FieldRef { return &s.workload.memoryFraction; }, 0, 1),
       {"workload.tp", [](ScenarioDesc& s) -> FieldRef { return &s.workload.tp; }, 1},
+      ranged(
+          "workload.cp", [](ScenarioDesc& s) -> FieldRef { return &s.workload.cp; }, 1, 4096),
       {"workload.pp", [](ScenarioDesc& s) -> FieldRef { return &s.workload.pp; }, 1},
       {"workload.dp", [](ScenarioDesc& s) -> FieldRef { return &s.workload.dp; }, 1},
       {"workload.ep", [](ScenarioDesc& s) -> FieldRef { return &s.workload.ep; }, 1},
@@ -76,7 +165,7 @@ const std::vector<FieldDef>& fields() {
        {"none", "tp", "tp_sp", "selective", "full"}},
       {"workload.training_tokens",
        [](ScenarioDesc& s) -> FieldRef { return &s.workload.trainingTokens; }},
-      {"workload.mfu", [](ScenarioDesc& s) -> FieldRef { return &s.workload.mfu; }},
+
       {"collective.op",
        [](ScenarioDesc& s) -> FieldRef { return &s.collective.op; },
        0,
@@ -88,6 +177,10 @@ const std::vector<FieldDef>& fields() {
        [](ScenarioDesc& s) -> FieldRef { return &s.collective.bandwidth_Bps; }},
       {"collective.alg_bandwidth_Bps",
        [](ScenarioDesc& s) -> FieldRef { return &s.collective.algBandwidth_Bps; }},
+      {"collective.algorithm",
+       [](ScenarioDesc& s) -> FieldRef { return &s.collective.algorithm; },
+       0,
+       {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"}},
       {"facility.profile", [](ScenarioDesc& s) -> FieldRef { return &s.facility.profile; }},
       {"facility.pue", [](ScenarioDesc& s) -> FieldRef { return &s.facility.pue; }},
       {"facility.power_budget_W",
@@ -123,13 +216,16 @@ std::string joinChoices(const std::vector<std::string_view>& choices) {
 }
 
 // Range and choice checks shared by files and --set; "" when the value is acceptable.
+std::string numberText(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
 std::string checkNumber(const FieldDef& f, double value) {
   if (!std::isfinite(value)) return std::string(f.path) + " must be a finite number";
-  if (value < f.minimum) {
-    std::string minimum = f.minimum == std::floor(f.minimum) ? std::to_string(int(f.minimum))
-                                                             : std::to_string(f.minimum);
-    return std::string(f.path) + " must be >= " + minimum;
-  }
+  if (value < f.minimum) return std::string(f.path) + " must be >= " + numberText(f.minimum);
+  if (value > f.maximum) return std::string(f.path) + " must be <= " + numberText(f.maximum);
   return "";
 }
 
@@ -208,7 +304,13 @@ Result<ScenarioDesc> parseScenario(const JsonFile& file) {
 Result<ScenarioDesc> loadScenarioFile(const std::filesystem::path& path) {
   auto file = readJsonFile(path);
   if (!file) return Result<ScenarioDesc>::failure(file.error());
-  return parseScenario(*file);
+  auto scenario = parseScenario(*file);
+  // A config.json named by a scenario file is found next to the file, wherever it is run from.
+  if (scenario && !scenario->model.hfConfig.empty() &&
+      std::filesystem::path(scenario->model.hfConfig).is_relative()) {
+    scenario->model.hfConfig = (path.parent_path() / scenario->model.hfConfig).string();
+  }
+  return scenario;
 }
 
 Result<ScenarioDesc> loadScenario(const std::string& fileOrName) {

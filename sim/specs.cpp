@@ -120,12 +120,14 @@ Result<GpuSpec> loadGpu(const Catalog& catalog, const std::string& id) {
   g.id = id;
   g.name = r.text("name");
   g.hbmCapacity_bytes = r.number("hbm_capacity_bytes");
+  g.hbmUsable_bytes = r.number("hbm_usable_bytes");
   g.hbmBandwidth_Bps = r.number("hbm_bandwidth_Bps");
   g.denseBf16_flops = r.number("dense_bf16_flops");
   g.denseFp8_flops = r.optionalNumber("dense_fp8_flops");
   g.denseFp4_flops = r.optionalNumber("dense_fp4_flops");
   g.denseInt8_ops = r.optionalNumber("dense_int8_ops");
   g.tdp_W = r.optionalNumber("tdp_W");
+  g.idle_W = r.optionalNumber("idle_power_W");
   g.scaleUpLinks = r.count("scale_up_links");
   g.scaleUpInterconnect = r.text("scale_up_interconnect");
   g.priceUsd = r.optionalNumber("price_usd");
@@ -134,6 +136,9 @@ Result<GpuSpec> loadGpu(const Catalog& catalog, const std::string& id) {
   auto link = loadInterconnect(catalog, g.scaleUpInterconnect);
   if (!link) return Result<GpuSpec>::failure(link.error() + " (gpus." + id + ")");
   g.scaleUpLinkPerDirection_Bps = link->linkPerDirection_Bps;
+  auto efficiency = loadEfficiency(catalog, id);
+  if (!efficiency) return Result<GpuSpec>::failure(efficiency.error());
+  g.efficiency = *efficiency;
   return g;
 }
 
@@ -150,9 +155,10 @@ Result<SystemSpec> loadSystem(const Catalog& catalog, const std::string& id) {
   s.switchTrays = r.count("switch_trays", 0, true);
   s.scaleUpSwitchChips = r.count("scale_up_switch_chips", 0, true);
   s.scaleUpDomainGpus = r.count("scale_up_domain_gpus");
+  s.scaleUpSwitchId = r.text("scale_up_switch", true);
   s.scaleOutNics = r.count("scale_out_nics", 0);
   s.scaleOutNicId = r.text("scale_out_nic");
-  s.maxPower_W = r.number("max_power_W");
+  s.maxPower_W = r.optionalNumber("max_power_W");
   s.priceUsd = r.optionalNumber("price_usd");
   return finish(r, s);
 }
@@ -211,6 +217,10 @@ Result<ModelSpec> loadModel(const Catalog& catalog, const std::string& id) {
   m.expertsPerToken = r.count("experts_per_token", 0, true);
   m.sharedExperts = r.count("shared_experts", 0, true);
   m.trainingTokens = r.optionalNumber("training_tokens");
+  m.gatedMlp = !catalog.json("models." + id + ".gated_mlp") || r.flag("gated_mlp");
+  m.biases = r.flag("biases");
+  m.dropout = r.flag("dropout");
+  m.positionEmbeddings = r.count("position_embeddings", 0, true);
   if (r.error().empty() && m.heads % m.kvHeads != 0) {
     r.fail("models." + id + ": heads must be a multiple of kv_heads");
   }
@@ -257,32 +267,128 @@ Result<RulesSpec> loadRules(const Catalog& catalog) {
   RulesSpec rules;
   rules.adamBytesPerParam = r.number("adam_bytes_per_param");
   rules.adamOptimizerBytesPerParam = r.number("adam_optimizer_bytes_per_param");
-  rules.inferenceOverheadFraction = r.number("inference_overhead_fraction", true);
   rules.sparseToDenseRatio = r.number("sparse_to_dense_ratio");
-  rules.mfu = r.number("default_mfu");
+  rules.frameworkReserve_bytes = r.number("framework_reserve_bytes", true);
+  rules.memoryFraction = r.number("serving_memory_fraction");
+  rules.maxNumTokens = r.number("serving_max_num_tokens");
+  rules.kernelsPerLayer = r.number("kernels_per_layer", true);
+  rules.kernelLaunch_s = r.number("kernel_launch_s", true);
+  rules.effectiveTrainingTime = r.number("training_effective_time_fraction");
+  if (r.error().empty() && (rules.memoryFraction > 1.0 || rules.effectiveTrainingTime > 1.0)) {
+    r.fail("rules: serving_memory_fraction and training_effective_time_fraction must be <= 1");
+  }
   return finish(r, rules);
 }
 
-double denseFlops(const GpuSpec& gpu, Precision precision) {
+Result<CollectiveSpec> loadCollectives(const Catalog& catalog) {
+  EntryReader r(catalog, "collectives.default");
+  CollectiveSpec c;
+  c.ringFraction = r.number("ring_bandwidth_fraction");
+  c.nvlsFraction = r.number("nvls_bandwidth_fraction");
+  c.nicFraction = r.number("nic_bandwidth_fraction");
+  c.treeFraction = r.number("tree_bandwidth_fraction");
+  c.ll128Fraction = r.number("ll128_bandwidth_fraction");
+  c.llFraction = r.number("ll_bandwidth_fraction");
+  c.baseSimple_s = r.number("base_latency_simple_s");
+  c.baseLl128_s = r.number("base_latency_ll128_s");
+  c.baseLl_s = r.number("base_latency_ll_s");
+  c.hopScaleUpSimple_s = r.number("hop_latency_scale_up_simple_s");
+  c.hopScaleUpLl128_s = r.number("hop_latency_scale_up_ll128_s");
+  c.hopScaleUpLl_s = r.number("hop_latency_scale_up_ll_s");
+  c.hopNetworkSimple_s = r.number("hop_latency_network_simple_s");
+  c.hopNetworkLl128_s = r.number("hop_latency_network_ll128_s");
+  c.hopNetworkLl_s = r.number("hop_latency_network_ll_s");
+  c.treeHopNetworkSimple_s = r.number("tree_hop_latency_network_simple_s");
+  c.treeHopNetworkLl128_s = r.number("tree_hop_latency_network_ll128_s");
+  c.treeHopNetworkLl_s = r.number("tree_hop_latency_network_ll_s");
+  c.nvls_s = r.number("nvls_latency_s");
+  c.collnetNetwork_s = r.number("collnet_latency_network_s");
+  for (double f : {c.ringFraction, c.nvlsFraction, c.nicFraction, c.treeFraction, c.ll128Fraction,
+                   c.llFraction}) {
+    if (r.error().empty() && f > 1.0)
+      r.fail("collectives.default: bandwidth fractions must be <= 1");
+  }
+  return finish(r, c);
+}
+
+Result<DeviceEfficiency> loadEfficiency(const Catalog& catalog, const std::string& id) {
+  // A figure of the device's own entry when it has one, else the default entry's.
+  std::string error;
+  auto figure = [&](const std::string& key) {
+    for (const std::string& entry : {"efficiency." + id, std::string("efficiency.default")}) {
+      if (!catalog.find(entry + "." + key)) continue;
+      EntryReader r(catalog, entry);
+      const double v = r.number(key);
+      if (error.empty()) error = r.error();
+      if (error.empty() && v > 1.0) error = "catalog: " + entry + "." + key + " must be <= 1";
+      return v;
+    }
+    if (error.empty()) error = "catalog: efficiency.default." + key + " is missing";
+    return 0.0;
+  };
+  DeviceEfficiency e;
+  e.hbm = figure("hbm_stream_fraction");
+  e.gemmBf16 = figure("gemm_bf16_fraction");
+  e.gemmFp8 = figure("gemm_fp8_fraction");
+  e.gemmFp4 = figure("gemm_fp4_fraction");
+  e.attention = figure("attention_fraction");
+  if (!error.empty()) return Result<DeviceEfficiency>::failure(error);
+  return e;
+}
+
+Precision tensorFormat(const GpuSpec& gpu, Precision precision) {
   switch (precision) {
     case Precision::FP4:
     case Precision::INT4:
-      if (gpu.denseFp4_flops > 0) return gpu.denseFp4_flops;
+      if (gpu.denseFp4_flops > 0) return Precision::FP4;
       [[fallthrough]];
     case Precision::FP8:
-      if (gpu.denseFp8_flops > 0) return gpu.denseFp8_flops;
-      return gpu.denseBf16_flops;
+      return gpu.denseFp8_flops > 0 ? Precision::FP8 : Precision::BF16;
     case Precision::INT8:
-      if (gpu.denseInt8_ops > 0) return gpu.denseInt8_ops;
-      if (gpu.denseFp8_flops > 0) return gpu.denseFp8_flops;
-      return gpu.denseBf16_flops;
+      if (gpu.denseInt8_ops > 0) return Precision::INT8;
+      return gpu.denseFp8_flops > 0 ? Precision::FP8 : Precision::BF16;
     case Precision::BF16:
     case Precision::FP16:
-      return gpu.denseBf16_flops;
+      return Precision::BF16;
     case Precision::FP32:
-      return gpu.denseBf16_flops / 2.0;
+      return Precision::FP32;
   }
-  return gpu.denseBf16_flops;
+  return Precision::BF16;
+}
+
+double denseFlops(const GpuSpec& gpu, Precision precision) {
+  switch (tensorFormat(gpu, precision)) {
+    case Precision::FP4:
+      return gpu.denseFp4_flops;
+    case Precision::FP8:
+      return gpu.denseFp8_flops;
+    case Precision::INT8:
+      return gpu.denseInt8_ops;
+    case Precision::FP32:
+      return gpu.denseBf16_flops / 2.0;  // the TF32 rate
+    default:
+      return gpu.denseBf16_flops;
+  }
+}
+
+double achievedGemmFlops(const GpuSpec& gpu, Precision precision) {
+  switch (tensorFormat(gpu, precision)) {
+    case Precision::FP4:
+      return denseFlops(gpu, precision) * gpu.efficiency.gemmFp4;
+    case Precision::FP8:
+    case Precision::INT8:  // the same tensor-core datapath width as FP8
+      return denseFlops(gpu, precision) * gpu.efficiency.gemmFp8;
+    default:
+      return denseFlops(gpu, precision) * gpu.efficiency.gemmBf16;
+  }
+}
+
+double achievedAttentionFlops(const GpuSpec& gpu) {
+  return gpu.denseBf16_flops * gpu.efficiency.attention;
+}
+
+double achievedHbm_Bps(const GpuSpec& gpu) {
+  return gpu.hbmBandwidth_Bps * gpu.efficiency.hbm;
 }
 
 double scaleUpPerDirection_Bps(const GpuSpec& gpu) {

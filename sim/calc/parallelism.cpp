@@ -1,5 +1,7 @@
 #include "sim/calc/parallelism.h"
 
+#include <algorithm>
+
 #include "sim/calc/compute.h"
 
 namespace sim::calc {
@@ -42,6 +44,24 @@ double bubbleFractionInterleaved(int stages, int microBatches, int virtualStages
   return (stages - 1.0) / (static_cast<double>(virtualStages) * microBatches);
 }
 
+int stageLayers(int layers, int stages, int stage) {
+  const int base = layers / stages;
+  int extra = layers - base * stages;
+  // Spare layers fill the middle stages, then the first, then the last.
+  const int middle = std::max(stages - 2, 0);
+  if (stage > 0 && stage < stages - 1) return base + (stage <= extra ? 1 : 0);
+  extra -= std::min(extra, middle);
+  if (stage == 0) return base + (extra > 0 ? 1 : 0);
+  return base + (extra > 1 || (stages == 1 && extra > 0) ? 1 : 0);
+}
+
+double inFlightMicroBatches(int stage, int stages, int microBatches, int virtualStages) {
+  const double m = microBatches, v = virtualStages, p = stages, s = stage;
+  if (virtualStages <= 1) return std::min(m, p - s);
+  const double chunks = std::min(m * v, 2.0 * (p - s - 1.0) + (v - 1.0) * p + 1.0);
+  return chunks / v;
+}
+
 int tpAllReducesPerLayer() {
   return 4;
 }
@@ -69,11 +89,6 @@ double tpComputeBoundMaxDegree(double ffn, double peak_flops, double bandwidth_B
 
 double megatronTrainingTime_s(double tokens, double params, double gpus, double flopsPerGpu) {
   return 8.0 * tokens * params / (gpus * flopsPerGpu);
-}
-
-double trainingTime_s(double tokens, double params, double gpus, double peak_flops, double mfu,
-                      bool fullRecompute) {
-  return trainingFlops(params, tokens, fullRecompute) / (gpus * peak_flops * mfu);
 }
 
 }  // namespace sim::calc

@@ -28,6 +28,16 @@ double bubbleShareOfIteration(int stages, int microBatches);
 /// Interleaved 1F1B with v virtual stages per device: (p - 1) / (v m).
 double bubbleFractionInterleaved(int stages, int microBatches, int virtualStages);
 
+/// Layers on pipeline stage `stage` of `stages`: an even split, the remainder going to the
+/// middle stages first, so the first stage (embedding) and the last (output head and loss) get
+/// fewer layers when there are spare ones (Llama 3, arXiv:2407.21783 §3.3.2: one layer less on
+/// each of the first and last stages).
+int stageLayers(int layers, int stages, int stage);
+/// Micro-batches whose activations stage `stage` holds at its peak, in units of the whole
+/// stage: 1F1B keeps min(m, p - s) (Narayanan et al. arXiv:2104.04473 §2.2); interleaving keeps
+/// min(m v, 2 (p - s - 1) + (v - 1) p + 1) chunks of 1/v of the stage (Megatron-LM's warm-up).
+double inFlightMicroBatches(int stage, int stages, int microBatches, int virtualStages);
+
 /// Megatron TP all-reduces per transformer layer per micro-batch: 2 forward + 2 backward.
 int tpAllReducesPerLayer();
 /// Bytes of one TP all-reduce: microBatch x seqLen x hidden x bytesPerElement.
@@ -47,8 +57,5 @@ double tpComputeBoundMaxDegree(double ffn, double peak_flops, double bandwidth_B
 
 /// Megatron end-to-end training time with recompute: 8 T P / (n X) (arXiv:2104.04473 §5.1).
 double megatronTrainingTime_s(double tokens, double params, double gpus, double flopsPerGpu);
-/// Training time from 6 N T (or 8 N T with recompute) at `mfu` of `peak_flops` on `gpus`.
-double trainingTime_s(double tokens, double params, double gpus, double peak_flops, double mfu,
-                      bool fullRecompute);
 
 }  // namespace sim::calc

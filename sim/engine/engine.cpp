@@ -93,7 +93,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
     auto plan = planInference(catalog, c, desc.workload.inference);
     if (!plan) return R::failure(plan.error());
     e->m_inferencePlan = std::move(*plan);
-    e->m_service = InferenceService(&e->m_inferencePlan, &e->m_cluster.specs.gpu, desc.seed);
+    e->m_service = InferenceService(&e->m_inferencePlan, desc.seed);
     e->m_replicaSpeed.assign(e->m_inferencePlan.replicas, 1.0f);
   }
   for (size_t i = 0; i < desc.faults.size(); ++i)
@@ -152,7 +152,8 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   if (e->training()) {
     e->m_faultFreeDp_s = e->m_dpTime_s;
     e->m_faultFreePipeline_s = e->m_pipeline_s;
-    e->m_faultFreeStep_s = e->m_pipeline_s + e->m_dpTime_s + e->m_training.optimizer_s;
+    e->m_faultFreeStep_s =
+        e->m_pipeline_s + e->m_training.dpExposed_s(e->m_dpTime_s) + e->m_training.optimizer_s;
     e->trainingPower();
   } else {
     e->inferencePower();
@@ -326,7 +327,8 @@ void Engine::advanceTraining(double dt_s) {
         stalled = paused || !std::isfinite(m_pipeline_s);
         break;
       case TrainingPhase::DataParallel:
-        duration = m_dpTime_s, nominal = m_faultFreeDp_s;
+        // Only what the bubble and the last backward cannot hide holds the step up.
+        duration = p.dpExposed_s(m_dpTime_s), nominal = p.dpExposed_s(m_faultFreeDp_s);
         stalled = paused || !std::isfinite(m_dpTime_s);
         break;
       case TrainingPhase::Optimizer:
@@ -614,6 +616,7 @@ Snapshot Engine::snapshot() const {
   s.faultFreeStepTime_s = m_faultFreeStep_s;
   s.pipelineTime_s = m_pipeline_s;
   s.dataParallelTime_s = m_dpTime_s;
+  s.dataParallelExposedTime_s = dataParallelExposedTime_s();
   s.dpLinkBytes = m_dpLoad;
   s.ppLinkBytes = m_ppLoad;
   s.allToAllLinkBytes = m_a2aLoad;
@@ -626,7 +629,7 @@ std::unique_ptr<Engine> Engine::clone() const {
   std::unique_ptr<Engine> e(new Engine(*this));
   // The members that point into the engine itself point into the copy.
   e->m_router.rebind(&e->m_cluster);
-  e->m_service.rebind(&e->m_inferencePlan, &e->m_cluster.specs.gpu);
+  e->m_service.rebind(&e->m_inferencePlan);
   e->m_linkUtil = m_linkUtil == &m_ppUtil   ? &e->m_ppUtil
                   : m_linkUtil == &m_dpUtil ? &e->m_dpUtil
                                             : &e->m_zeroUtil;

@@ -255,4 +255,57 @@ Result<EngineDesc> engineDescOf(const EngineRequest& request) {
   return desc;
 }
 
+Result<EngineDesc> engineDescFromScenario(const ScenarioDesc& s) {
+  using R = Result<EngineDesc>;
+  if (!s.model.hfConfig.empty() || s.model.layers > 0) {
+    return R::failure("model: the time engine runs catalog models (workload.model)");
+  }
+  if (!s.accelerator.name.empty() || s.accelerator.denseBf16_flops > 0 ||
+      s.accelerator.hbmBandwidth_Bps > 0 || s.accelerator.hbmBytes > 0) {
+    return R::failure("accelerator: the time engine runs catalog GPUs (cluster.gpu)");
+  }
+  if (!s.cluster.gpu.empty()) {
+    return R::failure("cluster.gpu: the time engine runs the system's own GPU (cluster.system)");
+  }
+  EngineDesc d;
+  d.cluster.systemId = s.cluster.system;  // the analytic and engine ClusterDescs differ
+  d.cluster.switchId = s.cluster.switchId;
+  d.cluster.nicId = s.cluster.scaleOutNic;
+  d.cluster.facilityProfile = s.facility.profile;
+  d.cluster.facilityPower_W = s.facility.powerBudget_W;
+  d.cluster.fabricGpus = static_cast<uint32_t>(s.cluster.gpus);
+  const sim::WorkloadDesc& w = s.workload;
+  if (w.kind == "training") {
+    d.workload.kind = WorkloadKind::Training;
+    TrainingDesc& t = d.workload.training;
+    t.modelId = w.model;
+    t.precision = *parsePrecision(w.computeDtype);
+    t.tp = w.tp;
+    t.cp = w.cp;
+    t.pp = w.pp;
+    t.dp = w.dp;
+    t.ep = w.ep;
+    t.zeroStage = w.zeroStage;
+    t.seqLen_tokens = w.seqLen;
+    t.microBatch = w.microBatch;
+    t.microBatches = w.microBatches;
+    t.virtualStages = w.virtualStages;
+    t.activations = w.activations;
+    return d;
+  }
+  d.workload.kind = WorkloadKind::Inference;
+  InferenceDesc& i = d.workload.inference;
+  i.modelId = w.model;
+  i.weights = *parsePrecision(w.weightsDtype);
+  i.kvCache = *parsePrecision(w.kvDtype);
+  i.math = *parsePrecision(w.computeDtype);
+  i.tp = w.tp;
+  i.replicas = static_cast<uint32_t>(w.dp);
+  i.promptTokens = w.promptTokens;
+  i.outputTokens = w.outputTokens;
+  if (w.batch > 0) i.maxBatch = w.batch;
+  if (w.requestRate_per_s > 0) i.arrivalRatePerReplica_per_s = w.requestRate_per_s;
+  return d;
+}
+
 }  // namespace sim::engine

@@ -10,6 +10,7 @@
 
 #include "sim/engine/engine_desc.h"
 #include "sim/result.h"
+#include "sim/scenario.h"
 
 namespace sim::engine {
 
@@ -46,5 +47,11 @@ struct EngineRequest {
 /// The engine description of `request` (the scenario's own faults first); the first bad part
 /// fails, named.
 Result<EngineDesc> engineDescOf(const EngineRequest& request);
+
+/// The time engine's description of an analytic scenario (a `dcwalk sim --scenario` file): the
+/// cluster (system, NIC, switch, GPUs as the fabric size, facility) and the workload (training
+/// layout, or TP replicas serving at the scenario's batch and request rate). Fails naming the
+/// scenario field the engine cannot take (a model given by dimensions, an accelerator by figures).
+Result<EngineDesc> engineDescFromScenario(const ScenarioDesc& scenario);
 
 }  // namespace sim::engine

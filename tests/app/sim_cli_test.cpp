@@ -147,3 +147,51 @@ TEST(SimCli, BadInputExitsWith2AndNamesThePlace) {
   const CliRun flag = dcwalk("sim --bogus", true);
   EXPECT_EQ(flag.status, 2);
 }
+
+TEST(SimCli, PrintsTheFatTreeTheSupportedItPowerAndTheSweep) {
+  const CliRun table = dcwalk("sim --scenario llama405b-training-16k-h100");
+  EXPECT_EQ(table.status, 0);
+  for (const char* part : {"[fabric]", "leaf_switches", "facility_supported_it_power_W",
+                           "[collective_sweep]", "busbw (GB/s)", "algorithm/protocol"}) {
+    EXPECT_NE(table.out.find(part), std::string::npos) << part;
+  }
+  const auto j = simJson("--scenario llama405b-training-16k-h100");
+  EXPECT_DOUBLE_EQ(j["fabric"]["leaf_switches"].get<double>(), 512);  // known answer 15
+  EXPECT_DOUBLE_EQ(j["power"]["facility_supported_it_power_W"].get<double>(), 100e6 / 1.2);
+  EXPECT_TRUE(j["collective_sweep"].contains("8589934592B_bus_bandwidth_Bps"));
+  EXPECT_TRUE(j["memory"]["fits"].get<bool>());  // the Llama 3 layout on 80 GB H100s
+}
+
+TEST(SimCli, EngineTakesAScenarioFileAndSet) {
+  // An analytic scenario file through the time engine, with an analytic --set.
+  const std::string file =
+      std::string(DCWALK_SOURCE_DIR) + "/assets/scenarios/llama405b-training-16k-gb200.json";
+  const CliRun run = dcwalk("sim --engine " + file + " --set workload.micro_batches=32 --until 1");
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("time_s"), std::string::npos);
+  // A built-in engine scenario takes the engine's own --set paths.
+  const CliRun builtin =
+      dcwalk("sim --engine training_405b --set workload.training.micro_batches=32 --until 1");
+  EXPECT_EQ(builtin.status, 0) << builtin.out;
+  // Bad paths exit 2 naming them, either way.
+  const CliRun bad = dcwalk("sim --engine " + file + " --set workload.bogus=1", true);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.out.find("workload.bogus"), std::string::npos) << bad.out;
+  const CliRun badEngine = dcwalk("sim --engine training_405b --set workload.training.tp=x", true);
+  EXPECT_EQ(badEngine.status, 2);
+  EXPECT_NE(badEngine.out.find("workload.training.tp"), std::string::npos) << badEngine.out;
+}
+
+TEST(SimCli, ValidateReportsEveryCase) {
+  const CliRun report = dcwalk("sim --validate");
+  EXPECT_EQ(report.status, 0);
+  EXPECT_NE(report.out.find("cases within"), std::string::npos);
+  for (const char* id : {"T01", "T03", "T04", "T06", "I01", "I02", "I03", "I05", "I07", "I09",
+                         "C01", "C02", "C04", "P01", "P04"}) {
+    EXPECT_NE(report.out.find(std::string("| ") + id + " |"), std::string::npos) << id;
+  }
+  const CliRun json = dcwalk("sim --validate --json", false);
+  auto parsed = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_FALSE(parsed.is_discarded()) << json.out;
+  EXPECT_EQ(parsed.size(), 15u);
+}
