@@ -125,8 +125,11 @@ void main() {
   float key = frame.lights.y * (1.0 - fill);
   color += base.rgb * KEY * (max(dot(n, sun), 0.0) * key * sunlight);
   vec3 halfway = normalize(sun + toEye);
-  // Blinn-Phong with exponent 32 by repeated squaring: software rasterizers pay dearly for pow.
+  // Blinn-Phong with exponent 128 by repeated squaring (software rasterizers pay dearly for pow):
+  // a tight glint, so that broad flat tops catch a spot of the key rather than wash to white.
   float spec = max(dot(n, halfway), 0.0);
+  spec *= spec;
+  spec *= spec;
   spec *= spec;
   spec *= spec;
   spec *= spec;

@@ -217,7 +217,7 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
                         view.sunDirection[2] / sunLength, view.ambient};
   frame.backdropTop = vec4Of(view.skyTop, view.fogStartMeters);
   frame.backdropHorizon = vec4Of(view.skyHorizon, view.fogEndMeters);
-  frame.lights = {view.rimStrength, view.keyStrength, view.edgeStrength, 0.0f};
+  frame.lights = {view.rimStrength, view.keyStrength, view.edgeStrength, view.xrayStrength};
 
   uint32_t bound = 0;
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_scenePipelines[bound]);

@@ -42,11 +42,11 @@ std::vector<StationSpec> specs() {
       {"rack", "GB200 NVL72 rack",
        "18 compute trays, 9 NVLink switch trays, power shelves, copper "
        "spine, coolant manifolds",
-       rack.c_str(), true, glm::dvec3(0.36, 0.12, 1.0), 1.15},
+       rack.c_str(), true, glm::dvec3(0.36, 0.12, 1.0), 0.9},
       {"rack_back", "NVLink spine (rack back)",
        "the back of the NVL72 rack: the copper NVLink spine cartridges and cable bundles that "
        "join 72 GPUs, and the coolant manifolds",
-       rack.c_str(), false, glm::dvec3(0.4, 0.15, -1.0), 1.15},
+       rack.c_str(), false, glm::dvec3(0.4, 0.15, -1.0), 0.9},
       {"row", "Scalable unit",
        "a row of NVL72 racks with its CDU, leaf switches, cable tray and "
        "coolant pipes",

@@ -80,6 +80,9 @@ constexpr float DUSK_TOP[3] = {0.0044f, 0.0070f, 0.0252f};        // sRGB 14, 20
 constexpr float DUSK_HORIZON[3] = {0.0612f, 0.0482f, 0.0880f};    // sRGB 70, 62, 84
 // Heroes from this size up are facilities: lit at dusk.
 constexpr double FACILITY_SCALE_M = 20.0;
+// Heroes up to this size are chips and packages: seen in x-ray, their floor plan drawn in light.
+constexpr double CHIP_SCALE_M = 0.2;
+constexpr float XRAY_STRENGTH = 0.22f;
 
 }  // namespace
 
@@ -120,6 +123,8 @@ void World::lightStudio(const Studio& studio, const glm::dvec3& eye, ViewParams&
   view.keyStrength = 1.0f;
   view.rimStrength = 0.35f;
   view.edgeStrength = 0.8f;
+  view.xrayStrength =
+      studio.station && studio.station->scale_m <= CHIP_SCALE_M ? XRAY_STRENGTH : 0.0f;
   view.fogStartMeters = static_cast<float>(studio.fogStart_m);
   view.fogEndMeters = static_cast<float>(studio.fogEnd_m);
   view.studioFloor = studio.station && !studio.station->studioPath.empty();

@@ -102,6 +102,7 @@ struct ViewParams {
   float keyStrength = 1.0f;   // the warm key (the sun), times (1 - ambient)
   float rimStrength = 0.0f;   // the cool back light on silhouettes
   float edgeStrength = 0.0f;  // box edge lines (instances with DETAIL_EDGES)
+  float xrayStrength = 0.0f;  // the x-ray look: box edges drawn in light (chips' floor plans)
   float skyTop[3] = {0.10f, 0.13f, 0.19f};      // linear RGB: the backdrop straight up
   float skyHorizon[3] = {0.30f, 0.34f, 0.40f};  // linear RGB: at the horizon; also the fog
   float fogStartMeters = 1.0e6f;  // fog fades what lies between start and end into the backdrop
