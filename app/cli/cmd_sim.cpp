@@ -1,7 +1,8 @@
 // `dcwalk sim`: evaluates a scenario with the analytic calculators and prints every quantity,
 // as JSON (--json) or as a table; runs the time engine on a built-in engine scenario or on an
 // analytic scenario file (--engine); writes the validation report (--validate). Bad scenarios,
-// overrides and catalogs exit with status 2.
+// overrides and catalogs exit with status 2; an output outside its domain (a defect of the
+// model, sim/domain.h) exits with status 1 and prints nothing.
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -42,6 +43,13 @@ struct SimOptions {
 int fail(const std::string& message) {
   std::cerr << "dcwalk sim: " << message << "\n";
   return EXIT_BAD_INPUT;
+}
+
+// An output outside its domain although every input was in its own: the model's fault, so not
+// exit status 2 (which says "fix your input") and nothing printed.
+int defect(const std::string& message) {
+  std::cerr << "dcwalk sim: internal error: " << message << "\n";
+  return EXIT_FAILURE_RUNTIME;
 }
 
 int printHfConfig(const SimOptions& o) {
@@ -109,6 +117,11 @@ int runEngine(const SimOptions& o) {
   auto engine = sim::engine::Engine::create(*catalog, *desc);
   if (!engine) return fail(engine.error());
   (*engine)->advanceTo(o.until_s);
+  for (size_t r = 0; r < (*engine)->seriesRows(); ++r) {
+    if (std::string why = sim::engine::checkAggregates((*engine)->seriesRow(r)); !why.empty()) {
+      return defect("series row " + std::to_string(r) + ": " + why);
+    }
+  }
   sim::engine::writeSeries(std::cout, **engine, *format);
   return EXIT_OK;
 }
@@ -166,6 +179,7 @@ int runSim(const SimOptions& o) {
   auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
   if (!catalog) return fail(catalog.error());
   auto evaluation = sim::evaluateScenario(*scenario, *catalog);
+  if (!evaluation && evaluation.isDefect()) return defect(o.scenario + ": " + evaluation.error());
   if (!evaluation) return fail(o.scenario + ": " + evaluation.error());
   if (o.json) {
     nlohmann::ordered_json out;
