@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <utility>
 
@@ -99,9 +100,12 @@ std::vector<std::string> names(const std::array<std::pair<std::string_view, Doma
 
 std::string numberText(double value) {
   char text[32];
-  // Whole numbers below 1e15 in full (a limit of 1048576 reads as such), others in %.6g.
+  std::snprintf(text, sizeof text, "%.6g", value);
+  // A whole number %.6g would round (a limit of 1048576 is not "1.04858e+06") is written whole.
   const bool whole = std::isfinite(value) && value == std::floor(value) && std::abs(value) < 1e15;
-  std::snprintf(text, sizeof text, whole ? "%.0f" : "%.6g", value);
+  if (whole && std::strtod(text, nullptr) != value) {
+    std::snprintf(text, sizeof text, "%.0f", value);
+  }
   return text;
 }
 

@@ -353,6 +353,20 @@ Result<bool> checkScenario(const ScenarioDesc& scenario) {
   return true;
 }
 
+std::string scenarioFieldValue(const ScenarioDesc& scenario, std::string_view path) {
+  const FieldDef* f = findField(path);
+  if (!f) return "";
+  ScenarioDesc copy = scenario;  // the table's references are to a mutable scenario
+  const FieldRef ref = f->ref(copy);
+  if (int* const* i = std::get_if<int*>(&ref)) return std::to_string(**i);
+  if (double* const* d = std::get_if<double*>(&ref)) {
+    char text[32];
+    auto [end, ec] = std::to_chars(text, text + sizeof text, **d);  // reads back exactly
+    return ec == std::errc() ? std::string(text, end) : numberText(**d);
+  }
+  return **std::get_if<std::string*>(&ref);
+}
+
 std::vector<ScenarioField> scenarioFields() {
   std::vector<ScenarioField> out;
   ScenarioDesc probe;

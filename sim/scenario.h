@@ -137,6 +137,8 @@ Result<bool> applyOverride(ScenarioDesc& scenario, std::string_view assignment);
 /// Every field of `scenario` checked against its domain or choices, as a file or --set would be
 /// (for scenarios built in code); fails naming the first field outside.
 Result<bool> checkScenario(const ScenarioDesc& scenario);
+/// The value of field `path` of `scenario` as the text --set takes; "" for an unknown path.
+std::string scenarioFieldValue(const ScenarioDesc& scenario, std::string_view path);
 /// Every settable dotted path, in documentation order.
 std::vector<std::string> scenarioFieldPaths();
 

@@ -9,13 +9,16 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "sim/domain.h"
+#include "sim/engine/request.h"
 #include "sim/evaluate.h"
 #include "sim/scenario.h"
 #include "tests/common/paths.h"
@@ -321,4 +324,82 @@ TEST(DomainProperty, EveryCatalogFigureAtItsUnitsEdgesIsRefusedOrPossible) {
   std::printf("[ catalog ] %zu cases: %zu refused, %zu evaluated\n", tally.cases,
               tally.refusedEvaluation, tally.evaluated);
   EXPECT_GT(tally.evaluated, 0u);
+}
+
+namespace {
+
+// Converts to any type a scenario member has (and to no other, so no constructor template of
+// std::string is a candidate): counts how many initializers an aggregate takes.
+struct AnyMember {
+  operator int() const;
+  operator double() const;
+  operator std::string() const;
+};
+
+template <class T, class... Members>
+constexpr size_t memberCount() {
+  if constexpr (requires { T{Members{}..., AnyMember{}}; }) {
+    return memberCount<T, Members..., AnyMember>();
+  } else {
+    return sizeof...(Members);
+  }
+}
+
+}  // namespace
+
+// The parser and --set look paths up in the table the property tests enumerate, so a field the
+// table lacks cannot be set at all. What remains to hold: the table reaches every member of
+// ScenarioDesc (counted from the structs themselves, so a member added without a table row
+// fails here), each row a different member, and no row twice.
+TEST(DomainProperty, TheFieldTableCoversEveryMemberOfTheScenario) {
+  const size_t members = 2 /* name, description */ + memberCount<ClusterDesc>() +
+                         memberCount<AcceleratorDesc>() + memberCount<ModelDesc>() +
+                         memberCount<WorkloadDesc>() + memberCount<CollectiveDesc>() +
+                         memberCount<FacilityDesc>() + memberCount<CostDesc>();
+  EXPECT_EQ(memberCount<ClusterDesc>(), 7u) << "the counting itself, on a struct read by eye";
+  const std::vector<ScenarioField> table = scenarioFields();
+  EXPECT_EQ(table.size(), members) << "a ScenarioDesc member has no row in the field table";
+  std::set<std::string> paths;
+  for (const ScenarioField& f : table) EXPECT_TRUE(paths.insert(f.path).second) << f.path;
+  // Each row sets its own member: setting another row afterwards leaves this one's value.
+  for (const ScenarioField& f : table) {
+    ScenarioDesc changed;
+    const std::string value = f.kind == FieldKind::Text
+                                  ? (f.choices.empty() ? std::string("changed") : f.choices.back())
+                                  : setText(f.domain.max);
+    ASSERT_TRUE(applyOverride(changed, f.path + "=" + value).ok()) << f.path << "=" << value;
+    for (const ScenarioField& other : table) {
+      if (other.path == f.path) continue;
+      // Setting `other` to its default text on `changed` must not undo `f`: were they one member,
+      // the second assignment would overwrite the first.
+      ScenarioDesc again = changed;
+      ScenarioDesc defaults;
+      const std::string back = scenarioFieldValue(defaults, other.path);
+      ASSERT_TRUE(applyOverride(again, other.path + "=" + back).ok()) << other.path;
+      EXPECT_EQ(scenarioFieldValue(again, f.path), scenarioFieldValue(changed, f.path))
+          << f.path << " and " << other.path << " set the same member";
+    }
+  }
+}
+
+// docs/reliability.md lists every domain as the code declares it (scenario fields, engine fields,
+// catalog units), so the document cannot drift from the tables.
+TEST(DomainProperty, ReliabilityDocListsEveryDomain) {
+  std::ifstream in(testpaths::sourceDir() / "docs" / "reliability.md");
+  ASSERT_TRUE(in) << "docs/reliability.md missing";
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  auto row = [](const std::string& name, const Domain& d) {
+    return "| `" + name + "` | " + describeDomain(d) + " |";
+  };
+  for (const ScenarioField& f : numericFields()) {
+    EXPECT_NE(doc.find(row(f.path, f.domain)), std::string::npos) << row(f.path, f.domain);
+  }
+  for (const engine::EngineField& f : engine::engineFields()) {
+    EXPECT_NE(doc.find(row(f.path, f.domain)), std::string::npos) << row(f.path, f.domain);
+  }
+  for (const std::string& unit : catalogUnits()) {
+    EXPECT_NE(doc.find(row(unit, *catalogUnitDomain(unit))), std::string::npos) << unit;
+  }
 }
