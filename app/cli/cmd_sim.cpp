@@ -14,6 +14,7 @@
 #include "app/cli/commands.h"
 #include "sim/calc/memory.h"
 #include "sim/catalog.h"
+#include "sim/domain.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/fault_spec.h"
 #include "sim/engine/request.h"
@@ -74,6 +75,12 @@ int printHfConfig(const SimOptions& o) {
         sim::calc::weightBytes(model->params, p);
   }
   out["kv_cache_bytes_per_token_bf16"] = model->kvBytesPerTokenBf16;
+  for (const auto& [key, value] : out.items()) {  // counts and bytes: finite, >= 0
+    if (!value.is_number()) continue;
+    if (std::string why = sim::outputError("count", value.get<double>()); !why.empty()) {
+      return defect(o.hfConfig + ": " + key + " " + why);
+    }
+  }
   if (o.json) {
     std::cout << out.dump(2) << "\n";
   } else {

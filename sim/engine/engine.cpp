@@ -392,7 +392,7 @@ void Engine::trainingPower() {
   const bool paused = m_pausedSwitches > 0;
   // Weights read once forward and twice backward per micro-batch slot.
   const double weightsPerGpu_bytes =
-      p.params / (p.desc.tp * p.desc.pp) * bytesPerElement(p.desc.precision);
+      p.params / (double(p.desc.tp) * p.desc.pp) * bytesPerElement(p.desc.precision);
   const double computeHbm_Bps =
       p.microBatchSlot_s > 0 ? std::min(hbm, 3.0 * weightsPerGpu_bytes / p.microBatchSlot_s) : 0;
   const double tau = m_phaseFraction * p.pipeline_s;
