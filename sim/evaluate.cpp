@@ -49,6 +49,7 @@ Result<ModelSpec> resolveModel(const ScenarioDesc& s, const Catalog& catalog) {
   spec.vocab = m.vocab;
   spec.experts = m.experts;
   spec.expertsPerToken = m.expertsPerToken;
+  spec.contextTokens = m.contextTokens;
   for (const auto& [value, field] : {std::pair{m.hidden, "model.hidden"},
                                      {m.heads, "model.heads"},
                                      {m.intermediate, "model.intermediate"},
@@ -139,10 +140,7 @@ Result<Context> resolve(const ScenarioDesc& s, const Catalog& catalog) {
   c.figures = *figures;
 
   // Scenario overrides of catalog profiles (0 = keep the profile's value).
-  if (s.facility.pue > 0) {
-    if (s.facility.pue < 1.0) return R::failure("facility.pue: must be >= 1");
-    c.facility.pue = s.facility.pue;
-  }
+  if (s.facility.pue > 0) c.facility.pue = s.facility.pue;
   if (s.facility.powerBudget_W > 0) c.facility.powerBudget_W = s.facility.powerBudget_W;
   if (s.facility.coolantDeltaT_K > 0) c.facility.coolantDeltaT_K = s.facility.coolantDeltaT_K;
   if (s.facility.coolantDensity_kg_per_m3 > 0) {
@@ -154,26 +152,6 @@ Result<Context> resolve(const ScenarioDesc& s, const Catalog& catalog) {
   c.weights = *parsePrecision(s.workload.weightsDtype);
   c.kv = *parsePrecision(s.workload.kvDtype);
   c.compute = *parsePrecision(s.workload.computeDtype);
-  if (s.workload.zeroStage > 3) return R::failure("workload.zero_stage: must be 0, 1, 2 or 3");
-  const WorkloadDesc& wl = s.workload;
-  const calc::ParallelLayout layout{wl.tp, wl.pp, wl.dp, wl.ep};
-  if (std::string error = calc::checkLayout(layout, c.model.heads, c.model.layers, c.model.experts);
-      !error.empty()) {
-    return R::failure("workload: " + error);
-  }
-  const long long used = (long long)wl.tp * wl.cp * wl.pp * wl.dp;
-  if (used > s.cluster.gpus) {
-    return R::failure("workload: tp x cp x pp x dp = " + std::to_string(used) +
-                      " exceeds cluster.gpus = " + std::to_string(s.cluster.gpus));
-  }
-  if (wl.tp > c.system.scaleUpDomainGpus) {
-    return R::failure("workload.tp: " + std::to_string(wl.tp) + " exceeds the " +
-                      std::to_string(c.system.scaleUpDomainGpus) +
-                      "-GPU scale-up domain (tensor parallelism runs on its links)");
-  }
-  if (wl.kind == "inference" && wl.cp > 1) {
-    return R::failure("workload.cp: context parallelism is modelled for training only");
-  }
   c.params = paramCount(c.model);
   c.activeParams = activeParamCount(c.model);
   c.systems = std::ceil(static_cast<double>(s.cluster.gpus) / c.system.gpus);
@@ -281,10 +259,14 @@ double Evaluation::number(const std::string& dottedKey) const {
 }
 
 Result<Evaluation> evaluateScenario(const ScenarioDesc& scenario, const Catalog& catalog) {
+  if (auto valid = checkScenario(scenario); !valid) {
+    return Result<Evaluation>::failure(valid.error());
+  }
   auto context = detail::resolve(scenario, catalog);
   if (!context) return Result<Evaluation>::failure(context.error());
-  if (std::string error = detail::checkCollective(*context); !error.empty()) {
-    return Result<Evaluation>::failure(error);
+  for (const std::string& error :
+       {detail::checkWorkload(*context), detail::checkCollective(*context)}) {
+    if (!error.empty()) return Result<Evaluation>::failure(error);
   }
   std::stringstream list(scenario.cost.compare);
   for (std::string id; std::getline(list, id, ',');) {
@@ -305,12 +287,11 @@ Result<Evaluation> evaluateScenario(const ScenarioDesc& scenario, const Catalog&
   detail::power(c, w);
   detail::cost(c, w);
   if (scenario.workload.kind == "inference") detail::comparison(c, w);
-  for (const Output& o : out.outputs) {
-    if (const double* v = std::get_if<double>(&o.value); v && !(std::isfinite(*v) && *v >= 0)) {
-      return Result<Evaluation>::failure(o.section + "." + o.key +
-                                         ": the scenario gives no finite, non-negative value "
-                                         "(check the layout and the hardware figures)");
-    }
+  if (!w.defect().empty()) {
+    // The inputs passed their domains and checks, so this is the model's fault, not theirs.
+    return Result<Evaluation>::defect("defect in dcwalk's model: output " + w.defect() +
+                                      " (every input was in its domain; please report the "
+                                      "scenario and its --set)");
   }
   return out;
 }

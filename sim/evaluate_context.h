@@ -8,6 +8,7 @@
 #include "sim/calc/serving.h"
 #include "sim/calc/training.h"
 #include "sim/calc/transformer.h"
+#include "sim/domain.h"
 #include "sim/engine/figures.h"
 #include "sim/evaluate.h"
 #include "sim/specs.h"
@@ -38,13 +39,22 @@ struct Context {
   double racks = 0;
 };
 
+// Appends outputs, checking every number against its unit's domain (sim/domain.h): the first
+// one outside it is kept as the evaluation's defect.
 class Writer {
  public:
   explicit Writer(Evaluation& out) : m_out(out) {}
   void section(std::string name) { m_section = std::move(name); }
   void num(const std::string& key, double value, const std::string& unit) {
+    if (m_defect.empty()) {
+      if (std::string why = outputError(unit, value); !why.empty()) {
+        m_defect = m_section + "." + key + " " + why;
+      }
+    }
     m_out.outputs.push_back({m_section, key, value, unit});
   }
+  /// "section.key what is wrong" of the first output outside its domain; "" when none.
+  const std::string& defect() const { return m_defect; }
   void flag(const std::string& key, bool value) {
     m_out.outputs.push_back({m_section, key, value, ""});
   }
@@ -55,6 +65,7 @@ class Writer {
  private:
   Evaluation& m_out;
   std::string m_section;
+  std::string m_defect;
 };
 
 /// Node egress: NICs x NIC rate of one system (bytes/s, one direction).
@@ -72,6 +83,10 @@ double replicaGpus(const Context& c);
 
 /// "" when the scenario's collective can run as asked, else the message naming the field.
 std::string checkCollective(const Context& c);
+/// "" when the workload is one the model can price as asked (a layout that fits the cluster in
+/// 64-bit arithmetic, divides the model, no two fields that contradict each other), else the
+/// message naming the field (sim/evaluate_checks.cpp).
+std::string checkWorkload(const Context& c);
 
 void hardware(const Context& c, Writer& w);
 void fabric(const Context& c, Writer& w);

@@ -73,7 +73,7 @@ void power(const Context& c, Writer& w) {
   const double workloadIt = nodeMean * c.scenario.cluster.gpus / perSystem;
   w.num("gpu_tdp_W", c.gpu.tdp_W, "W");
   w.num("gpu_idle_W", idle, "W");
-  w.num("gpu_busy_fraction", busy, "ratio");
+  w.num("gpu_busy_fraction", busy, "share");
   w.num("gpu_power_W", idle + busy * (c.gpu.tdp_W - idle), "W");
   w.num("gpus_power_W", c.scenario.cluster.gpus * c.gpu.tdp_W, "W");
   w.num("system_power_W", c.system.maxPower_W, "W");

@@ -35,6 +35,15 @@ void stageOutputs(Writer& w, const std::string& prefix, const calc::StageMemory&
   w.num(prefix + "_total_bytes", m.total_bytes, "B");
 }
 
+// Tokens in flight for the MLP's matmul to reach the ridge. A GEMM's intensity never exceeds
+// 2DF / (b (D + F)): on a device whose ridge is higher it stays memory-bound at any batch, and
+// there is no such count to print (the key is left out rather than printed as infinity).
+void criticalBatch(const Context& c, Writer& w, double peak_flops, double bytesPerElement) {
+  const double tokens = calc::criticalTokens(c.model.hidden, c.model.intermediate, bytesPerElement,
+                                             calc::ridgePoint(peak_flops, c.gpu.hbmBandwidth_Bps));
+  if (std::isfinite(tokens)) w.num("critical_batch_tokens", tokens, "tokens");
+}
+
 void servingMemory(const Context& c, Writer& w) {
   const WorkloadDesc& wl = c.scenario.workload;
   const calc::ServingDesc d = servingDesc(c, c.gpu);
@@ -90,10 +99,7 @@ void servingCompute(const Context& c, Writer& w) {
   const calc::ServingResult r = serve(c, c.gpu);
   const calc::ServingDesc d = servingDesc(c, c.gpu);
   const double perReplica = r.outputTokensPerSecond;
-  w.num("critical_batch_tokens",
-        calc::criticalTokens(c.model.hidden, c.model.intermediate, elem,
-                             calc::ridgePoint(peak, c.gpu.hbmBandwidth_Bps)),
-        "tokens");
+  criticalBatch(c, w, peak, elem);
   w.num("flops_per_token", calc::inferenceFlopsPerToken(c.activeParams), "FLOP");
   w.num("prefill_intensity_flops_per_byte",
         calc::gemmIntensity(std::max(1, wl.batch) * wl.promptTokens, c.model.hidden,
@@ -138,10 +144,7 @@ void trainingCompute(const Context& c, Writer& w) {
   const double gpus = replicaGpus(c) * c.scenario.workload.dp;
   const double tokens = trainingTokens(c);
   const double time = tokens / s.tokensPerStep * s.step_s / c.hw.rules.effectiveTrainingTime;
-  w.num("critical_batch_tokens",
-        calc::criticalTokens(c.model.hidden, c.model.intermediate, bytesPerElement(c.weights),
-                             calc::ridgePoint(d.peak_flops, c.gpu.hbmBandwidth_Bps)),
-        "tokens");
+  criticalBatch(c, w, d.peak_flops, bytesPerElement(c.weights));
   w.num("model_flops_per_token", s.modelFlopsPerToken, "FLOP");
   w.num("layer_compute_s", s.layerCompute_s, "s");
   w.num("layer_matmul_s", s.layerMatmul_s, "s");
@@ -164,11 +167,11 @@ void trainingCompute(const Context& c, Writer& w) {
   w.num("tokens_per_step", s.tokensPerStep, "tokens");
   w.num("tokens_per_s_per_gpu", s.tokensPerSecondPerGpu, "tokens/s");
   w.num("model_flops_per_gpu_flops", s.modelFlopsPerGpu_flops, "FLOP/s");
-  w.num("mfu", s.mfu, "ratio");
+  w.num("mfu", s.mfu, "share");
   w.num("training_tokens", tokens, "tokens");
   w.num("training_flops", tokens * s.modelFlopsPerToken, "FLOP");
   w.num("training_flops_6nd", calc::trainingFlops(c.activeParams, tokens, false), "FLOP");
-  w.num("effective_training_time_fraction", c.hw.rules.effectiveTrainingTime, "ratio");
+  w.num("effective_training_time_fraction", c.hw.rules.effectiveTrainingTime, "share");
   w.num("training_time_s", time, "s");
   w.num("megatron_time_s",
         calc::megatronTrainingTime_s(tokens, c.activeParams, gpus, s.modelFlopsPerGpu_flops), "s");
@@ -266,7 +269,7 @@ void parallelism(const Context& c, Writer& w) {
   w.num("ep", wl.ep, "count");
   w.num("layout_gpus", replicaGpus(c) * wl.dp, "count");
   w.num("bubble_fraction", calc::bubbleFraction1F1B(wl.pp, wl.microBatches), "ratio");
-  w.num("bubble_share_of_iteration", calc::bubbleShareOfIteration(wl.pp, wl.microBatches), "ratio");
+  w.num("bubble_share_of_iteration", calc::bubbleShareOfIteration(wl.pp, wl.microBatches), "share");
   w.num("interleaved_bubble_fraction",
         calc::bubbleFractionInterleaved(wl.pp, wl.microBatches, wl.virtualStages), "ratio");
   w.num("tp_all_reduce_bytes", wl.tp > 1 ? tpBytes : 0.0, "B");

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/domain.h"
 #include "sim/json_file.h"
 #include "sim/result.h"
 
@@ -52,6 +53,7 @@ struct ModelDesc {
   int vocab = 0;
   int experts = 0;
   int expertsPerToken = 0;
+  int contextTokens = 0;  // the longest sequence it takes; 0 = unknown (not checked)
 };
 
 struct WorkloadDesc {
@@ -132,7 +134,25 @@ std::vector<std::string> builtinScenarioNames();
 /// Applies one "path=value" override (e.g. "workload.batch=32"). Fails, naming the path, when the
 /// path is unknown or the value has the wrong type; the scenario is unchanged on failure.
 Result<bool> applyOverride(ScenarioDesc& scenario, std::string_view assignment);
+/// Every field of `scenario` checked against its domain or choices, as a file or --set would be
+/// (for scenarios built in code); fails naming the first field outside.
+Result<bool> checkScenario(const ScenarioDesc& scenario);
+/// The value of field `path` of `scenario` as the text --set takes; "" for an unknown path.
+std::string scenarioFieldValue(const ScenarioDesc& scenario, std::string_view path);
 /// Every settable dotted path, in documentation order.
 std::vector<std::string> scenarioFieldPaths();
+
+enum class FieldKind { Integer, Number, Text };
+
+/// A settable field as the parser knows it: its path, its type, the domain of a number (every
+/// number field has one) and the choices of a text field (empty = any text).
+struct ScenarioField {
+  std::string path;
+  FieldKind kind;
+  Domain domain;
+  std::vector<std::string> choices;
+};
+/// Every field, in documentation order: the table the parser and --set look paths up in.
+std::vector<ScenarioField> scenarioFields();
 
 }  // namespace sim

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "sim/domain.h"
+
 namespace sim {
 namespace {
 
@@ -38,12 +40,17 @@ class EntryReader {
 
   // A count: a figure with an integral value >= minimum.
   int count(const std::string& key, int minimum = 1, bool optional = false) {
+    return count(key, wholeNumbers(minimum, 1e9), optional);
+  }
+
+  // A count in `domain` (an optional one absent is 0).
+  int count(const std::string& key, const Domain& domain, bool optional = false) {
     const Quantity* q = m_catalog.find(m_entry + "." + key);
     if (!q && optional) return 0;
     double v = number(key, true);
     if (!q) return 0;
-    if (v != std::floor(v) || v < minimum || v > 1e9) {
-      fail(q->where + ": " + key + " must be a whole number >= " + std::to_string(minimum));
+    if (std::string why = domainError(domain, v); !why.empty()) {
+      fail(q->where + ": " + key + " " + why + " (" + describeDomain(domain) + ")");
       return 0;
     }
     return static_cast<int>(v);
@@ -128,7 +135,7 @@ Result<GpuSpec> loadGpu(const Catalog& catalog, const std::string& id) {
   g.denseInt8_ops = r.optionalNumber("dense_int8_ops");
   g.tdp_W = r.optionalNumber("tdp_W");
   g.idle_W = r.optionalNumber("idle_power_W");
-  g.scaleUpLinks = r.count("scale_up_links");
+  g.scaleUpLinks = r.count("scale_up_links", wholeNumbers(1, 4096));
   g.scaleUpInterconnect = r.text("scale_up_interconnect");
   g.priceUsd = r.optionalNumber("price_usd");
   g.cloudPricePerHourUsd = r.optionalNumber("cloud_price_per_hour_usd");
@@ -149,14 +156,14 @@ Result<SystemSpec> loadSystem(const Catalog& catalog, const std::string& id) {
   s.id = id;
   s.name = r.text("name");
   s.gpuId = r.text("gpu");
-  s.gpus = r.count("gpus");
+  s.gpus = r.count("gpus", domains::GPUS);
   s.cpus = r.count("cpus", 0, true);
   s.computeTrays = r.count("compute_trays", 0, true);
   s.switchTrays = r.count("switch_trays", 0, true);
   s.scaleUpSwitchChips = r.count("scale_up_switch_chips", 0, true);
-  s.scaleUpDomainGpus = r.count("scale_up_domain_gpus");
+  s.scaleUpDomainGpus = r.count("scale_up_domain_gpus", domains::GPUS);
   s.scaleUpSwitchId = r.text("scale_up_switch", true);
-  s.scaleOutNics = r.count("scale_out_nics", 0);
+  s.scaleOutNics = r.count("scale_out_nics", wholeNumbers(0, 1 << 16));
   s.scaleOutNicId = r.text("scale_out_nic");
   s.maxPower_W = r.optionalNumber("max_power_W");
   s.priceUsd = r.optionalNumber("price_usd");
@@ -192,7 +199,7 @@ Result<SwitchSpec> loadSwitch(const Catalog& catalog, const std::string& id) {
   SwitchSpec s;
   s.id = id;
   s.name = r.text("name");
-  s.radix = r.count("radix", 2);
+  s.radix = r.count("radix", wholeNumbers(2, 1 << 16));
   s.portRate_bps = r.number("port_rate_bps");
   s.maxPower_W = r.optionalNumber("max_power_W");
   s.inNetworkReduction = r.flag("in_network_reduction");
@@ -205,22 +212,23 @@ Result<ModelSpec> loadModel(const Catalog& catalog, const std::string& id) {
   ModelSpec m;
   m.id = id;
   m.name = r.text("name");
-  m.layers = r.count("layers");
-  m.hidden = r.count("hidden");
-  m.heads = r.count("heads");
-  m.kvHeads = r.count("kv_heads");
-  m.headDim = r.count("head_dim");
-  m.intermediate = r.count("intermediate");
-  m.vocab = r.count("vocab");
+  m.layers = r.count("layers", domains::LAYERS);
+  m.hidden = r.count("hidden", domains::HIDDEN);
+  m.heads = r.count("heads", domains::HEADS);
+  m.kvHeads = r.count("kv_heads", domains::HEADS);
+  m.headDim = r.count("head_dim", domains::HEAD_DIM);
+  m.intermediate = r.count("intermediate", domains::INTERMEDIATE);
+  m.vocab = r.count("vocab", domains::VOCAB);
   m.tiedEmbeddings = r.flag("tied_embeddings");
-  m.experts = r.count("experts", 0, true);
-  m.expertsPerToken = r.count("experts_per_token", 0, true);
-  m.sharedExperts = r.count("shared_experts", 0, true);
+  m.experts = r.count("experts", domains::EXPERTS, true);
+  m.expertsPerToken = r.count("experts_per_token", domains::EXPERTS, true);
+  m.sharedExperts = r.count("shared_experts", domains::EXPERTS, true);
+  m.contextTokens = r.count("context_tokens", domains::CONTEXT_TOKENS, true);
   m.trainingTokens = r.optionalNumber("training_tokens");
   m.gatedMlp = !catalog.json("models." + id + ".gated_mlp") || r.flag("gated_mlp");
   m.biases = r.flag("biases");
   m.dropout = r.flag("dropout");
-  m.positionEmbeddings = r.count("position_embeddings", 0, true);
+  m.positionEmbeddings = r.count("position_embeddings", domains::POSITIONS, true);
   if (r.error().empty() && m.heads % m.kvHeads != 0) {
     r.fail("models." + id + ": heads must be a multiple of kv_heads");
   }
@@ -303,10 +311,11 @@ Result<CollectiveSpec> loadCollectives(const Catalog& catalog) {
   c.treeHopNetworkLl_s = r.number("tree_hop_latency_network_ll_s");
   c.nvls_s = r.number("nvls_latency_s");
   c.collnetNetwork_s = r.number("collnet_latency_network_s");
-  for (double f : {c.ringFraction, c.nvlsFraction, c.nicFraction, c.treeFraction, c.ll128Fraction,
-                   c.llFraction}) {
-    if (r.error().empty() && f > 1.0)
-      r.fail("collectives.default: bandwidth fractions must be <= 1");
+  for (const char* key :
+       {"ring_bandwidth_fraction", "nvls_bandwidth_fraction", "nic_bandwidth_fraction",
+        "tree_bandwidth_fraction", "ll128_bandwidth_fraction", "ll_bandwidth_fraction"}) {
+    const Quantity* q = catalog.find(std::string("collectives.default.") + key);
+    if (r.error().empty() && q && q->value > 1.0) r.fail(q->where + ": " + key + " must be <= 1");
   }
   return finish(r, c);
 }

@@ -101,6 +101,7 @@ struct ModelSpec {
   bool biases = false;         // linear and norm biases (GPT-2/3)
   bool dropout = false;        // trained with dropout (GPT-3; its masks are stored activations)
   int positionEmbeddings = 0;  // learned position table rows (GPT); 0 = rotary
+  int contextTokens = 0;       // longest sequence (prompt + output) it was made for; 0 = unknown
   double trainingTokens = 0;   // 0 when not catalogued
 };
 

@@ -1,7 +1,8 @@
 // `dcwalk sim`: evaluates a scenario with the analytic calculators and prints every quantity,
 // as JSON (--json) or as a table; runs the time engine on a built-in engine scenario or on an
 // analytic scenario file (--engine); writes the validation report (--validate). Bad scenarios,
-// overrides and catalogs exit with status 2.
+// overrides and catalogs exit with status 2; an output outside its domain (a defect of the
+// model, sim/domain.h) exits with status 1 and prints nothing.
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "app/cli/commands.h"
 #include "sim/calc/memory.h"
 #include "sim/catalog.h"
+#include "sim/domain.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/fault_spec.h"
 #include "sim/engine/request.h"
@@ -44,6 +46,13 @@ int fail(const std::string& message) {
   return EXIT_BAD_INPUT;
 }
 
+// An output outside its domain although every input was in its own: the model's fault, so not
+// exit status 2 (which says "fix your input") and nothing printed.
+int defect(const std::string& message) {
+  std::cerr << "dcwalk sim: internal error: " << message << "\n";
+  return EXIT_FAILURE_RUNTIME;
+}
+
 int printHfConfig(const SimOptions& o) {
   auto model = sim::importHfConfigFile(o.hfConfig);
   if (!model) return fail(model.error());
@@ -66,6 +75,12 @@ int printHfConfig(const SimOptions& o) {
         sim::calc::weightBytes(model->params, p);
   }
   out["kv_cache_bytes_per_token_bf16"] = model->kvBytesPerTokenBf16;
+  for (const auto& [key, value] : out.items()) {  // counts and bytes: finite, >= 0
+    if (!value.is_number()) continue;
+    if (std::string why = sim::outputError("count", value.get<double>()); !why.empty()) {
+      return defect(o.hfConfig + ": " + key + " " + why);
+    }
+  }
   if (o.json) {
     std::cout << out.dump(2) << "\n";
   } else {
@@ -109,6 +124,11 @@ int runEngine(const SimOptions& o) {
   auto engine = sim::engine::Engine::create(*catalog, *desc);
   if (!engine) return fail(engine.error());
   (*engine)->advanceTo(o.until_s);
+  for (size_t r = 0; r < (*engine)->seriesRows(); ++r) {
+    if (std::string why = sim::engine::checkAggregates((*engine)->seriesRow(r)); !why.empty()) {
+      return defect("series row " + std::to_string(r) + ": " + why);
+    }
+  }
   sim::engine::writeSeries(std::cout, **engine, *format);
   return EXIT_OK;
 }
@@ -166,6 +186,7 @@ int runSim(const SimOptions& o) {
   auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
   if (!catalog) return fail(catalog.error());
   auto evaluation = sim::evaluateScenario(*scenario, *catalog);
+  if (!evaluation && evaluation.isDefect()) return defect(o.scenario + ": " + evaluation.error());
   if (!evaluation) return fail(o.scenario + ": " + evaluation.error());
   if (o.json) {
     nlohmann::ordered_json out;

@@ -6,27 +6,33 @@
 
 namespace sim::calc {
 
-int layoutGpus(const ParallelLayout& layout) {
-  return layout.tp * layout.pp * layout.dp;
+std::optional<int64_t> layoutGpus(const ParallelLayout& layout) {
+  int64_t gpus = 1;
+  for (int degree : {layout.tp, layout.cp, layout.pp, layout.dp}) {
+    if (degree < 1 || __builtin_mul_overflow(gpus, int64_t(degree), &gpus)) return std::nullopt;
+  }
+  return gpus;
 }
 
 std::string checkLayout(const ParallelLayout& layout, int heads, int layers, int experts) {
-  if (layout.tp < 1) return "tp must be >= 1";
-  if (layout.pp < 1) return "pp must be >= 1";
-  if (layout.dp < 1) return "dp must be >= 1";
-  if (layout.ep < 1) return "ep must be >= 1";
+  if (layout.tp < 1) return "tp: must be >= 1";
+  if (layout.pp < 1) return "pp: must be >= 1";
+  if (layout.dp < 1) return "dp: must be >= 1";
+  if (layout.ep < 1) return "ep: must be >= 1";
+  if (layout.cp < 1) return "cp: must be >= 1";
   if (heads % layout.tp != 0) {
-    return "tp " + std::to_string(layout.tp) + " does not divide the " + std::to_string(heads) +
+    return "tp: " + std::to_string(layout.tp) + " does not divide the " + std::to_string(heads) +
            " attention heads";
   }
   if (layout.pp > layers) {
-    return "pp " + std::to_string(layout.pp) + " exceeds the " + std::to_string(layers) + " layers";
+    return "pp: " + std::to_string(layout.pp) + " exceeds the " + std::to_string(layers) +
+           " layers";
   }
   if (layout.dp % layout.ep != 0) {
-    return "ep " + std::to_string(layout.ep) + " does not divide dp " + std::to_string(layout.dp);
+    return "ep: " + std::to_string(layout.ep) + " does not divide dp " + std::to_string(layout.dp);
   }
   if (layout.ep > 1 && (experts == 0 || experts % layout.ep != 0)) {
-    return "ep " + std::to_string(layout.ep) + " does not divide the " + std::to_string(experts) +
+    return "ep: " + std::to_string(layout.ep) + " does not divide the " + std::to_string(experts) +
            " experts";
   }
   return "";
@@ -37,7 +43,8 @@ double bubbleFraction1F1B(int stages, int microBatches) {
 }
 
 double bubbleShareOfIteration(int stages, int microBatches) {
-  return (stages - 1.0) / (microBatches + stages - 1.0);
+  // In doubles throughout: m + p in int overflows for m near 2^31.
+  return (stages - 1.0) / (double(microBatches) + double(stages) - 1.0);
 }
 
 double bubbleFractionInterleaved(int stages, int microBatches, int virtualStages) {

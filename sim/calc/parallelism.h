@@ -4,19 +4,24 @@
 // Units: bytes, seconds, FLOP/s, tokens.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace sim::calc {
 
-/// Degrees of tensor, pipeline, data and expert parallelism (EP splits the DP ranks' experts).
+/// Degrees of tensor, pipeline, data, expert and context parallelism (EP splits the DP ranks'
+/// experts; CP splits each sequence).
 struct ParallelLayout {
   int tp = 1;
   int pp = 1;
   int dp = 1;
   int ep = 1;
+  int cp = 1;
 };
-/// GPUs the layout occupies: tp x pp x dp.
-int layoutGpus(const ParallelLayout& layout);
+/// GPUs the layout occupies: tp x cp x pp x dp, multiplied in 64 bits; nullopt when a degree is
+/// below 1 or the product passes 2^63 (so no layout wraps to a small or negative count).
+std::optional<int64_t> layoutGpus(const ParallelLayout& layout);
 /// "" when the layout is valid (all >= 1, ep divides dp, heads divisible by tp, layers by pp),
 /// otherwise a message naming the offending degree.
 std::string checkLayout(const ParallelLayout& layout, int heads, int layers, int experts);

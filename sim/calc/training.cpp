@@ -76,7 +76,7 @@ double cpCommPerLayer(const TrainingDesc& d, double attention_s) {
   if (d.cp <= 1) return 0.0;
   const double kvPerRank = std::max(1.0, d.model.kvHeads / d.tp) * d.model.headDim;
   const double chunk = 2.0 * tokensPerMicroBatch(d) * kvPerRank * 2.0;
-  const bool inside = d.tp * d.cp <= d.gpusPerNode;
+  const bool inside = double(d.tp) * d.cp <= d.gpusPerNode;  // in doubles: no int overflow
   const double bw = inside ? d.scaleUp_Bps * d.collectives.ringFraction
                            : d.nodeEgress_Bps * d.collectives.nicFraction / d.gpusPerNode;
   const double hop = inside ? d.collectives.hopScaleUpSimple_s : d.nicLatency_s;
@@ -144,7 +144,7 @@ TrainingStep trainingStep(const TrainingDesc& d) {
   // PP: each chunk of the stage sends its output forward and receives a gradient back; with
   // sequence parallelism each TP rank sends its 1/tp slice over its own NIC.
   if (d.pp > 1) {
-    const bool inside = d.tp * d.cp * d.pp <= d.gpusPerNode;
+    const bool inside = double(d.tp) * d.cp * d.pp <= d.gpusPerNode;
     const double bytes = tokens * d.model.hidden * 2.0 / d.tp;
     const double bw = inside ? d.scaleUp_Bps * d.collectives.ringFraction
                              : d.nodeEgress_Bps * d.collectives.nicFraction / d.gpusPerNode;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/calc/power.h"
+#include "sim/engine/request.h"
 
 namespace sim::engine {
 namespace {
@@ -70,6 +71,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   if (desc.seriesEvery < 1) return R::failure("seriesEvery must be >= 1");
   if (desc.seriesCapacity < 1 || desc.seriesCapacity > 10'000'000)
     return R::failure("seriesCapacity must be 1..10,000,000");
+  if (auto valid = checkEngineDesc(desc); !valid) return R::failure(valid.error());
   auto figures = loadEngineFigures(catalog);
   if (!figures) return R::failure(figures.error());
   auto specs = loadClusterSpecs(catalog, desc.cluster);
@@ -390,7 +392,7 @@ void Engine::trainingPower() {
   const bool paused = m_pausedSwitches > 0;
   // Weights read once forward and twice backward per micro-batch slot.
   const double weightsPerGpu_bytes =
-      p.params / (p.desc.tp * p.desc.pp) * bytesPerElement(p.desc.precision);
+      p.params / (double(p.desc.tp) * p.desc.pp) * bytesPerElement(p.desc.precision);
   const double computeHbm_Bps =
       p.microBatchSlot_s > 0 ? std::min(hbm, 3.0 * weightsPerGpu_bytes / p.microBatchSlot_s) : 0;
   const double tau = m_phaseFraction * p.pipeline_s;
@@ -560,8 +562,10 @@ void Engine::aggregate() {
   a.pausedSwitches = m_pausedSwitches;
   if (training()) {
     const TrainingPlan& p = m_training;
-    a.goodput = m_goodput;
-    a.goodputCumulative = m_time_s > 0 ? m_useful_s / m_time_s : 0;
+    // Shares of the fault-free rate: the phase fractions' rounding may put useful seconds a few
+    // ulps above the elapsed ones, which is no progress faster than fault-free.
+    a.goodput = std::min(1.0, m_goodput);
+    a.goodputCumulative = m_time_s > 0 ? std::min(1.0, m_useful_s / m_time_s) : 0;
     a.trainingSteps = double(m_completedSteps);
     a.lastStepTime_s = m_lastStepTime_s;
     a.tokensPerSecond = m_lastStepTime_s > 0 ? p.tokensPerStep / m_lastStepTime_s : 0;

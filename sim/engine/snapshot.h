@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "sim/engine/cluster.h"
 #include "sim/engine/engine_desc.h"
@@ -85,6 +86,12 @@ struct Snapshot {
   // Inference (nullptr for training).
   const InferencePlan* inference = nullptr;
 };
+
+/// "" when every figure of `snapshot` lies in its quantity's domain (sim/domain.h): its
+/// aggregates, every per-id array (utilisations, KV and flow shares and clocks in [0, 1], powers
+/// and bandwidths >= 0, temperatures above absolute zero) and the step times (>= 0; the DP and
+/// pipeline times may be NEVER_S, a ring that cannot complete); else the first figure outside.
+std::string checkSnapshot(const Snapshot& snapshot);
 
 /// IT power of campus racks [firstRack, endRack) (W): the racks the engine models as it has
 /// them, every other rack at the mean of the modelled ones (the campus mirrors its modelled
