@@ -1,11 +1,14 @@
 // `dcwalk sim`: evaluates a scenario with the analytic calculators and prints every quantity,
 // as JSON (--json) or as a table. Bad scenarios, overrides and catalogs exit with status 2.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/flag_domains.h"
+#include "app/session/sim_budget.h"
 #include "sim/calc/memory.h"
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
@@ -81,8 +84,15 @@ int runEngine(const SimOptions& o) {
   if (!catalog) return fail(catalog.error());
   auto engine = sim::engine::Engine::create(*catalog, *desc);
   if (!engine) return fail(engine.error());
-  (*engine)->advanceTo(o.until_s);
-  sim::engine::writeSeries(std::cout, **engine, *format);
+  // In slices of one simulated second, so a long run reports its progress on stderr.
+  sim::engine::Engine& e = **engine;
+  SimProgress progress("dcwalk sim", e.time_s(), o.until_s);
+  while (e.time_s() < o.until_s) {
+    e.advanceTo(std::min(o.until_s, e.time_s() + 1.0));
+    progress.update(e.time_s());
+  }
+  progress.finish(e.time_s());
+  sim::engine::writeSeries(std::cout, e, *format);
   return EXIT_OK;
 }
 
@@ -136,8 +146,8 @@ Command addSimCommand(CLI::App& cli) {
                   "Import a Hugging Face config.json and print its parameter and memory figures");
   sub->add_option("--engine", options->engine,
                   "Run a built-in time simulation (see --list) instead of the analytic scenario");
-  sub->add_option("--until", options->until_s, "With --engine: simulated seconds to run")
-      ->check(CLI::Range(0.0, 1e6));
+  addNumberOption(*sub, "sim", "--until", options->until_s,
+                  "With --engine: simulated seconds to run (at most 3600)");
   sub->add_option("--series", options->seriesFormat, "With --engine: csv or json")
       ->capture_default_str();
   sub->add_option("--fault", options->faults,

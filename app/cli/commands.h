@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -34,5 +35,8 @@ Command addBenchCommand(CLI::App& cli);
 Command addSettingsCommand(CLI::App& cli);
 /// `dcwalk tour` (the default): the window, or the tour rendered headless (app/cli/cmd_tour.cpp).
 Command addTourCommand(CLI::App& cli);
+
+/// Every subcommand above, added to `cli` in the order `dcwalk --help` lists them.
+std::vector<Command> addCommands(CLI::App& cli);
 
 }  // namespace app

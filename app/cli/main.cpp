@@ -16,15 +16,7 @@ int main(int argc, char** argv) {
   cli.set_version_flag("--version", "dcwalk " DCWALK_VERSION);
   cli.require_subcommand(0, 1);
 
-  std::vector<app::Command> commands;
-  commands.push_back(app::addTourCommand(cli));
-  commands.push_back(app::addShotCommand(cli));
-  commands.push_back(app::addSimCommand(cli));
-  commands.push_back(app::addTraceCommand(cli));
-  commands.push_back(app::addBenchCommand(cli));
-  commands.push_back(app::addStationsCommand(cli));
-  commands.push_back(app::addAssetCommand(cli));
-  commands.push_back(app::addSettingsCommand(cli));
+  const std::vector<app::Command> commands = app::addCommands(cli);
 
   // `tour` is the default: `dcwalk` and `dcwalk --size 800x600` mean `dcwalk tour ...`.
   std::vector<std::string> args(argv + 1, argv + argc);

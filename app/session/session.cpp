@@ -80,6 +80,16 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     const bool badChoice = !options.device.empty() && error.find("--device") != std::string::npos;
     return badChoice ? EXIT_BAD_INPUT : EXIT_FAILURE_RUNTIME;
   }
+  // A headless image's size was checked by its flag; what it costs depends on the quality the
+  // device got (auto: low on software Vulkan), known only now, before anything is allocated.
+  if (!window) {
+    const std::string why =
+        checkImageMemory(options.width, options.height, out.renderer->quality());
+    if (!why.empty()) {
+      std::fprintf(stderr, "dcwalk: %s\n", why.c_str());
+      return EXIT_BAD_INPUT;
+    }
+  }
   out.renderer->setMeshes(out.world->meshes());
   out.renderer->setTextures(out.world->textures());
   out.world->setShadowCasting(out.renderer->quality() == renderer::Quality::High);
