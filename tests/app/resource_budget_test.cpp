@@ -18,6 +18,7 @@
 #include "app/ui/ui_layer.h"
 #include "sim/catalog.h"
 #include "tests/common/cli.h"
+#include "world/tour/tour.h"
 
 namespace {
 
@@ -80,6 +81,26 @@ TEST(UiSizeGuard, AnyFontSizeDrawsAFrameWithoutAborting) {
   for (float px : {nan, -1.0f, 0.0f, 0.2f, 0.4f, 5.0f, 6.0f, 18.0f}) {
     EXPECT_GE(drawOneFrame(px, 16, 16).windowMinSize, 1.0f) << px;
   }
+}
+
+// Reproducer 3: the longest caption a strings file may hold draws in one frame (a 50,000-byte
+// one overflowed ImGui's 65,536 vertices: 4 a glyph).
+TEST(UiSizeGuard, TheLongestCaptionDraws) {
+  app::UiLayer ui(18.0f * 2160 / 720);
+  unsigned char* pixels = nullptr;
+  int texW = 0, texH = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &texW, &texH);  // as the renderer does
+  app::HudInfo hud;
+  hud.title = std::string(world::MAX_NAME_BYTES, 'T');
+  hud.caption = std::string(world::MAX_CAPTION_BYTES, 'w');
+  ImDrawData* data = nullptr;
+  for (int frame = 0; frame < 2; ++frame) {  // ImGui sizes a new window in its first frame
+    ui.beginFrame(3840, 2160, 1.0f / 30);
+    ui.drawHud(hud);
+    data = ui.endFrame();
+  }
+  ASSERT_NE(data, nullptr);
+  EXPECT_GT(data->TotalVtxCount, int(4 * world::MAX_CAPTION_BYTES));  // every glyph drawn
 }
 
 // 16x8192 took 1.8 GB: the atlas of a 204 px font. Fonts are rasterised at 64 px at most.
