@@ -20,7 +20,7 @@ sim::Result<std::unique_ptr<world::World>> buildWorld(const world::Dimensions& d
   using R = sim::Result<std::unique_ptr<world::World>>;
   world::WorldDesc worldDesc;
   if (!sessionDesc.modelFile.empty()) {
-    auto model = world::importGltf(sessionDesc.modelFile);
+    auto model = world::importWithinBudget(sessionDesc.modelFile);
     if (!model) return R::failure(model.error());
     for (const std::string& warning : model->warnings) {
       std::fprintf(stderr, "dcwalk: warning: %s\n", warning.c_str());
@@ -32,7 +32,7 @@ sim::Result<std::unique_ptr<world::World>> buildWorld(const world::Dimensions& d
   if (!options.assetsFile.empty()) {
     auto overrides = world::loadAssetOverrides(options.assetsFile);
     if (!overrides) return R::failure(overrides.error());
-    worldDesc.componentModels = std::move(*overrides);
+    worldDesc.componentModels = std::move(overrides->models);
   }
   return world::World::create(dims, worldDesc);
 }
