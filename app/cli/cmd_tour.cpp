@@ -110,7 +110,8 @@ Command addTourCommand(CLI::App& cli) {
             if (!sub->count("--reduced-motion"))
               window.reducedMotion = loaded.settings.reducedMotion;
             if (!sub->count("--ui-scale")) window.uiScale = loaded.settings.uiScale;
-            if (!window.kiosk) window.settingsFile = settingsPath();
+            // A settings file that cannot be read is never replaced (saveSettings refuses too).
+            if (!window.kiosk && !loaded.unreadable) window.settingsFile = settingsPath();
             return runWindowMode(options->render, window);
           }};
 }
