@@ -1,5 +1,7 @@
 #include "app/cli/commands.h"
 
+#include <algorithm>
+
 namespace app {
 
 std::vector<Command> addCommands(CLI::App& cli) {
@@ -13,6 +15,16 @@ std::vector<Command> addCommands(CLI::App& cli) {
   commands.push_back(addAssetCommand(cli));
   commands.push_back(addSettingsCommand(cli));
   return commands;
+}
+
+std::vector<std::string> parseOrder(std::vector<std::string> args) {
+  const bool asksTopLevel = !args.empty() && (args[0] == "-h" || args[0] == "--help" ||
+                                              args[0] == "--help-all" || args[0] == "--version");
+  if (args.empty() || (args[0].rfind("-", 0) == 0 && !asksTopLevel)) {
+    args.insert(args.begin(), "tour");
+  }
+  std::reverse(args.begin(), args.end());
+  return args;
 }
 
 }  // namespace app

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -38,5 +39,11 @@ Command addTourCommand(CLI::App& cli);
 
 /// Every subcommand above, added to `cli` in the order `dcwalk --help` lists them.
 std::vector<Command> addCommands(CLI::App& cli);
+
+/// The arguments (without the program name) as CLI11 parses them: `tour`, the default command,
+/// put first when they start with an option that is not top-level help or --version
+/// (`dcwalk --size 800x600` means `dcwalk tour --size 800x600`), then reversed (CLI11 takes them
+/// last-first).
+std::vector<std::string> parseOrder(std::vector<std::string> args);
 
 }  // namespace app

@@ -1,5 +1,4 @@
 // dcwalk: one executable, git-style subcommands (tour is the default).
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -18,20 +17,13 @@ int main(int argc, char** argv) {
 
   const std::vector<app::Command> commands = app::addCommands(cli);
 
-  // `tour` is the default: `dcwalk` and `dcwalk --size 800x600` mean `dcwalk tour ...`.
   std::vector<std::string> args(argv + 1, argv + argc);
   // Hidden: `dcwalk --cli-reference` prints the whole command line as JSON, which the man page
   // and the shell completions are generated from (packaging/).
   if (args.size() == 1 && args[0] == "--cli-reference") return app::printCliReference(cli);
-  const bool asksTopLevel = !args.empty() && (args[0] == "-h" || args[0] == "--help" ||
-                                              args[0] == "--help-all" || args[0] == "--version");
-  if (args.empty() || (args[0].rfind("-", 0) == 0 && !asksTopLevel)) {
-    args.insert(args.begin(), "tour");
-  }
-  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last-first
 
   try {
-    cli.parse(args);
+    cli.parse(app::parseOrder(std::move(args)));  // `tour` is the default command
   } catch (const CLI::CallForHelp&) {
     std::cout << cli.help();
     return app::EXIT_OK;

@@ -75,9 +75,8 @@ bool parse(const std::string& command, const std::string& flag, const std::strin
   Tree tree;
   std::vector<std::string> args = {command, flag, value};
   for (const std::string& extra : companions(command, flag)) args.push_back(extra);
-  std::reverse(args.begin(), args.end());  // CLI11 takes them last-first
   try {
-    tree.cli.parse(args);
+    tree.cli.parse(app::parseOrder(args));
   } catch (const CLI::ParseError& e) {
     error = e.what();
     return false;
@@ -172,7 +171,9 @@ TEST(FlagDomains, EdgesAndBeyondAreRefusedOrGiveAValueInsideTheDomain) {
       EXPECT_TRUE(std::isfinite(converted)) << what;
       EXPECT_GE(converted, d.min) << what;
       EXPECT_LE(converted, d.max) << what;
-      if (d.integer) EXPECT_EQ(converted, std::floor(converted)) << what;
+      if (d.integer) {
+        EXPECT_EQ(converted, std::floor(converted)) << what;
+      }
     }
   }
   EXPECT_GT(accepted, 0);
