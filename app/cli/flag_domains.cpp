@@ -1,6 +1,6 @@
 #include "app/cli/flag_domains.h"
 
-#include <cerrno>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -44,7 +44,6 @@ bool readNumber(const std::string& text, bool integer, double& value, long long&
     }
   }
   char* end = nullptr;
-  errno = 0;
   value = std::strtod(text.c_str(), &end);
   return end == text.c_str() + text.size();
 }
