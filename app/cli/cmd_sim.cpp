@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/flag_domains.h"
+#include "app/session/sim_budget.h"
 #include "sim/calc/memory.h"
 #include "sim/catalog.h"
 #include "sim/domain.h"
@@ -123,13 +125,20 @@ int runEngine(const SimOptions& o) {
   if (!catalog) return fail(catalog.error());
   auto engine = sim::engine::Engine::create(*catalog, *desc);
   if (!engine) return fail(engine.error());
-  (*engine)->advanceTo(o.until_s);
-  for (size_t r = 0; r < (*engine)->seriesRows(); ++r) {
-    if (std::string why = sim::engine::checkAggregates((*engine)->seriesRow(r)); !why.empty()) {
+  // In slices of one simulated second, so a long run reports its progress on stderr.
+  sim::engine::Engine& e = **engine;
+  SimProgress progress("dcwalk sim", e.time_s(), o.until_s);
+  while (e.time_s() < o.until_s) {
+    e.advanceTo(std::min(o.until_s, e.time_s() + 1.0));
+    progress.update(e.time_s());
+  }
+  progress.finish(e.time_s());
+  for (size_t r = 0; r < e.seriesRows(); ++r) {
+    if (std::string why = sim::engine::checkAggregates(e.seriesRow(r)); !why.empty()) {
       return defect("series row " + std::to_string(r) + ": " + why);
     }
   }
-  sim::engine::writeSeries(std::cout, **engine, *format);
+  sim::engine::writeSeries(std::cout, e, *format);
   return EXIT_OK;
 }
 
@@ -220,8 +229,8 @@ Command addSimCommand(CLI::App& cli) {
   sub->add_option("--engine", options->engine,
                   "Run the time simulation: a built-in engine scenario (see --list) or a scenario "
                   "file / name, with --set overrides");
-  sub->add_option("--until", options->until_s, "With --engine: simulated seconds to run")
-      ->check(CLI::Range(0.0, 1e6));
+  addNumberOption(*sub, "sim", "--until", options->until_s,
+                  "With --engine: simulated seconds to run (at most 3600)");
   sub->add_option("--series", options->seriesFormat, "With --engine: csv or json")
       ->capture_default_str();
   sub->add_option("--fault", options->faults,

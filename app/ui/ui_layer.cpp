@@ -34,6 +34,14 @@ constexpr ImWchar GLYPH_RANGES[] = {
     0,
 };
 
+// The UI's size guard. Below MIN_FONT_PIXELS ImGui's scaled style sizes round to nothing
+// (WindowMinSize < 1 aborts with "Invalid style setting": a 16-pixel-tall image asked for a
+// 0.4 px font), so the UI is drawn at that size and may overflow a tiny image. Fonts are
+// rasterised at MAX_FONT_RASTER_PIXELS at most and scaled up beyond it: the atlas grows with the
+// square of the size (a 204 px font for an 8192-pixel-tall image took 1.6 GB).
+constexpr float MIN_FONT_PIXELS = 6.0f;
+constexpr float MAX_FONT_RASTER_PIXELS = 64.0f;
+
 ImFont* loadFirst(const char* const* candidates, size_t count, float pixels) {
   ImGuiIO& io = ImGui::GetIO();
   for (size_t i = 0; i < count; ++i) {
@@ -66,15 +74,17 @@ UiLayer::UiLayer(float fontPixels) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // no imgui.ini written next to the user's files
-  ImFont* body = loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), fontPixels);
+  if (!(fontPixels >= MIN_FONT_PIXELS)) fontPixels = MIN_FONT_PIXELS;  // NaN too
+  const float raster = std::min(fontPixels, MAX_FONT_RASTER_PIXELS);
+  io.FontGlobalScale = fontPixels / raster;
+  ImFont* body = loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), raster);
   if (!body) {
     ImFontConfig config;
-    config.SizePixels = fontPixels;
+    config.SizePixels = raster;
     io.Fonts->AddFontDefault(&config);
   }
-  m_titleFont =
-      loadFirst(TITLE_FONT_CANDIDATES, std::size(TITLE_FONT_CANDIDATES), fontPixels * 1.6f);
-  m_captionFont = loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), fontPixels * 1.3f);
+  m_titleFont = loadFirst(TITLE_FONT_CANDIDATES, std::size(TITLE_FONT_CANDIDATES), raster * 1.6f);
+  m_captionFont = loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), raster * 1.3f);
   applyStyle(fontPixels / 16.0f);
 }
 

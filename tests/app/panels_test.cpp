@@ -178,6 +178,20 @@ TEST(Panels, MalformedFilesAreRefusedWithFileAndLine) {
   EXPECT_FALSE(absent.ok());
 }
 
+// Issue 19: every string a panels file holds has a length limit (a label is drawn on a line).
+TEST(Panels, LongTextsAreRefusedWithFileLineAndLength) {
+  const std::string label(app::MAX_PANEL_TEXT_BYTES + 1, 'l');
+  expectRefused("long_label",
+                R"({"id": "pixel_race", "title": "t", "rows": [{"label": ")" + label +
+                    R"(", "key": "hardware.gpu"}]})",
+                3, std::to_string(app::MAX_PANEL_TEXT_BYTES + 1) + " bytes long");
+  const std::string fits(app::MAX_PANEL_TEXT_BYTES, 'l');
+  auto result = loadText("longest_label",
+                         panelsText(R"({"id": "pixel_race", "title": "t", "rows": [{"label": ")" +
+                                    fits + R"(", "key": "hardware.gpu"}]})"));
+  EXPECT_TRUE(result.ok()) << result.error();
+}
+
 TEST(Panels, UnitsFollowTheKeySuffix) {
   using app::formatQuantity;
   EXPECT_EQ(formatQuantity(80e9, "hardware.gpu_hbm_capacity_bytes"), "80 GB");
