@@ -49,14 +49,16 @@ fs::path workDir() {
 
 TEST(FuzzRegressions, ReplayGltf) {
   const fs::path dir = testpaths::sourceDir() / "fuzz" / "regressions" / "gltf";
+  ASSERT_TRUE(fs::is_directory(dir)) << dir << " is missing: the replay would pass on nothing";
   const fs::path work = workDir();
-  if (fs::is_directory(dir)) {
-    for (const auto& file : fs::directory_iterator(dir)) {
-      if (!file.is_regular_file()) continue;
-      std::vector<uint8_t> bytes = bytesOf(file.path());
-      EXPECT_EQ(fuzzentry::gltf(bytes.data(), bytes.size(), work), "") << file.path();
-    }
+  int replayed = 0;
+  for (const auto& file : fs::directory_iterator(dir)) {
+    if (!file.is_regular_file()) continue;
+    std::vector<uint8_t> bytes = bytesOf(file.path());
+    EXPECT_EQ(fuzzentry::gltf(bytes.data(), bytes.size(), work), "") << file.path();
+    ++replayed;
   }
+  EXPECT_GE(replayed, 4);
   fs::remove_all(work);
 }
 
@@ -79,12 +81,15 @@ TEST(FuzzRegressions, GltfEntryPointOnValidAndBrokenModels) {
 
 TEST(FuzzRegressions, ReplayTour) {
   const fs::path dir = testpaths::sourceDir() / "fuzz" / "regressions" / "tour";
-  if (!fs::is_directory(dir)) return;
+  ASSERT_TRUE(fs::is_directory(dir)) << dir << " is missing: the replay would pass on nothing";
+  int replayed = 0;
   for (const auto& file : fs::directory_iterator(dir)) {
     if (!file.is_regular_file()) continue;
     std::vector<uint8_t> bytes = bytesOf(file.path());
     EXPECT_EQ(fuzzentry::tour(bytes.data(), bytes.size()), "") << file.path();
+    ++replayed;
   }
+  EXPECT_GE(replayed, 3);
 }
 
 // The fixed station names the tour fuzzer checks against are real stations of the default world,
@@ -168,6 +173,7 @@ TEST(FuzzRegressions, ReplayAssetsSeedsAndRegressions) {
   int files = 0;
   for (const char* folder : {"seeds/assets", "regressions/assets"}) {
     const fs::path dir = testpaths::sourceDir() / "fuzz" / folder;
+    EXPECT_TRUE(fs::is_directory(dir)) << dir << " is missing";
     if (!fs::is_directory(dir)) continue;
     for (const auto& file : fs::directory_iterator(dir)) {
       if (!file.is_regular_file()) continue;
@@ -176,7 +182,7 @@ TEST(FuzzRegressions, ReplayAssetsSeedsAndRegressions) {
       ++files;
     }
   }
-  EXPECT_GE(files, 3);
+  EXPECT_GE(files, 4);
   const std::string shared =
       textOf(testpaths::sourceDir() / "fuzz/seeds/assets/" / "one-model-two-components.txt");
   fuzzentry::assets(data(shared), shared.size(), work);
