@@ -8,6 +8,7 @@
 
 #include "sim/evaluate.h"
 #include "sim/json_checker.h"
+#include "sim/pixel_race.h"
 #include "world/tour/tour.h"
 
 namespace app {
@@ -369,57 +370,6 @@ double snapped(const PanelKnob& knob, double value) {
                     knob.max);
 }
 
-// Catalog figure or an error naming the path.
-const sim::Quantity* figure(const sim::Catalog& catalog, const std::string& path,
-                            std::string& error) {
-  const sim::Quantity* q = catalog.find(path);
-  if ((!q || !(q->value > 0)) && error.empty())
-    error = "the pixel race needs the catalog figure " + path;
-  return q;
-}
-
-// The race figures by key, each with its basis and sources (catalog figures keep their own).
-struct RaceFigures {
-  std::map<std::string, double> values;
-  std::map<std::string, std::pair<sim::Basis, std::string>> provenance;
-};
-
-// pixels / (lanes x clock): one FP32 operation per pixel per lane per clock on both chips.
-RaceFigures pixelRace(const PixelRace& race, const std::string& gpuId, const sim::Catalog& catalog,
-                      std::string& error) {
-  RaceFigures out;
-  const std::string cpu = "cpus." + race.cpu + ".", gpu = "gpus." + gpuId + ".";
-  const sim::Quantity* cores = figure(catalog, cpu + "cores", error);
-  const sim::Quantity* cpuLanes = figure(catalog, cpu + "avx512_fp32_lanes_per_core", error);
-  const sim::Quantity* cpuClock = figure(catalog, cpu + "base_clock_Hz", error);
-  const sim::Quantity* sms = figure(catalog, gpu + "sm_count", error);
-  const sim::Quantity* gpuLanes = figure(catalog, gpu + "fp32_lanes_per_sm", error);
-  const sim::Quantity* gpuClock = figure(catalog, gpu + "max_clock_Hz", error);
-  if (!error.empty()) return out;
-  auto& v = out.values;
-  v["pixels"] = race.width_px * race.height_px;
-  v["cpu_lanes"] = cores->value * cpuLanes->value;
-  v["cpu_clock_Hz"] = cpuClock->value;
-  v["cpu_pixels_per_s"] = v["cpu_lanes"] * cpuClock->value;
-  v["cpu_frame_s"] = v["pixels"] / v["cpu_pixels_per_s"];
-  v["gpu_lanes"] = sms->value * gpuLanes->value;
-  v["gpu_clock_Hz"] = gpuClock->value;
-  v["gpu_pixels_per_s"] = v["gpu_lanes"] * gpuClock->value;
-  v["gpu_frame_s"] = v["pixels"] / v["gpu_pixels_per_s"];
-  v["gpu_speedup"] = v["cpu_frame_s"] / v["gpu_frame_s"];
-  const std::string cpuSources = cores->source + "; " + cpuLanes->source + "; " + cpuClock->source;
-  const std::string gpuSources = sms->source + "; " + gpuLanes->source + "; " + gpuClock->source;
-  auto& p = out.provenance;
-  for (const char* key : {"cpu_lanes", "cpu_pixels_per_s", "cpu_frame_s"})
-    p[key] = {sim::Basis::Derived, cpuSources};
-  for (const char* key : {"gpu_lanes", "gpu_pixels_per_s", "gpu_frame_s"})
-    p[key] = {sim::Basis::Derived, gpuSources};
-  p["gpu_speedup"] = {sim::Basis::Derived, cpuSources + "; " + gpuSources};
-  p["cpu_clock_Hz"] = {cpuClock->basis, cpuClock->source};
-  p["gpu_clock_Hz"] = {gpuClock->basis, gpuClock->source};
-  return out;
-}
-
 void addError(PanelView& view, const std::string& message) {
   view.error += (view.error.empty() ? "" : "; ") + message;
 }
@@ -471,7 +421,7 @@ namespace {
 
 using sim::Evaluation;
 
-PanelRowView raceRow(const PanelRow& row, RaceFigures& race, std::string_view language) {
+PanelRowView raceRow(const PanelRow& row, sim::PixelRaceFigures& race, std::string_view language) {
   PanelRowView r;
   r.label = row.label.in(language);
   r.key = row.key;
@@ -598,17 +548,18 @@ PanelView evaluatePanel(const Panel& panel, const sim::ScenarioDesc& base,
     addError(view, scenario.name + ": " + evaluation.error());
     return view;
   }
-  RaceFigures race;
+  sim::PixelRaceFigures race;
   if (panel.race) {
     const sim::Output* gpu = evaluation->find("hardware.gpu");
     const std::string* gpuId = gpu ? std::get_if<std::string>(&gpu->value) : nullptr;
-    std::string raceError;
-    race = pixelRace(*panel.race, gpuId ? *gpuId : "", catalog, raceError);
-    if (raceError.empty()) {
+    auto figures = sim::pixelRace(catalog, panel.race->cpu, gpuId ? *gpuId : "",
+                                  panel.race->width_px, panel.race->height_px);
+    if (figures) {
+      race = std::move(*figures);
       view.race = PixelRaceView{race.values["pixels"], race.values["cpu_frame_s"],
                                 race.values["gpu_frame_s"]};
     } else {
-      addError(view, raceError);
+      addError(view, figures.error());
     }
   }
   for (const PanelRow& row : panel.rows) {

@@ -87,4 +87,32 @@ double rackRangePower_W(const Snapshot& snapshot, uint32_t firstRack, uint32_t e
   return sum_W;
 }
 
+RackCoolant rackCoolant(const Snapshot& snapshot, uint32_t rack) {
+  const Cluster& c = *snapshot.cluster;
+  RackCoolant out;
+  out.supply_C = c.specs.facility.coolantSupply_C;
+  out.rackOutlet_C = out.loopReturn_C = out.facilityReturn_C = out.supply_C;
+  if (rack >= c.racks || rack >= snapshot.rackPower_W.size() || snapshot.cduLoop_C.empty())
+    return out;
+  out.cdu = c.rackCdu[rack];
+  out.flowFraction = snapshot.cduFlowFraction[out.cdu];
+  out.rackHeat_W = snapshot.rackPower_W[rack];
+  double cduHeat_W = 0;
+  uint32_t cduRacks = 0;
+  for (uint32_t r = 0; r < c.racks && r < snapshot.rackPower_W.size(); ++r) {
+    if (c.rackCdu[r] != out.cdu) continue;
+    cduHeat_W += snapshot.rackPower_W[r];
+    ++cduRacks;
+  }
+  const double loop_C = snapshot.cduLoop_C[out.cdu];
+  const double meanRack_W = cduRacks ? cduHeat_W / double(cduRacks) : 0.0;
+  // The loop's return mixes its racks' outlets: a rack above the mean heats its outlet more.
+  const double rackShare = meanRack_W > 0 ? out.rackHeat_W / meanRack_W : 1.0;
+  out.rackOutlet_C = out.supply_C + (loop_C - out.supply_C) * rackShare;
+  out.loopReturn_C = loop_C;
+  // Heat carried now, flow x c_p x (loop - supply), over the facility's design flow x c_p.
+  out.facilityReturn_C = out.supply_C + out.flowFraction * (loop_C - out.supply_C);
+  return out;
+}
+
 }  // namespace sim::engine

@@ -98,4 +98,20 @@ std::string checkSnapshot(const Snapshot& snapshot);
 /// fabric; docs/sim.md "Hall power").
 double rackRangePower_W(const Snapshot& snapshot, uint32_t firstRack, uint32_t endRack);
 
+/// One rack's coolant now (docs/sim.md "Coolant temperatures along the loop"): its CDU, the CDU
+/// pump's flow share, the rack's heat (all of its power goes into the water) and the water's
+/// temperature at four points of the loop.
+struct RackCoolant {
+  uint32_t cdu = 0;         // CduId of the rack
+  double flowFraction = 1;  // the CDU's pump flow, share of design
+  double rackHeat_W = 0;
+  double supply_C = 0;          // CDU heat-exchanger outlet = facility water inlet (zero approach)
+  double rackOutlet_C = 0;      // the rack's return manifold
+  double loopReturn_C = 0;      // mixed return to the CDU: the engine's loop temperature
+  double facilityReturn_C = 0;  // facility water leaving the CDU towards the plant
+};
+
+/// The coolant of rack `rack` (every temperature the supply's when the engine models no rack).
+RackCoolant rackCoolant(const Snapshot& snapshot, uint32_t rack);
+
 }  // namespace sim::engine

@@ -245,33 +245,15 @@ double wrap(double s, double length) {
 }  // namespace
 
 CoolantState coolantStateOf(const sim::engine::Snapshot& snapshot) {
-  const sim::engine::Cluster& c = (*snapshot.cluster);
-  const sim::engine::Snapshot& snap = snapshot;
+  const sim::engine::RackCoolant rack = sim::engine::rackCoolant(snapshot, 0);
   CoolantState s;
-  const double supply_C = c.specs.facility.coolantSupply_C;
-  if (c.racks == 0 || snap.cduLoop_C.empty()) {
-    s.temperature_C.fill(supply_C);
-    return s;
-  }
-  s.cdu = c.rackCdu[0];
-  s.flowFraction = snap.cduFlowFraction[s.cdu];
-  s.rackHeat_W = snap.rackPower_W[0];
-  double cduHeat_W = 0;
-  uint32_t cduRacks = 0;
-  for (uint32_t r = 0; r < c.racks; ++r) {
-    if (c.rackCdu[r] != s.cdu) continue;
-    cduHeat_W += snap.rackPower_W[r];
-    ++cduRacks;
-  }
-  const double loop_C = snap.cduLoop_C[s.cdu];
-  const double meanRack_W = cduHeat_W / double(cduRacks);
-  const double rackShare = meanRack_W > 0 ? s.rackHeat_W / meanRack_W : 1.0;
-  s.temperature_C[size_t(CoolantTemp::Supply)] = supply_C;
-  s.temperature_C[size_t(CoolantTemp::RackOutlet)] = supply_C + (loop_C - supply_C) * rackShare;
-  s.temperature_C[size_t(CoolantTemp::LoopReturn)] = loop_C;
-  // Heat carried now, flow x c_p x (loop - supply), over the facility's design flow x c_p.
-  s.temperature_C[size_t(CoolantTemp::FacilityReturn)] =
-      supply_C + s.flowFraction * (loop_C - supply_C);
+  s.cdu = rack.cdu;
+  s.flowFraction = rack.flowFraction;
+  s.rackHeat_W = rack.rackHeat_W;
+  s.temperature_C[size_t(CoolantTemp::Supply)] = rack.supply_C;
+  s.temperature_C[size_t(CoolantTemp::RackOutlet)] = rack.rackOutlet_C;
+  s.temperature_C[size_t(CoolantTemp::LoopReturn)] = rack.loopReturn_C;
+  s.temperature_C[size_t(CoolantTemp::FacilityReturn)] = rack.facilityReturn_C;
   return s;
 }
 
