@@ -219,9 +219,9 @@ TEST(World, PickHitsTheObjectUnderThePixel) {
 
 TEST(World, NearestSurfaceIsTheGroundInOpenField) {
   const world::Station* campus = defaultWorld().station("campus");
-  // About 1 m above the ground, 100 m beyond the last building: the nearest surface is the
-  // ground straight below (found independently by a ray).
-  const glm::dvec3 p(campus->bounds.max.x + 100.0, 1.0, 0.0);
+  // About 1 m above the ground, 400 m beyond the last building (past the site's gravel and
+  // grass): the nearest surface is the ground straight below (found independently by a ray).
+  const glm::dvec3 p(campus->bounds.max.x + 400.0, 1.0, 0.0);
   auto below = defaultWorld().scene().pick(p, glm::dvec3(0, -1, 0));
   ASSERT_TRUE(below.has_value());
   EXPECT_EQ(below->part, "ground");

@@ -88,6 +88,22 @@ inline constexpr Look FIBER{0.6724f, 0.4342f, 0.0144f, 0.10f, 0.20f};
 inline constexpr Look WOOD{0.0423f, 0.0232f, 0.0144f, 0.00f, 0.20f};
 // 196,199,204: white coated steel: CDUs, facility buildings
 inline constexpr Look WHITE{0.5520f, 0.5711f, 0.6038f, 0.00f, 0.30f};
+// 205,220,240: ceiling light strips and lamps: cool white, emitted
+inline constexpr Look LIGHT_STRIP{0.6105f, 0.7157f, 0.8714f, 1.00f, 0.00f};
+// 255,186,104: lit windows at dusk: warm, emitted
+inline constexpr Look WINDOW{1.0000f, 0.4910f, 0.1384f, 1.00f, 0.00f};
+// 20,21,25: hot-aisle containment panels: black, with a sheen
+inline constexpr Look CONTAINMENT{0.0070f, 0.0075f, 0.0097f, 0.00f, 0.50f};
+// 230,84,36: the hot aisle's marker line: the return red-orange, emitted faintly
+inline constexpr Look HOT_AISLE{0.7913f, 0.0887f, 0.0176f, 0.35f, 0.00f};
+// 64,62,58: gravel yards
+inline constexpr Look GRAVEL{0.0513f, 0.0482f, 0.0423f, 0.00f, 0.05f};
+// 38,40,28: fields around the site at dusk
+inline constexpr Look FIELD{0.0194f, 0.0212f, 0.0116f, 0.00f, 0.03f};
+// 34,36,42: interior walls and roofs: dark
+inline constexpr Look WALL_DARK{0.0160f, 0.0176f, 0.0232f, 0.00f, 0.20f};
+// 230,40,30: aviation warning lights on towers, emitted
+inline constexpr Look RED_LIGHT{0.7913f, 0.0212f, 0.0130f, 1.00f, 0.00f};
 }  // namespace looks
 
 /// Built-in parts an asset override file may replace by a glTF model (Prototype::component):

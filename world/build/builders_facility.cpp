@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <glm/gtc/constants.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include "world/build/builders.h"
 
@@ -10,6 +11,55 @@ namespace world {
 namespace {
 
 using glm::dvec3;
+
+// Drawing sizes (not hardware): what makes a hall, a yard or a campus read from afar, sized so
+// that it shows at the station's distance.
+constexpr double SECTION_WALL_M = 1.2;  // the cut walls on the camera's sides of a hall
+constexpr double JOINT_PITCH_M = 6.0;   // slab joints
+constexpr double LIGHT_BELOW_ROOF_M = 0.4;
+constexpr double FENCE_POST_PITCH_M = 4.0;
+constexpr double LAMP_PITCH_M = 30.0;
+
+// A box part turned by `angle_rad` about the X axis through its centre (the dry coolers' V-coils).
+Part tiltedBoxPart(MeshId mesh, const dvec3& center, const dvec3& size, double angle_rad, Look look,
+                   std::string name) {
+  Part part = boxPart(mesh, center, size, look, std::move(name));
+  part.local = glm::translate(glm::dmat4(1.0), center) *
+               glm::rotate(glm::dmat4(1.0), angle_rad, dvec3(1, 0, 0)) *
+               glm::translate(glm::dmat4(1.0), -center) * part.local;
+  return part;
+}
+
+// A fence of posts and two rails round a w x d rectangle centred at `center` (its base).
+void addFence(Prototype& p, MeshId box, const dvec3& center, double w, double d, double height) {
+  const double half[2] = {w / 2, d / 2};
+  for (int side = 0; side < 4; ++side) {
+    const bool alongX = side < 2;
+    const double s = side % 2 == 0 ? -1.0 : 1.0;
+    const double length = alongX ? w : d;
+    const dvec3 mid = center + (alongX ? dvec3(0, 0, s * half[1]) : dvec3(s * half[0], 0, 0));
+    const dvec3 railSize = alongX ? dvec3(length, 0.05, 0.05) : dvec3(0.05, 0.05, length);
+    for (double y : {height * 0.5, height})
+      p.parts.push_back(boxPart(box, mid + dvec3(0, y, 0), railSize, looks::STEEL, "fence rail"));
+    const int posts = std::max(1, int(length / FENCE_POST_PITCH_M));
+    for (int i = 0; i <= posts; ++i) {
+      const double t = -length / 2 + length * i / posts;
+      const dvec3 at = mid + (alongX ? dvec3(t, 0, 0) : dvec3(0, 0, t));
+      p.parts.push_back(boxPart(box, at + dvec3(0, height / 2, 0), dvec3(0.08, height, 0.08),
+                                looks::STEEL, "fence post"));
+    }
+  }
+}
+
+// Lamp posts every LAMP_PITCH_M along X from x0 to x1 at (y = 0, z).
+void addLampPosts(Prototype& p, MeshId box, double x0, double x1, double z, double height) {
+  for (double x = x0; x <= x1; x += LAMP_PITCH_M) {
+    p.parts.push_back(boxPart(box, dvec3(x, height / 2, z), dvec3(0.2, height, 0.2),
+                              looks::DARK_STEEL, "lamp post"));
+    p.parts.push_back(
+        boxPart(box, dvec3(x, height, z), dvec3(0.9, 0.2, 0.4), looks::LIGHT_STRIP, "lamp"));
+  }
+}
 
 }  // namespace
 
@@ -25,6 +75,7 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   const double wallH = dims.meters("hall.wall_height"), wallT = dims.meters("hall.wall_thickness");
   const double slabT = dims.meters("hall.slab_thickness");
   const double netD = dims.meters("network_rack.depth");
+  const double rackH = dims.meters("nvl72_rack.height");
   const double rowLen = rowLength_m(dims, perRow);
   // The hero row faces a wider aisle (the gallery zone), where visitors stand in front of it.
   const double frontZone = desc.hero ? dims.meters("gallery.table_depth") + 2 * cold : cold;
@@ -42,12 +93,38 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   p.parts.push_back(boxPart(box, dvec3(0, -slabT / 2, 0),
                             dvec3(innerW + 2 * wallT, slabT, innerD + 2 * wallT), looks::FLOOR,
                             "hall slab"));
+  // A cutaway: full dark walls at the back (-X, -Z), walls cut low at the front (+X, +Z, where
+  // the station looks from), their cut faces in concrete; the roof is the campus's.
   for (int s = -1; s <= 1; s += 2) {
-    p.parts.push_back(boxPart(box, dvec3(s * (innerW / 2 + wallT / 2), wallH / 2, 0),
-                              dvec3(wallT, wallH, innerD + 2 * wallT), looks::CONCRETE,
-                              "hall wall"));
-    p.parts.push_back(boxPart(box, dvec3(0, wallH / 2, s * (innerD / 2 + wallT / 2)),
-                              dvec3(innerW, wallH, wallT), looks::CONCRETE, "hall wall"));
+    const double h = s < 0 ? wallH : SECTION_WALL_M;
+    p.parts.push_back(boxPart(box, dvec3(s * (innerW / 2 + wallT / 2), h / 2, 0),
+                              dvec3(wallT, h, innerD + 2 * wallT), looks::WALL_DARK, "hall wall"));
+    p.parts.push_back(boxPart(box, dvec3(0, h / 2, s * (innerD / 2 + wallT / 2)),
+                              dvec3(innerW, h, wallT), looks::WALL_DARK, "hall wall"));
+    if (s > 0) {
+      p.parts.push_back(boxPart(box, dvec3(innerW / 2 + wallT / 2, h + 0.01, 0),
+                                dvec3(wallT, 0.02, innerD + 2 * wallT), looks::CONCRETE,
+                                "wall section"));
+      p.parts.push_back(boxPart(box, dvec3(0, h + 0.01, innerD / 2 + wallT / 2),
+                                dvec3(innerW, 0.02, wallT), looks::CONCRETE, "wall section"));
+    }
+  }
+  const double columnPitch = dims.meters("hall.column_pitch");
+  for (double x = -innerW / 2 + columnPitch; x < innerW / 2 - 1.0; x += columnPitch) {
+    p.parts.push_back(boxPart(box, dvec3(x, wallH / 2, -innerD / 2 + 0.3), dvec3(0.6, wallH, 0.6),
+                              looks::CONCRETE, "column"));
+  }
+  for (double z = -innerD / 2 + columnPitch; z < innerD / 2 - 1.0; z += columnPitch) {
+    p.parts.push_back(boxPart(box, dvec3(-innerW / 2 + 0.3, wallH / 2, z), dvec3(0.6, wallH, 0.6),
+                              looks::CONCRETE, "column"));
+  }
+  for (double x = -innerW / 2 + JOINT_PITCH_M; x < innerW / 2; x += JOINT_PITCH_M) {
+    p.parts.push_back(
+        boxPart(box, dvec3(x, 0.002, 0), dvec3(0.03, 0.004, innerD), looks::NIC, "slab joint"));
+  }
+  for (double z = -innerD / 2 + JOINT_PITCH_M; z < innerD / 2; z += JOINT_PITCH_M) {
+    p.parts.push_back(
+        boxPart(box, dvec3(0, 0.002, z), dvec3(innerW, 0.004, 0.03), looks::NIC, "slab joint"));
   }
 
   const PrototypeId fullRow = buildRow(ctx, RowDesc{.rackCount = perRow, .hero = false});
@@ -68,9 +145,31 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
     const double shift = (rowLen - rowLength_m(dims, count)) / 2;
     p.children.push_back(placeChild(row, dvec3(turned ? -shift : shift, 0, z),
                                     "row" + std::to_string(i), turned ? glm::pi<double>() : 0.0));
-    if (i + 1 < rows) z += rackD + (i % 2 == 0 ? hot : cold);
+    if (i + 1 < rows) {
+      const bool hotAisle = i % 2 == 0;  // row i is turned: its back faces row i + 1's back
+      const double gap = hotAisle ? hot : cold;
+      const double aisleZ = z + rackD / 2 + gap / 2;
+      if (hotAisle) {
+        // Hot-aisle containment: a black roof at rack height and doors at both ends.
+        p.parts.push_back(boxPart(box, dvec3(0, rackH + 0.02, aisleZ), dvec3(rowLen, 0.04, gap),
+                                  looks::CONTAINMENT, "containment roof"));
+        p.parts.push_back(boxPart(box, dvec3(0, rackH + 0.045, aisleZ), dvec3(rowLen, 0.01, 0.08),
+                                  looks::HOT_AISLE, "hot aisle line"));
+        for (int e = -1; e <= 1; e += 2) {
+          p.parts.push_back(boxPart(box, dvec3(e * rowLen / 2, rackH / 2, aisleZ),
+                                    dvec3(0.04, rackH, gap), looks::CONTAINMENT,
+                                    "containment door"));
+        }
+      } else {
+        p.parts.push_back(boxPart(box, dvec3(0, wallH - LIGHT_BELOW_ROOF_M, aisleZ),
+                                  dvec3(rowLen, 0.06, 0.2), looks::LIGHT_STRIP, "light strip"));
+      }
+      z += rackD + gap;
+    }
   }
   const double lastRowZ = z;
+  p.parts.push_back(boxPart(box, dvec3(0, wallH - LIGHT_BELOW_ROOF_M, zoneZ),
+                            dvec3(rowLen, 0.06, 0.2), looks::LIGHT_STRIP, "light strip"));
 
   // Fabric: spine/core switch racks across the end of the hall, and the cable trunk along Z over
   // the leaf-rack end of every row, up to them.
@@ -89,7 +188,7 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   fabric.lod = proxyLod(looks::NIC, 25.0f);
   fabric.children.push_back(placeChild(ctx.scene.add(std::move(spines)), dvec3(0.0), "spine"));
   const double trunkY = dims.meters("row.cable_tray_height") + 0.4;
-  const double trunkW = dims.meters("row.cable_tray_width") * 1.5;
+  const double trunkW = dims.meters("row.cable_tray_width");
   const double trunkX = rowLen / 2 - netW / 2;
   const double trunkLen = lastRowZ - fabricZ + 1.0;
   fabric.parts.push_back(boxPart(box, dvec3(trunkX, trunkY, trunkLen / 2),
@@ -127,16 +226,29 @@ PrototypeId buildCoolingPlant(BuildContext& ctx, const CoolingPlantDesc& desc) {
   cooler.name = "dry cooler";
   cooler.component = component::DRY_COOLER;
   cooler.lod = proxyLod(looks::ALUMINIUM, 30.0f);
+  // A V-type cooler: two finned coil faces leaning out from a narrow base to the fan deck, end
+  // frames, the deck with its fans in guard rings on top, legs under it.
+  const double legH = H * 0.12;
+  const double coilH = H - legH - 0.15;
+  const double lean = std::atan2(W * 0.35, coilH);
+  for (int s = -1; s <= 1; s += 2) {
+    cooler.parts.push_back(tiltedBoxPart(
+        box, dvec3(0, legH + coilH / 2, s * (W * 0.15 + W * 0.175)),
+        dvec3(L * 0.96, coilH / std::cos(lean), 0.12), -s * lean, looks::ALUMINIUM, "coil bank"));
+    cooler.parts.push_back(boxPart(box, dvec3(s * L / 2, legH + coilH / 2, 0),
+                                   dvec3(0.12, coilH, W), looks::DARK_STEEL, "end frame"));
+    cooler.parts.push_back(boxPart(box, dvec3(s * (L / 2 - 0.1), legH / 2, 0),
+                                   dvec3(0.15, legH, W * 0.4), looks::DARK_STEEL, "frame leg"));
+  }
   cooler.parts.push_back(
-      boxPart(box, dvec3(0, H * 0.55, 0), dvec3(L, H * 0.9, W), looks::ALUMINIUM, "coil bank"));
+      boxPart(box, dvec3(0, H - 0.075, 0), dvec3(L, 0.15, W), looks::DARK_STEEL, "fan deck"));
   for (int i = 0; i < fans; ++i) {
     const double x = -L / 2 + L * (i + 0.5) / fans;
-    cooler.parts.push_back(boxPart(cyl, dvec3(x, H + 0.1, 0), dvec3(fanD, 0.2, fanD),
-                                   looks::DARK_STEEL, "fan " + std::to_string(i)));
-  }
-  for (int s = -1; s <= 1; s += 2) {
-    cooler.parts.push_back(boxPart(box, dvec3(s * (L / 2 - 0.1), H * 0.05, 0),
-                                   dvec3(0.15, H * 0.1, W), looks::DARK_STEEL, "frame leg"));
+    cooler.parts.push_back(boxPart(cyl, dvec3(x, H + 0.1, 0), dvec3(fanD, 0.2, fanD), looks::NIC,
+                                   "fan " + std::to_string(i)));
+    cooler.parts.push_back(boxPart(cyl, dvec3(x, H + 0.22, 0),
+                                   dvec3(fanD * 1.06, 0.04, fanD * 1.06), looks::STEEL,
+                                   "fan guard"));
   }
   const PrototypeId coolerId = ctx.scene.add(std::move(cooler));
 
@@ -155,18 +267,38 @@ PrototypeId buildCoolingPlant(BuildContext& ctx, const CoolingPlantDesc& desc) {
                                looks::CONCRETE, "pump plinth"));
   const PrototypeId pumpId = ctx.scene.add(std::move(pump));
 
-  const double towerD = dims.meters("cooling_tower.diameter"),
+  // A rectangular induced-draft tower: a line of cells, louvred air inlets low on the long
+  // sides, a fan stack on each cell's deck.
+  const double cellW = dims.meters("cooling_tower.diameter"),
                towerH = dims.meters("cooling_tower.height");
+  const int cells = std::max(1, dims.count("cooling_tower.cells"));
+  const double towerFanD = dims.meters("cooling_tower.fan_diameter");
+  const double towerL = cells * cellW;
   Prototype tower;
   tower.name = "cooling tower";
   tower.component = component::COOLING_TOWER;
   tower.lod = proxyLod(looks::CONCRETE, 30.0f);
-  tower.parts.push_back(boxPart(cyl, dvec3(0, towerH * 0.45, 0),
-                                dvec3(towerD, towerH * 0.9, towerD), looks::CONCRETE,
-                                "tower shell"));
-  tower.parts.push_back(boxPart(cyl, dvec3(0, towerH * 0.95, 0),
-                                dvec3(towerD * 0.6, towerH * 0.1, towerD * 0.6), looks::DARK_STEEL,
-                                "fan stack"));
+  tower.parts.push_back(boxPart(box, dvec3(0, towerH * 0.45, 0), dvec3(cellW, towerH * 0.9, towerL),
+                                looks::CONCRETE, "tower shell"));
+  for (int s = -1; s <= 1; s += 2) {
+    for (int k = 0; k < 5; ++k) {
+      tower.parts.push_back(boxPart(box, dvec3(s * (cellW / 2 + 0.03), 0.6 + k * 0.7, 0),
+                                    dvec3(0.06, 0.35, towerL * 0.96), looks::NIC, "louvre"));
+    }
+  }
+  for (int c = 0; c < cells; ++c) {
+    const double z = -towerL / 2 + cellW * (c + 0.5);
+    tower.parts.push_back(boxPart(cyl, dvec3(0, towerH * 0.9 + 0.75, z),
+                                  dvec3(towerFanD, 1.5, towerFanD), looks::STEEL, "fan stack"));
+    tower.parts.push_back(boxPart(cyl, dvec3(0, towerH * 0.9 + 1.48, z),
+                                  dvec3(towerFanD * 0.92, 0.06, towerFanD * 0.92), looks::NIC,
+                                  "fan opening"));
+    if (c > 0) {
+      tower.parts.push_back(boxPart(box, dvec3(0, towerH * 0.45, z - cellW / 2),
+                                    dvec3(cellW + 0.04, towerH * 0.9, 0.08), looks::STEEL,
+                                    "cell joint"));
+    }
+  }
   const PrototypeId towerId = ctx.scene.add(std::move(tower));
 
   Prototype p;
@@ -175,7 +307,7 @@ PrototypeId buildCoolingPlant(BuildContext& ctx, const CoolingPlantDesc& desc) {
   // Dry coolers in two columns, pumps and towers beside them, a header pipe pair through the yard.
   const int perColumn = (desc.dryCoolers + 1) / 2;
   const double pitchZ = W + 2.0;
-  const double yardD = perColumn * pitchZ + 4.0;
+  const double yardD = std::max(perColumn * pitchZ, towerL + 2.0) + 4.0;
   for (int i = 0; i < desc.dryCoolers; ++i) {
     const int col = i / perColumn, k = i % perColumn;
     const double x = (col == 0 ? -1 : 1) * (L / 2 + 2.0);
@@ -187,11 +319,13 @@ PrototypeId buildCoolingPlant(BuildContext& ctx, const CoolingPlantDesc& desc) {
     p.children.push_back(placeChild(pumpId, dvec3(pumpX, 0, -yardD / 2 + 3.0 + i * (pumpD + 1.5)),
                                     "pump" + std::to_string(i)));
   }
+  p.parts.push_back(boxPart(
+      box, dvec3(pumpX, 0.04, -yardD / 2 + 3.0 + (desc.pumps - 1) * (pumpD + 1.5) / 2),
+      dvec3(pumpL + 1.0, 0.08, desc.pumps * (pumpD + 1.5)), looks::DARK_STEEL, "pump skid"));
   for (int i = 0; i < desc.coolingTowers; ++i) {
-    p.children.push_back(placeChild(
-        towerId,
-        dvec3(pumpX + pumpL + 2.0 + towerD / 2, 0, -yardD / 2 + towerD / 2 + i * (towerD + 2.0)),
-        "cooling_tower" + std::to_string(i)));
+    p.children.push_back(
+        placeChild(towerId, dvec3(pumpX + pumpL + 2.0 + cellW / 2 + i * (cellW + 3.0), 0, 0),
+                   "cooling_tower" + std::to_string(i)));
   }
   // The headers cross the road to the hall (the plant sits one hall spacing in front of it).
   const double pipe = dims.meters("pump.pipe_diameter");
@@ -203,10 +337,59 @@ PrototypeId buildCoolingPlant(BuildContext& ctx, const CoolingPlantDesc& desc) {
                  k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
                  k == 0 ? "facility water supply header" : "facility water return header"));
   }
-  p.parts.push_back(boxPart(box, dvec3(pumpX / 2 + towerD / 2, 0.05, 0),
-                            dvec3(2 * L + pumpX + towerD + 10.0, 0.1, yardD), looks::CONCRETE,
-                            "cooling yard pad"));
+  // Pipe supports under the headers inside the yard, a gravel pad, a fence round it.
+  for (double z = -yardD / 2 + 2.0; z < yardD / 2; z += 6.0) {
+    p.parts.push_back(
+        boxPart(box, dvec3(0, 0.4, z), dvec3(2.0, 0.15, 0.3), looks::DARK_STEEL, "pipe support"));
+    for (int s = -1; s <= 1; s += 2) {
+      p.parts.push_back(boxPart(box, dvec3(s * 0.95, 0.2, z), dvec3(0.12, 0.4, 0.12),
+                                looks::DARK_STEEL, "pipe support"));
+    }
+  }
+  const double towersEnd = pumpX + pumpL + 2.0 + desc.coolingTowers * (cellW + 3.0);
+  const double padMinX = -(L + 4.0) - 3.0, padMaxX = towersEnd + 3.0;
+  const double padW = padMaxX - padMinX;
+  p.parts.push_back(boxPart(box, dvec3((padMinX + padMaxX) / 2, 0.05, 0), dvec3(padW, 0.1, yardD),
+                            looks::GRAVEL, "cooling yard pad"));
+  addFence(p, box, dvec3((padMinX + padMaxX) / 2, 0.1, 0), padW - 0.5, yardD - 0.5, 2.4);
   return ctx.scene.add(std::move(p));
+}
+
+// The line that feeds the substation: lattice towers every span leading away along -X from
+// `start`, three conductors between them; parts of the campus, so that they never widen what the
+// campus station frames.
+void addTransmissionLine(Prototype& p, const BuildContext& ctx, const dvec3& start, int towers) {
+  const MeshId box = ctx.meshes.box;
+  const double towerH = ctx.dims.meters("transmission.tower_height");
+  const double span = ctx.dims.meters("transmission.span");
+  const double base = towerH * 0.22;
+  const double legLean = std::atan2(base / 2 - 0.6, towerH);
+  for (int i = 0; i < towers; ++i) {
+    const dvec3 at = start - dvec3(i * span, 0, 0);
+    for (int s = -1; s <= 1; s += 2) {
+      for (int t = -1; t <= 1; t += 2) {
+        Part leg = tiltedBoxPart(box, dvec3(0, towerH / 2, 0), dvec3(0.35, towerH, 0.35),
+                                 t * legLean, looks::STEEL, "tower leg");
+        leg.local = glm::translate(glm::dmat4(1.0), at + dvec3(s * base / 4, 0, -t * base / 4)) *
+                    glm::rotate(glm::dmat4(1.0), -s * legLean, dvec3(0, 0, 1)) * leg.local;
+        p.parts.push_back(std::move(leg));
+      }
+    }
+    for (int k = 0; k < 3; ++k) {
+      p.parts.push_back(boxPart(box, at + dvec3(0, towerH * (0.62 + 0.15 * k), 0),
+                                dvec3(0.4, 0.5, towerH * (0.32 - 0.06 * k)), looks::STEEL,
+                                "cross arm"));
+    }
+    p.parts.push_back(boxPart(box, at + dvec3(0, towerH + 0.3, 0), dvec3(0.8, 0.6, 0.8),
+                              looks::RED_LIGHT, "warning light"));
+  }
+  for (int k = 0; k < 3; ++k) {
+    const dvec3 arm(0, towerH * (0.62 + 0.15 * k) - 0.6,
+                    towerH * (0.32 - 0.06 * k) / 2 * (k == 1 ? -1 : 1));
+    p.parts.push_back(tubePart(ctx.meshes.cylinder, start + arm,
+                               start + arm - dvec3((towers - 1) * span, 0, 0), 0.12,
+                               looks::DARK_STEEL, "conductor"));
+  }
 }
 
 PrototypeId buildSubstation(BuildContext& ctx) {
@@ -247,12 +430,7 @@ PrototypeId buildSubstation(BuildContext& ctx) {
   }
   p.parts.push_back(boxPart(box, dvec3(0, 2.0, padD / 4 + 2.0), dvec3(padW * 0.6, 4.0, 6.0),
                             looks::WHITE, "switchgear building"));
-  for (int s = -1; s <= 1; s += 2) {
-    p.parts.push_back(
-        boxPart(box, dvec3(0, 1.2, s * padD / 2), dvec3(padW, 2.4, 0.05), looks::STEEL, "fence"));
-    p.parts.push_back(
-        boxPart(box, dvec3(s * padW / 2, 1.2, 0), dvec3(0.05, 2.4, padD), looks::STEEL, "fence"));
-  }
+  addFence(p, box, dvec3(0, 0.2, 0), padW, padD, 2.4);
   return ctx.scene.add(std::move(p));
 }
 
@@ -300,12 +478,38 @@ PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc) {
   p.lod.hasProxy = false;
   // The ground's top sits 2 cm below the slabs and pads that stand on it (no coplanar faces).
   p.parts.push_back(
-      boxPart(box, dvec3(0, -0.27, 0), dvec3(ground, 0.5, ground), looks::GRASS, "ground"));
+      boxPart(box, dvec3(0, -0.27, 0), dvec3(ground, 0.5, ground), looks::FIELD, "ground"));
   const double rowSpan = (hallCount - 1) * pitch;
   const double roadZ = hallD / 2 + spacing / 2;
-  p.parts.push_back(boxPart(box, dvec3(0, -0.005, roadZ),
-                            dvec3(rowSpan + pitch + 200.0, 0.02, 10.0), looks::ASPHALT,
-                            "campus road"));
+  const double roadLen = rowSpan + pitch + 200.0;
+  // The site: a grass strip round a gravel plot holding the halls and their yards.
+  const double plotD = hallD + spacing + plantBox.size().z + 2 * spacing;
+  const double plotZ = (hallBox.min.z - spacing + hallBox.max.z + spacing + plantBox.size().z) / 2;
+  p.parts.push_back(boxPart(box, dvec3(0, -0.018, plotZ), dvec3(roadLen + 60.0, 0.01, plotD + 60.0),
+                            looks::GRASS, "site grass"));
+  p.parts.push_back(boxPart(box, dvec3(0, -0.012, plotZ), dvec3(roadLen, 0.01, plotD),
+                            looks::GRAVEL, "site gravel"));
+  p.parts.push_back(boxPart(box, dvec3(0, -0.005, roadZ), dvec3(roadLen, 0.02, 10.0),
+                            looks::ASPHALT, "campus road"));
+  addLampPosts(p, box, -roadLen / 2, roadLen / 2, roadZ - 6.0, 8.0);
+
+  // Standby generators: containerised gensets in a line behind every hall.
+  const double genL = dims.meters("generator.length"), genW = dims.meters("generator.width"),
+               genH = dims.meters("generator.height");
+  Prototype genset;
+  genset.name = "standby generator";
+  genset.lod = proxyLod(looks::STEEL, 20.0f);
+  genset.parts.push_back(boxPart(box, dvec3(0, genH / 2, 0), dvec3(genW, genH, genL), looks::STEEL,
+                                 "genset enclosure"));
+  for (int k = 0; k < 6; ++k) {
+    genset.parts.push_back(boxPart(box, dvec3(genW / 2 + 0.02, genH * 0.55, -genL * 0.4 + k * 0.5),
+                                   dvec3(0.04, genH * 0.6, 0.3), looks::NIC, "genset louvre"));
+  }
+  genset.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(0, genH, genL * 0.3),
+                                  dvec3(0, genH + 2.5, genL * 0.3), 0.5, looks::DARK_STEEL,
+                                  "exhaust stack"));
+  const PrototypeId gensetId = ctx.scene.add(std::move(genset));
+  const int gensets = std::max(1, dims.count("generator.per_hall"));
   for (int i = 0; i < hallCount; ++i) {
     const double x = -rowSpan / 2 + i * pitch;
     const PrototypeId which = i == 0 ? heroHall : (i == hallCount - 1 ? lastHall : hall);
@@ -315,12 +519,57 @@ PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc) {
     const double plantZ = hallBox.max.z - plantBox.min.z;
     // The plant's header pipes (its local x = 0) line up with the hall's centre.
     p.children.push_back(placeChild(plant, dvec3(x, 0, plantZ), "cooling" + std::to_string(i)));
+    // The building round the hall (the hall itself is a cutaway): a roof with rooftop units,
+    // full walls on the sides the hall cuts low, a lit parapet line and a lit lobby.
+    const double wallH = dims.meters("hall.wall_height");
+    const dvec3 c(x + hallBox.center().x, 0, hallBox.center().z);
+    p.parts.push_back(boxPart(box, c + dvec3(0, wallH + 0.2, 0), dvec3(hallW, 0.4, hallD),
+                              looks::STEEL, "hall roof"));
+    p.parts.push_back(boxPart(box, c + dvec3(hallW / 2 - 0.15, wallH / 2, 0),
+                              dvec3(0.3, wallH, hallD), looks::WALL_DARK, "hall cladding"));
+    p.parts.push_back(boxPart(box, c + dvec3(0, wallH / 2, hallD / 2 - 0.15),
+                              dvec3(hallW, wallH, 0.3), looks::WALL_DARK, "hall cladding"));
+    for (int s = -1; s <= 1; s += 2) {
+      p.parts.push_back(boxPart(box, c + dvec3(0, wallH + 0.45, s * (hallD / 2 + 0.03)),
+                                dvec3(hallW, 0.3, 0.1), looks::LIGHT_STRIP, "parapet light"));
+      p.parts.push_back(boxPart(box, c + dvec3(s * (hallW / 2 + 0.03), wallH + 0.45, 0),
+                                dvec3(0.1, 0.3, hallD), looks::LIGHT_STRIP, "parapet light"));
+    }
+    for (int k = 0; k < 8; ++k) {
+      const dvec3 at = c + dvec3(-hallW * 0.35 + (k % 4) * hallW * 0.233, wallH + 0.4,
+                                 (k < 4 ? -1 : 1) * hallD * 0.22);
+      p.parts.push_back(boxPart(box, at + dvec3(0, 1.0, 0), dvec3(3.0, 2.0, 6.0), looks::ALUMINIUM,
+                                "rooftop unit"));
+      p.parts.push_back(boxPart(ctx.meshes.cylinder, at + dvec3(0, 2.05, 0), dvec3(1.8, 0.1, 1.8),
+                                looks::NIC, "rooftop fan"));
+    }
+    const dvec3 lobby = c + dvec3(-hallW * 0.3, 0, hallD / 2 + 5.0);
+    p.parts.push_back(
+        boxPart(box, lobby + dvec3(0, 4.0, 0), dvec3(18.0, 8.0, 10.0), looks::WHITE, "lobby"));
+    for (int floor = 0; floor < 2; ++floor) {
+      p.parts.push_back(boxPart(box, lobby + dvec3(0, 2.0 + floor * 3.5, 5.03),
+                                dvec3(15.0, 1.4, 0.06), looks::WINDOW, "lobby windows"));
+    }
+    for (int g = 0; g < gensets; ++g) {
+      const double gx = c.x - hallW / 2 + (g + 0.5) * hallW / gensets;
+      p.children.push_back(placeChild(gensetId, dvec3(gx, 0, c.z - hallD / 2 - genL / 2 - 6.0),
+                                      "genset" + std::to_string(i) + "_" + std::to_string(g)));
+    }
+    // Parking beside the lobby: asphalt with painted bays.
+    const dvec3 park = c + dvec3(hallW * 0.15, 0, hallD / 2 + 6.0);
+    p.parts.push_back(boxPart(box, park + dvec3(0, -0.002, 0), dvec3(30.0, 0.01, 10.0),
+                              looks::ASPHALT, "parking"));
+    for (int b = 0; b <= 10; ++b) {
+      p.parts.push_back(boxPart(box, park + dvec3(-15.0 + b * 3.0, 0.004, 0),
+                                dvec3(0.12, 0.004, 5.0), looks::WHITE, "parking bay line"));
+    }
   }
   const PrototypeId substation = buildSubstation(ctx);
   const Aabb subBox = ctx.scene.prototype(substation).bounds;
-  p.children.push_back(
-      placeChild(substation, dvec3(-rowSpan / 2 - pitch / 2 - spacing - subBox.size().x / 2, 0, 0),
-                 "substation"));
+  const double subX = -rowSpan / 2 - pitch / 2 - spacing - subBox.size().x / 2;
+  p.children.push_back(placeChild(substation, dvec3(subX, 0, 0), "substation"));
+  constexpr int TRANSMISSION_TOWERS = 4;
+  addTransmissionLine(p, ctx, dvec3(subX + subBox.min.x - 20.0, 0, 0), TRANSMISSION_TOWERS);
   return ctx.scene.add(std::move(p));
 }
 

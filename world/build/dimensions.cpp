@@ -149,6 +149,15 @@ const std::vector<Required>& requiredFigures() {
       {"gallery.table_width", Kind::Length},
       {"gallery.table_depth", Kind::Length},
       {"gallery.table_height", Kind::Length},
+      {"hall.column_pitch", Kind::Length},
+      {"cooling_tower.cells", Kind::Number},
+      {"cooling_tower.fan_diameter", Kind::Length},
+      {"generator.length", Kind::Length},
+      {"generator.width", Kind::Length},
+      {"generator.height", Kind::Length},
+      {"generator.per_hall", Kind::Number},
+      {"transmission.tower_height", Kind::Length},
+      {"transmission.span", Kind::Length},
   };
   return figures;
 }

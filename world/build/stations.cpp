@@ -58,7 +58,7 @@ std::vector<StationSpec> specs() {
       {"cooling", "Cooling plant", "dry coolers, pumps, facility water headers, cooling towers",
        "cooling0", true, high, 0.9, nullptr, "cooling"},
       {"campus", "Campus", "data halls, their cooling yards, the substation", "", true,
-       glm::dvec3(0.6, 0.5, 1.0), 0.8},
+       glm::dvec3(0.9, 0.5, 0.55), 0.6},
       {"tpu", "TPU v5e",
        "a TPU chip on its board: MXUs (128x128 systolic arrays), vector and "
        "scalar units",
