@@ -8,6 +8,7 @@
 
 #include "app/platform/window.h"
 #include "app/session/exit_status.h"
+#include "app/session/scenario_request.h"
 
 namespace app {
 
@@ -16,7 +17,7 @@ namespace {
 sim::Result<std::unique_ptr<world::World>> buildWorld(const world::Dimensions& dims,
                                                       const RenderOptions& options,
                                                       const SessionDesc& sessionDesc,
-                                                      uint32_t campusRacks) {
+                                                      const sim::engine::Cluster& cluster) {
   using R = sim::Result<std::unique_ptr<world::World>>;
   world::WorldDesc worldDesc;
   if (!sessionDesc.modelFile.empty()) {
@@ -27,8 +28,12 @@ sim::Result<std::unique_ptr<world::World>> buildWorld(const world::Dimensions& d
     }
     return world::World::createViewer(*model, worldDesc.verticalFov_rad);
   }
-  // One source for the counts: the halls hold exactly the racks the simulation's campus has.
-  worldDesc.campus.totalRacks = int(campusRacks) * std::max(1, sessionDesc.campusScale);
+  // One source for the counts: the halls hold exactly the racks the simulation's campus has,
+  // of its system, with its fabric's switches and its CDUs.
+  auto layout = world::layoutOf(cluster, dims, dims.count("row.racks_per_su"));
+  if (!layout) return R::failure(layout.error());
+  worldDesc.campus =
+      world::campusOf(*layout, int(cluster.campusRacks) * std::max(1, sessionDesc.campusScale));
   if (!options.assetsFile.empty()) {
     auto overrides = world::loadAssetOverrides(options.assetsFile);
     if (!overrides) return R::failure(overrides.error());
@@ -47,7 +52,13 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     return EXIT_BAD_INPUT;
   }
   out.catalog = std::make_unique<sim::Catalog>(std::move(*catalog));
-  auto host = SimHost::create(*out.catalog, {sessionDesc.engineScenario, {}, sessionDesc.faults});
+  auto request = engineRequestFor(sessionDesc.engineScenario);
+  if (!request) {
+    std::fprintf(stderr, "dcwalk: %s\n", request.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
+  request->faults = sessionDesc.faults;
+  auto host = SimHost::create(*out.catalog, *request);
   if (!host) {
     std::fprintf(stderr, "dcwalk: %s\n", host.error().c_str());
     return EXIT_BAD_INPUT;
@@ -58,7 +69,7 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     std::fprintf(stderr, "dcwalk: %s\n", dims.error().c_str());
     return EXIT_BAD_INPUT;
   }
-  auto built = buildWorld(*dims, options, sessionDesc, out.sim->engine().cluster().campusRacks);
+  auto built = buildWorld(*dims, options, sessionDesc, out.sim->engine().cluster());
   if (!built) {
     std::fprintf(stderr, "dcwalk: %s\n", built.error().c_str());
     return EXIT_BAD_INPUT;

@@ -147,6 +147,7 @@ Result<Cluster> buildCluster(const ClusterSpecs& specs, const ClusterDesc& desc,
 
   // CDUs.
   const uint32_t perCdu = static_cast<uint32_t>(std::max(1.0, std::floor(racksPerCdu)));
+  c.racksPerCdu = perCdu;
   c.cdus = (c.racks + perCdu - 1) / perCdu;
   c.rackCdu.resize(c.racks);
   for (uint32_t r = 0; r < c.racks; ++r) c.rackCdu[r] = r / perCdu;

@@ -64,6 +64,7 @@ struct Cluster {
   std::vector<uint32_t> rackCdu;  // by RackId
   uint32_t racks = 0;
   uint32_t cdus = 0;
+  uint32_t racksPerCdu = 1;  // the engine figure, whole racks
 
   std::vector<Switch> switches;  // leaves, then spines, then cores
   uint32_t leaves = 0, spines = 0, cores = 0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "world/build/dimensions.h"
+#include "world/build/system_layout.h"
 #include "world/scene/mesh_primitives.h"
 #include "world/scene/scene.h"
 
@@ -192,25 +193,65 @@ struct RackDesc {
 PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc);
 /// A network rack of leaf switches.
 PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount);
+/// A network rack holding the switches named `switches` (top down), at 2U pitch while they fit,
+/// else 1U; `title` names the rack.
+PrototypeId buildNetworkRack(BuildContext& ctx, const std::vector<std::string>& switches,
+                             const std::string& title);
+/// Switch racks a stack of `switchCount` switches needs.
+int networkRacksFor(const Dimensions& dims, int switchCount);
 /// An in-row coolant distribution unit.
 PrototypeId buildCdu(BuildContext& ctx);
 
 struct RowDesc {
-  int rackCount = 8;  // NVL72 racks in the row (a scalable unit by default)
+  int rackCount = 8;  // NVLink domains in the row (NVL72 racks, or HGX systems)
   bool hero = false;  // first rack is the hero rack
   int heroRackIndex = 0;
+  SystemLayout system;  // what a rack is, and the fabric and CDU counts
 };
-/// A row: NVL72 racks, a network rack, a CDU, overhead cable tray and coolant pipes.
+/// A row: racks (or cabinets of HGX systems), its leaf rack(s), CDUs, overhead cable tray and
+/// coolant pipes.
 PrototypeId buildRow(BuildContext& ctx, const RowDesc& desc);
-/// Row length along X (metres) for `rackCount` racks.
-double rowLength_m(const Dimensions& dims, int rackCount);
+/// Row length along X (metres) for `rackCount` NVLink domains of `system`.
+double rowLength_m(const Dimensions& dims, int rackCount, const SystemLayout& system = {});
+/// Leaf switch names of a row's leaf racks: "leaf<j>_rail<r>" (the engine's rail of leaf j).
+std::vector<std::string> leafSwitchNames(const Dimensions& dims, const SystemLayout& system);
+
+// --- 8-GPU HGX systems (builders_hgx.cpp) ---
+/// The HGX baseboard: SXM modules with their packages ("baseboard0_gpu<k>") and air heatsinks,
+/// the NVSwitch chips behind them. `hero`: GPU 0's heatsink off (and a detailed B200 package).
+PrototypeId buildHgxBaseboard(BuildContext& ctx, const SystemLayout& layout, bool hero);
+/// A DGX/HGX chassis of dimensions.<system id>: the GPU tray with the baseboard
+/// ("compute_tray0"), the host board, fans, power supplies, OSFP cages, a vented bezel with
+/// its LED line. `hero`: the lid off.
+PrototypeId buildHgxSystem(BuildContext& ctx, const SystemLayout& layout, bool hero);
+/// The 48U cabinet's frame (the systems are the row's own instances, one NVLink domain each).
+PrototypeId buildHgxCabinet(BuildContext& ctx, const SystemLayout& layout);
+/// Heights (metres, bottom up) of the cabinet's system slots.
+std::vector<double> hgxSlotHeights_m(const Dimensions& dims, const SystemLayout& layout);
 
 // --- facility (builders_facility.cpp) ---
 struct HallDesc {
-  int rackCount = 128;  // NVL72 racks in the hall (16 scalable units)
+  int rackCount = 128;  // NVLink domains in the hall (128 NVL72 racks: 16 scalable units)
   bool hero = false;    // holds the hero row and the gallery table
-  int spineRacks = 4;   // fabric: spine/core switch racks at the back of the hall
+  int spineRacks = 4;   // fabric without engine counts: spine switch racks at the back
+  SystemLayout system;  // what a rack is, the fabric's counts
+  // The hall's share of the modelled fabric's spine and core switches (system.fabric): hall 0
+  // holds all of them; -1: the catalog default (spineRacks).
+  int spineSwitches = -1, coreSwitches = -1;
 };
+/// The switch racks of a hall's fabric: the names of the switches in each rack, by tier, laid
+/// out in lines of `perLine` racks across the hall (depth_m along Z, metres).
+struct HallFabric {
+  std::vector<std::vector<std::string>> spineRacks, coreRacks;
+  int perLine = 1;
+  double depth_m = 0;
+  int racksTotal() const;
+};
+/// The fabric racks of a hall whose rows are `rowLen_m` long.
+HallFabric hallFabric(const Dimensions& dims, const HallDesc& desc, double rowLen_m);
+/// Places `fabric`'s racks ("spine_rack<i>", "core_rack<i>") into `into`, centred on its Z.
+void placeSwitchRacks(BuildContext& ctx, const HallFabric& fabric, double rowLen_m,
+                      Prototype& into);
 /// Names of the children of a hall, for station paths.
 inline constexpr const char* HALL_FABRIC = "fabric";
 inline constexpr const char* HALL_GALLERY = "gallery";
@@ -237,6 +278,9 @@ struct CampusDesc {
   /// hallCount follows from it.
   int totalRacks = 0;
 };
+/// The campus of `totalRacks` NVLink domains of `system`: halls of 128 cabinets (16 scalable
+/// units of racks_per_su), the fabric's counts in the halls.
+CampusDesc campusOf(const SystemLayout& system, int totalRacks);
 /// Racks in each hall of `desc`, in order (hero first).
 std::vector<int> hallRackCounts(const CampusDesc& desc);
 /// The campus: ground, roads, halls with their cooling yards, substation. Hall 0 is the hero.

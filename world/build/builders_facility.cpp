@@ -66,17 +66,21 @@ void addLampPosts(Prototype& p, MeshId box, double x0, double x1, double z, doub
 PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   const Dimensions& dims = ctx.dims;
   const MeshId box = ctx.meshes.box;
-  const int perRow = dims.count("row.racks_per_su");
+  const SystemLayout& sys = desc.system;
+  const int perRow = domainsPerRow(dims, sys);
   const int rackCount = std::max(1, desc.rackCount);
   const int rows = (rackCount + perRow - 1) / perRow;
-  const double rackD = dims.meters("nvl72_rack.depth");
+  const double rackD = cabinetSize_m(dims, sys).z;
   const double cold = dims.meters("row.cold_aisle"), hot = dims.meters("row.hot_aisle");
   const double margin = dims.meters("hall.margin");
   const double wallH = dims.meters("hall.wall_height"), wallT = dims.meters("hall.wall_thickness");
   const double slabT = dims.meters("hall.slab_thickness");
-  const double netD = dims.meters("network_rack.depth");
-  const double rackH = dims.meters("nvl72_rack.height");
-  const double rowLen = rowLength_m(dims, perRow);
+  const double netW = dims.meters("network_rack.width");
+  const double rowLen = rowLength_m(dims, perRow, sys);
+  // The fabric's switch racks stand in lines across the end of the hall.
+  const HallFabric spineRacks = hallFabric(dims, desc, rowLen);
+  const double netD = spineRacks.depth_m;
+  const double rackH = cabinetSize_m(dims, sys).y;
   // The hero row faces a wider aisle (the gallery zone), where visitors stand in front of it.
   const double frontZone = desc.hero ? dims.meters("gallery.table_depth") + 2 * cold : cold;
 
@@ -127,12 +131,14 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
         boxPart(box, dvec3(0, 0.002, z), dvec3(innerW, 0.004, 0.03), looks::NIC, "slab joint"));
   }
 
-  const PrototypeId fullRow = buildRow(ctx, RowDesc{.rackCount = perRow, .hero = false});
+  const PrototypeId fullRow =
+      buildRow(ctx, RowDesc{.rackCount = perRow, .hero = false, .system = sys});
   const PrototypeId heroRow =
-      desc.hero ? buildRow(ctx, RowDesc{.rackCount = perRow, .hero = true}) : fullRow;
+      desc.hero ? buildRow(ctx, RowDesc{.rackCount = perRow, .hero = true, .system = sys})
+                : fullRow;
   const int lastCount = rackCount - (rows - 1) * perRow;
   const PrototypeId lastRow =
-      lastCount == perRow ? fullRow : buildRow(ctx, RowDesc{.rackCount = lastCount});
+      lastCount == perRow ? fullRow : buildRow(ctx, RowDesc{.rackCount = lastCount, .system = sys});
   const double fabricZ = -innerD / 2 + margin + netD / 2;
   const double zoneZ = -innerD / 2 + margin + netD + frontZone / 2;
   double z = -innerD / 2 + margin + netD + frontZone + rackD / 2;
@@ -142,7 +148,7 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
     const int count = i == rows - 1 ? lastCount : perRow;
     const bool turned = i % 2 == 0;
     // Rows are centred on their own length; a short row keeps its leaf-rack end in line.
-    const double shift = (rowLen - rowLength_m(dims, count)) / 2;
+    const double shift = (rowLen - rowLength_m(dims, count, sys)) / 2;
     p.children.push_back(placeChild(row, dvec3(turned ? -shift : shift, 0, z),
                                     "row" + std::to_string(i), turned ? glm::pi<double>() : 0.0));
     if (i + 1 < rows) {
@@ -176,13 +182,7 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   Prototype spines;
   spines.name = "spine switch racks";
   spines.lod = proxyLod(looks::NIC, 30.0f);
-  const PrototypeId spineRack = buildNetworkRack(ctx, dims.count("network_rack.switches"));
-  const double netW = dims.meters("network_rack.width");
-  for (int i = 0; i < desc.spineRacks; ++i) {
-    const double x = rowLen / 2 - netW / 2 - i * (netW + 0.1);
-    spines.children.push_back(
-        placeChild(spineRack, dvec3(x, 0, 0), "spine_rack" + std::to_string(i)));
-  }
+  placeSwitchRacks(ctx, spineRacks, rowLen, spines);
   Prototype fabric;
   fabric.name = "scale-out fabric (spine/core)";
   fabric.lod = proxyLod(looks::NIC, 25.0f);
@@ -197,7 +197,7 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   fabric.parts.push_back(boxPart(box, dvec3(trunkX, trunkY + 0.08, trunkLen / 2),
                                  dvec3(trunkW * 0.8, 0.06, trunkLen), looks::FIBER,
                                  "leaf-spine fibre"));
-  const double spanX = desc.spineRacks * (netW + 0.1);
+  const double spanX = std::min(rowLen, spineRacks.racksTotal() * (netW + 0.1));
   fabric.parts.push_back(boxPart(box, dvec3(rowLen / 2 - spanX / 2, trunkY, 0),
                                  dvec3(spanX, 0.12, trunkW), looks::CABLE_TRAY,
                                  "spine cable tray"));
@@ -434,6 +434,14 @@ PrototypeId buildSubstation(BuildContext& ctx) {
   return ctx.scene.add(std::move(p));
 }
 
+CampusDesc campusOf(const SystemLayout& system, int totalRacks) {
+  CampusDesc desc;
+  desc.hall.system = system;
+  desc.hall.rackCount *= system.domainsPerCabinet;  // the same 128 cabinets a hall
+  desc.totalRacks = totalRacks;
+  return desc;
+}
+
 std::vector<int> hallRackCounts(const CampusDesc& desc) {
   const int perHall = std::max(1, desc.hall.rackCount);
   if (desc.totalRacks <= 0) return std::vector<int>(size_t(std::max(1, desc.hallCount)), perHall);
@@ -455,6 +463,16 @@ PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc) {
   heroDesc.rackCount = hallRacks.front();
   HallDesc plainDesc = desc.hall;
   plainDesc.hero = false;
+  // Hall 0 holds the modelled fabric's spines and cores; every other hall its share of them by
+  // racks, as its racks mirror the modelled fabric's average rack.
+  const FabricCounts& fabric = desc.hall.system.fabric;
+  if (fabric.modelledRacks > 0) {
+    heroDesc.spineSwitches = fabric.spines;
+    heroDesc.coreSwitches = fabric.cores;
+    const double share = double(plainDesc.rackCount) / fabric.modelledRacks;
+    plainDesc.spineSwitches = int(std::lround(fabric.spines * share));
+    plainDesc.coreSwitches = int(std::lround(fabric.cores * share));
+  }
   const PrototypeId heroHall = buildHall(ctx, heroDesc);
   const PrototypeId hall = hallCount > 1 ? buildHall(ctx, plainDesc) : heroHall;
   // A partly filled last hall is a prototype of its own.

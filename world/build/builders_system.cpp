@@ -255,7 +255,20 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   return ctx.scene.add(std::move(p));
 }
 
+int networkRacksFor(const Dimensions& dims, int switchCount) {
+  const double U = dims.number("network_rack.switch_height_u") * dims.rackUnit_m();
+  const int perRack = int(std::floor((dims.meters("network_rack.height") - 0.3) / U));
+  return std::max(1, (switchCount + perRack - 1) / perRack);
+}
+
 PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount) {
+  std::vector<std::string> names;
+  for (int i = 0; i < switchCount; ++i) names.push_back("switch" + std::to_string(i));
+  return buildNetworkRack(ctx, names, "network rack");
+}
+
+PrototypeId buildNetworkRack(BuildContext& ctx, const std::vector<std::string>& switches,
+                             const std::string& title) {
   const Dimensions& dims = ctx.dims;
   const MeshId box = ctx.meshes.box;
   const double W = dims.meters("network_rack.width"), D = dims.meters("network_rack.depth");
@@ -276,7 +289,7 @@ PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount) {
   const PrototypeId swId = ctx.scene.add(std::move(sw));
 
   Prototype p;
-  p.name = "network rack";
+  p.name = title;
   p.component = component::NETWORK_RACK;
   p.lod = proxyLod(looks::NIC, 120.0f);
   p.parts.push_back(boxPart(box, dvec3(-W / 2 + 0.01, H / 2, 0), dvec3(0.02, H, D),
@@ -288,14 +301,18 @@ PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount) {
   p.parts.push_back(boxPart(box, dvec3(0, 0.025, 0), dvec3(W, 0.05, D), looks::DARK_STEEL, "base"));
   p.parts.push_back(boxPart(box, dvec3(0, H / 2, -D / 2 + 0.01), dvec3(W, H, 0.02),
                             looks::DARK_STEEL, "back panel"));
-  for (int i = 0; i < switchCount; ++i) {
-    const double y = H - 0.2 - (i + 1) * 2 * U;
+  // A 1U gap between switches while the stack fits (air and cabling), else packed.
+  const int count = int(switches.size());
+  const double pitch = 0.2 + (count + 1) * 2 * U <= H - 0.1 ? 2 * U : U;
+  for (int i = 0; i < count; ++i) {
+    const double y = H - 0.2 - (i + 1) * pitch;
     p.children.push_back(
-        placeChild(swId, dvec3(0, y, D / 2 - 0.02 - swD / 2), "switch" + std::to_string(i)));
+        placeChild(swId, dvec3(0, y, D / 2 - 0.02 - swD / 2), switches[size_t(i)]));
   }
-  p.parts.push_back(tubePart(
-      ctx.meshes.cylinder, dvec3(W / 2 - 0.08, H - 0.2 - (switchCount + 1) * 2 * U, D / 2 - 0.06),
-      dvec3(W / 2 - 0.08, H + 0.6, D / 2 - 0.06), 0.06, looks::FIBER, "fibre bundle"));
+  p.parts.push_back(
+      tubePart(ctx.meshes.cylinder,
+               dvec3(W / 2 - 0.08, std::max(0.1, H - 0.2 - (count + 1) * pitch), D / 2 - 0.06),
+               dvec3(W / 2 - 0.08, H + 0.6, D / 2 - 0.06), 0.06, looks::FIBER, "fibre bundle"));
   return ctx.scene.add(std::move(p));
 }
 
@@ -321,35 +338,95 @@ PrototypeId buildCdu(BuildContext& ctx) {
   return ctx.scene.add(std::move(p));
 }
 
-double rowLength_m(const Dimensions& dims, int rackCount) {
-  return dims.meters("cdu.width") + rackCount * dims.meters("nvl72_rack.width") +
-         dims.meters("network_rack.width");
+double rowLength_m(const Dimensions& dims, int rackCount, const SystemLayout& system) {
+  const int cabinets = (rackCount + system.domainsPerCabinet - 1) / system.domainsPerCabinet;
+  const int leaves = std::max(1, system.fabric.leavesPerRow);
+  return system.fabric.cdusPerRow * dims.meters("cdu.width") +
+         cabinets * cabinetSize_m(dims, system).x +
+         networkRacksFor(dims, leaves) * dims.meters("network_rack.width");
+}
+
+std::vector<std::string> leafSwitchNames(const Dimensions& dims, const SystemLayout& system) {
+  const FabricCounts& f = system.fabric;
+  std::vector<std::string> names;
+  if (f.leavesPerRow == 0) {  // no engine: the catalog's stack
+    for (int i = 0; i < dims.count("network_rack.switches"); ++i)
+      names.push_back("switch" + std::to_string(i));
+    return names;
+  }
+  for (int j = 0; j < f.leavesPerRow; ++j)
+    names.push_back("leaf" + std::to_string(j) + "_rail" +
+                    std::to_string(j % std::max(1, f.rails)));
+  return names;
 }
 
 PrototypeId buildRow(BuildContext& ctx, const RowDesc& desc) {
   const Dimensions& dims = ctx.dims;
-  const double rackW = dims.meters("nvl72_rack.width"), H = dims.meters("nvl72_rack.height");
+  const SystemLayout& sys = desc.system;
+  const glm::dvec3 cabinet = cabinetSize_m(dims, sys);
+  const double rackW = cabinet.x, rackD = cabinet.z, H = cabinet.y;
   const double cduW = dims.meters("cdu.width"), netW = dims.meters("network_rack.width");
-  const double length = rowLength_m(dims, desc.rackCount);
+  const double length = rowLength_m(dims, desc.rackCount, sys);
   Prototype p;
   p.name = desc.hero ? "row (hero scalable unit)" : "row (scalable unit)";
   p.lod = proxyLod(looks::DARK_STEEL, 20.0f);
-  const PrototypeId rack = buildNvl72Rack(ctx, RackDesc{.hero = false});
-  const PrototypeId heroRack = desc.hero ? buildNvl72Rack(ctx, RackDesc{.hero = true}) : rack;
   double x = -length / 2;
   // In-row, the CDU's front lines up with the racks' on the cold aisle; its extra depth goes to
   // the hot aisle side (centred, it would stand proud of the rack fronts).
-  const double cduZ = 0.5 * (dims.meters("nvl72_rack.depth") - dims.meters("cdu.depth"));
-  p.children.push_back(placeChild(buildCdu(ctx), dvec3(x + cduW / 2, 0, cduZ), "cdu"));
-  x += cduW;
-  for (int i = 0; i < desc.rackCount; ++i) {
-    const bool hero = desc.hero && i == desc.heroRackIndex;
-    p.children.push_back(
-        placeChild(hero ? heroRack : rack, dvec3(x + rackW / 2, 0, 0), "rack" + std::to_string(i)));
-    x += rackW;
+  const double cduZ = 0.5 * (rackD - dims.meters("cdu.depth"));
+  const PrototypeId cdu = buildCdu(ctx);
+  for (int i = 0; i < sys.fabric.cdusPerRow; ++i) {
+    p.children.push_back(placeChild(cdu, dvec3(x + cduW / 2, 0, cduZ),
+                                    i == 0 ? std::string("cdu") : "cdu" + std::to_string(i)));
+    x += cduW;
   }
-  p.children.push_back(placeChild(buildNetworkRack(ctx, dims.count("network_rack.switches")),
-                                  dvec3(x + netW / 2, 0, 0), "leaf_rack"));
+  if (sys.chassis()) {
+    // Cabinets of HGX systems; each system is an NVLink domain, so the row's "rack<k>".
+    const PrototypeId frame = buildHgxCabinet(ctx, sys);
+    const PrototypeId system = buildHgxSystem(ctx, sys, false);
+    const PrototypeId heroSystem = desc.hero ? buildHgxSystem(ctx, sys, true) : system;
+    const std::vector<double> slots = hgxSlotHeights_m(dims, sys);
+    const double sysD = dims.meters(sys.systemId + ".depth");
+    const double sysZ = rackD / 2 - 0.03 - sysD / 2;
+    for (int k = 0; k < desc.rackCount; ++k) {
+      const int c = k / sys.domainsPerCabinet, slot = k % sys.domainsPerCabinet;
+      const double cx = x + rackW * (c + 0.5);
+      // "rack_cabinet<c>": the rack station's studio keeps the row's "rack" siblings, cabinets and
+      // systems alike; not "rack<n>", which names an NVLink domain (RackMap, the overlays).
+      if (slot == 0)
+        p.children.push_back(
+            placeChild(frame, dvec3(cx, 0, 0), "rack_cabinet" + std::to_string(c)));
+      const bool hero = desc.hero && k == desc.heroRackIndex;
+      // The hero system is pulled out of its cabinet for service, as the NVL72's hero tray is.
+      p.children.push_back(placeChild(hero ? heroSystem : system,
+                                      dvec3(cx, slots[size_t(slot)], sysZ + (hero ? 0.5 : 0.0)),
+                                      "rack" + std::to_string(k)));
+    }
+    x += rackW * ((desc.rackCount + sys.domainsPerCabinet - 1) / sys.domainsPerCabinet);
+  } else {
+    const PrototypeId rack = buildNvl72Rack(ctx, RackDesc{.hero = false});
+    const PrototypeId heroRack = desc.hero ? buildNvl72Rack(ctx, RackDesc{.hero = true}) : rack;
+    for (int i = 0; i < desc.rackCount; ++i) {
+      const bool hero = desc.hero && i == desc.heroRackIndex;
+      p.children.push_back(placeChild(hero ? heroRack : rack, dvec3(x + rackW / 2, 0, 0),
+                                      "rack" + std::to_string(i)));
+      x += rackW;
+    }
+  }
+  // The leaf switches the row's NICs land on, in as many network racks as they need.
+  const std::vector<std::string> leaves = leafSwitchNames(dims, sys);
+  const int leafRacks = networkRacksFor(dims, int(leaves.size()));
+  const size_t perRack = (leaves.size() + size_t(leafRacks) - 1) / size_t(leafRacks);
+  for (int r = 0; r < leafRacks; ++r) {
+    const auto first = leaves.begin() + long(std::min(leaves.size(), r * perRack));
+    const auto last = leaves.begin() + long(std::min(leaves.size(), (r + 1) * perRack));
+    const PrototypeId leafRack =
+        buildNetworkRack(ctx, std::vector<std::string>(first, last), "network rack");
+    p.children.push_back(
+        placeChild(leafRack, dvec3(x + netW / 2, 0, 0),
+                   r == 0 ? std::string("leaf_rack") : "leaf_rack" + std::to_string(r)));
+    x += netW;
+  }
   // Overhead: the cable tray over the fronts, coolant pipes over the backs.
   const double trayY = dims.meters("row.cable_tray_height");
   const double trayW = dims.meters("row.cable_tray_width");

@@ -7,18 +7,73 @@
 namespace world {
 namespace {
 
-const char* const HERO_RACK = "hall0/row0/rack0";
-const char* const HERO_GPU = "hall0/row0/rack0/compute_tray9/superchip0_gpu0";
+// The paths and texts the specs point into: kept alive while the specs are read.
+struct SpecText {
+  std::string sm, die, hbm, die1, package, tray, rack, dieTitle, dieText, packageTitle, packageText,
+      trayTitle, trayText, rackTitle, rackText, rowText;
+};
 
-std::vector<StationSpec> specs() {
-  const std::string gpu = HERO_GPU;
-  static const std::string sm = gpu + "/die0/gpc0/sm0";
-  static const std::string die = gpu + "/die0";
-  static const std::string hbm = gpu + "/hbm0";
-  static const std::string die1 = gpu + "/die1";
-  static const std::string package = gpu;
-  static const std::string tray = std::string(HERO_RACK) + "/compute_tray9";
-  static const std::string rack = HERO_RACK;
+// An 8-GPU HGX system (DGX H100, HGX H200, DGX B200): the hero system is rack 0 of row 0,
+// pulled out of its cabinet with the lid off; its baseboard's GPU 0 is the hero GPU.
+std::vector<StationSpec> chassisSpecs(const SystemLayout& system, SpecText& t) {
+  const std::string gpu = "hall0/row0/rack0/compute_tray0/baseboard0_gpu0";
+  const bool blackwell = system.package == GpuPackage::B200;
+  t.sm = gpu + "/die0/gpc0/sm0";
+  t.die = gpu + "/die0";
+  t.hbm = gpu + "/hbm0";
+  t.die1 = blackwell ? gpu + "/die1" : "";
+  t.package = gpu;
+  t.tray = "hall0/row0/rack0";
+  t.rack = "hall0/row0/rack_cabinet0";
+  t.dieTitle = blackwell ? "Blackwell die" : "Hopper die";
+  t.dieText = blackwell ? "one of the two GB100 dies: GPCs of SMs, L2, HBM PHYs, NVLink, NV-HBI"
+                        : "the GH100 die: 8 GPCs of SMs, L2 halves, 6 HBM PHYs, NVLink";
+  t.packageTitle = system.gpuName + " package";
+  t.packageText = blackwell ? "2 dies and 8 HBM3e stacks on a CoWoS-L interposer and substrate"
+                            : "one GH100 die and 6 HBM stacks on a CoWoS interposer and substrate";
+  t.trayTitle = system.systemName;
+  t.trayText = "pulled out, lid off: the HGX baseboard with " +
+               std::to_string(system.gpusPerDomain) + " SXM GPUs under air heatsinks and " +
+               std::to_string(system.nvswitchChips) +
+               " NVSwitch chips, the host board, fans, power supplies";
+  t.rackTitle = "Rack of " + std::to_string(system.domainsPerCabinet) + " " + system.systemName;
+  t.rackText = "a 48U cabinet of " + std::to_string(system.domainsPerCabinet) +
+               " systems, each one NVLink domain of " + std::to_string(system.gpusPerDomain) +
+               " GPUs";
+  const glm::dvec3 above(0.45, 1.0, 0.8);
+  const char* P = t.package.c_str();
+  return {
+      {"sm", "Streaming multiprocessor",
+       "one SM: 4 sub-partitions with warp schedulers, register files, FP32 lanes and a tensor "
+       "core each, around L1/shared memory",
+       t.sm.c_str(), true, above, 1.0},
+      {"die", t.dieTitle.c_str(), t.dieText.c_str(), t.die.c_str(), true, above, 0.95, P, "",
+       blackwell ? t.die1.c_str() : nullptr},
+      {"hbm", blackwell ? "HBM3e stack (cut open)" : "HBM stack",
+       "base logic die under stacked DRAM dies", t.hbm.c_str(), true, glm::dvec3(0.6, 0.5, 1.0),
+       1.0, P},
+      {"package", t.packageTitle.c_str(), t.packageText.c_str(), P, true, above, 0.95},
+      {"tray", t.trayTitle.c_str(), t.trayText.c_str(), t.tray.c_str(), true,
+       glm::dvec3(0.45, 0.9, 1.0), 0.85},
+      {"rack", t.rackTitle.c_str(), t.rackText.c_str(), t.rack.c_str(), true,
+       glm::dvec3(0.36, 0.12, 1.0), 0.9, nullptr, "rack"},
+      {"rack_back", "Rack back", "the back of the cabinet: power supplies and OSFP cages",
+       t.rack.c_str(), false, glm::dvec3(0.4, 0.15, -1.0), 0.9, nullptr, "rack"},
+  };
+}
+
+std::vector<StationSpec> specs(const SystemLayout& system, SpecText& t) {
+  if (system.chassis()) return chassisSpecs(system, t);
+  const std::string gpu = "hall0/row0/rack0/compute_tray9/superchip0_gpu0";
+  t.sm = gpu + "/die0/gpc0/sm0";
+  t.die = gpu + "/die0";
+  t.hbm = gpu + "/hbm0";
+  t.die1 = gpu + "/die1";
+  t.package = gpu;
+  t.tray = "hall0/row0/rack0/compute_tray9";
+  t.rack = "hall0/row0/rack0";
+  const std::string &sm = t.sm, &die = t.die, &hbm = t.hbm, &die1 = t.die1, &package = t.package,
+                    &tray = t.tray, &rack = t.rack;
   // 3/4 views from above for what lies flat, from the front and a little above for what stands.
   const glm::dvec3 above(0.45, 1.0, 0.8), front(0.35, 0.3, 1.0), high(0.6, 0.7, 1.0);
   const char* P = package.c_str();
@@ -47,10 +102,22 @@ std::vector<StationSpec> specs() {
        "the back of the NVL72 rack: the copper NVLink spine cartridges and cable bundles that "
        "join 72 GPUs, and the coolant manifolds",
        rack.c_str(), false, glm::dvec3(0.4, 0.15, -1.0), 0.9},
-      {"row", "Scalable unit",
-       "a row of NVL72 racks with its CDU, leaf switches, cable tray and "
-       "coolant pipes",
-       "hall0/row0", true, glm::dvec3(0.55, 0.35, 1.0), 0.85, nullptr, "row"},
+  };
+}
+
+// The stations every system shares: the row, the hall and the campus, the chapter-5 gallery.
+std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
+  const glm::dvec3 above(0.45, 1.0, 0.8), high(0.6, 0.7, 1.0);
+  t.rowText =
+      system.chassis()
+          ? "a row of 48U cabinets of " + std::to_string(system.domainsPerCabinet) + " " +
+                system.systemName +
+                " each, with its CDUs, leaf switches, cable tray and "
+                "coolant pipes"
+          : "a row of NVL72 racks with its CDU, leaf switches, cable tray and coolant pipes";
+  return {
+      {"row", "Scalable unit", t.rowText.c_str(), "hall0/row0", true, glm::dvec3(0.55, 0.35, 1.0),
+       0.85, nullptr, "row"},
       {"fabric", "Scale-out fabric", "spine switch racks and the overhead cable trunk to every row",
        "hall0/fabric/spine", true, glm::dvec3(0.6, 0.35, 1.0), 0.95},
       {"hall", "Data hall", "rows of racks in cold/hot aisle pairs, the fabric, the gallery table",
@@ -91,9 +158,13 @@ std::string formatLength(double meters) {
   return buffer;
 }
 
-std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad) {
+std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
+                                  const SystemLayout& system) {
   std::vector<Station> stations;
-  for (const StationSpec& spec : specs()) {
+  SpecText text;
+  std::vector<StationSpec> all = specs(system, text);
+  for (const StationSpec& spec : commonSpecs(system, text)) all.push_back(spec);
+  for (const StationSpec& spec : all) {
     auto found = scene.resolve(spec.path);
     if (!found) continue;
     const auto& [transform, prototypeId] = *found;

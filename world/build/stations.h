@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "world/build/system_layout.h"
 #include "world/scene/flight.h"
 #include "world/scene/scene.h"
 
@@ -51,7 +52,9 @@ Station makeStation(const StationSpec& spec, const Aabb& bounds, const glm::dmat
 
 /// Builds the stations of a built scene (campus root with the standard child names); stations
 /// whose path does not resolve are left out.
-std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad);
+/// `system` says where its hero rack, tray and GPU are (an NVL72 rack, or an HGX chassis).
+std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
+                                  const SystemLayout& system = {});
 
 /// The station whose studio the camera at `eye` is in, looking at `focus` (the point its view
 /// ray meets): of the stations whose studio holds the focus, the one whose framing distance is

@@ -25,7 +25,7 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   }
   world->m_scene.setRoot(campus, glm::translate(glm::dmat4(1.0), desc.origin_m));
   world->m_scene.countTriangles(world->m_meshes);
-  world->m_stations = makeStations(world->m_scene, desc.verticalFov_rad);
+  world->m_stations = makeStations(world->m_scene, desc.verticalFov_rad, desc.campus.hall.system);
   world->m_racks = RackMap::build(world->m_scene);
   world->m_tint.bind(world->m_scene, world->m_racks);
   world->m_heroGpus = findHeroGpus(world->m_scene, world->m_racks);

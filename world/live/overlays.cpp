@@ -67,8 +67,10 @@ std::optional<uint32_t> numberAfter(std::string_view name, std::string_view pref
 // Slot of a GPU package in its tray: "superchip<S>_gpu<G>" (S, G numbers).
 bool isGpuPackage(std::string_view name) {
   const size_t under = name.find("_gpu");
-  return under != std::string_view::npos && numberAfter(name.substr(0, under), "superchip") &&
-         numberAfter(name.substr(under + 1), "gpu");
+  if (under == std::string_view::npos || !numberAfter(name.substr(under + 1), "gpu")) return false;
+  // A GB200 superchip's GPUs, or an HGX baseboard's (world/build/builders_hgx.cpp).
+  return numberAfter(name.substr(0, under), "superchip") ||
+         numberAfter(name.substr(0, under), "baseboard");
 }
 
 double srgbChannelToLinear(double c) {
