@@ -18,6 +18,8 @@ struct ShotFlags {
   ShotOptions shot;
   std::string overlay = "none";
   std::vector<std::string> faults;
+  int64_t step = -1;  // --step (with --trace)
+  bool timeGiven = false, overlayGiven = false;
 };
 
 int runShotFlags(ShotFlags& flags) {
@@ -31,6 +33,17 @@ int runShotFlags(ShotFlags& flags) {
     return EXIT_BAD_INPUT;
   }
   flags.shot.overlay = *metric;
+  if (flags.shot.trace.active()) {
+    // --time and --step are the trace's: seconds from its first GPU event, a ProfilerStep.
+    if (flags.timeGiven) flags.shot.trace.time_s = flags.shot.time_s;
+    flags.shot.time_s = 0;
+    if (flags.step >= 0) flags.shot.trace.step = flags.step;
+    // What a trace shows best unless asked otherwise: each GPU's tensor-core activity.
+    if (!flags.overlayGiven) flags.shot.overlay = world::OverlayMetric::Utilisation;
+  } else if (flags.step >= 0) {
+    std::fprintf(stderr, "dcwalk: shot: --step needs --trace\n");
+    return EXIT_BAD_INPUT;
+  }
   for (const std::string& spec : flags.faults) {
     auto fault = sim::engine::parseFaultSpec(spec);
     if (!fault) {
@@ -54,7 +67,8 @@ Command addShotCommand(CLI::App& cli) {
   sub->add_option("--scenario", options->scenario, "engine built-in scenario")
       ->capture_default_str();
   addNumberOption(*sub, "shot", "--time", options->time_s,
-                  "simulated seconds to advance before the shot (at most 3600)")
+                  "simulated seconds to advance before the shot (at most 3600); with --trace, "
+                  "seconds from the trace's first GPU event")
       ->capture_default_str();
   sub->add_option(
          "--overlay", flags->overlay,
@@ -70,8 +84,15 @@ Command addShotCommand(CLI::App& cli) {
   sub->add_option("--model", options->model,
                   "a glTF 2.0 file (.gltf/.glb) to render on its own, at its own size")
       ->excludes("--station");
+  addTraceOptions(*sub, options->trace);
+  addNumberOption(*sub, "shot", "--step", flags->step,
+                  "with --trace: the time counts from the start of ProfilerStep#N");
   addRenderOptions(*sub, options->render);
-  return {sub, [flags] { return runShotFlags(*flags); }};
+  return {sub, [flags, sub] {
+            flags->timeGiven = sub->count("--time") > 0;
+            flags->overlayGiven = sub->count("--overlay") > 0;
+            return runShotFlags(*flags);
+          }};
 }
 
 }  // namespace app

@@ -24,6 +24,9 @@ struct TourOptions {
   double fps = 0;   // headless: a clip at this rate instead of key frames; soak: the frame cap
   WindowModeOptions window;
   SoakOptions soak;
+  TraceRequest trace;
+  double traceTime_s = 0;
+  int64_t traceStep = 0;
 };
 
 bool haveDisplay() {
@@ -76,8 +79,20 @@ Command addTourCommand(CLI::App& cli) {
                   "full screen and kiosk: on this monitor (0, 1, ...; default the primary)");
   addNumberOption(*sub, "tour", "--frames", options->window.maxFrames,
                   "quit after this many frames (window; 0 = run until closed)");
+  addTraceOptions(*sub, options->trace);
+  addNumberOption(*sub, "tour", "--time", options->traceTime_s,
+                  "with --trace: start the replay this many seconds after its first GPU event");
+  addNumberOption(*sub, "tour", "--step", options->traceStep,
+                  "with --trace: start the replay at ProfilerStep#N");
   addRenderOptions(*sub, options->render);
   return {sub, [options, sub] {
+            TraceRequest trace = options->trace;
+            if (sub->count("--time")) trace.time_s = options->traceTime_s;
+            if (sub->count("--step")) trace.step = options->traceStep;
+            if (!trace.active() && (sub->count("--time") || sub->count("--step"))) {
+              std::fprintf(stderr, "dcwalk: tour: --time and --step need --trace\n");
+              return EXIT_BAD_INPUT;
+            }
             if (sub->count("--soak")) {
               SoakOptions soak = options->soak;
               if (options->fps > 0) soak.fpsCap = options->fps;
@@ -97,12 +112,14 @@ Command addTourCommand(CLI::App& cli) {
               headless.chapter = options->chapter;
               headless.reducedMotion = options->window.reducedMotion;
               headless.uiScale = options->window.uiScale;
+              headless.trace = trace;
               return options->fps > 0 ? runHeadlessClip(headless, options->fps)
                                       : runHeadlessTour(headless);
             }
             // The window remembers the visitor's language, motion and text size; flags given
             // on the command line win. Booth mode reads them but never writes.
             WindowModeOptions window = options->window;
+            window.trace = trace;
             const LoadedSettings loaded = loadSettings(settingsPath());
             if (!loaded.message.empty())
               std::fprintf(stderr, "dcwalk: %s\n", loaded.message.c_str());

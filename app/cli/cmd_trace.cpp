@@ -15,6 +15,9 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/flag_domains.h"
+#include "app/session/trace_replay.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/scenarios.h"
 #include "sim/trace/breakdown.h"
 #include "sim/trace/rank_trace.h"
 
@@ -28,6 +31,7 @@ struct TraceOptions {
   std::vector<std::string> files;
   bool json = false;
   std::optional<int64_t> step;
+  std::string scenario;  // an engine scenario: its training model beside the measured step
 };
 
 int fail(const std::string& message) {
@@ -127,6 +131,37 @@ double pct(double part, double whole) {
   return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
+nlohmann::ordered_json sharesJson(const sim::trace::StepShares& s) {
+  return {{"step_s", s.step_s},
+          {"compute", s.compute},
+          {"exposed_communication", s.exposedCommunication},
+          {"idle", s.idle},
+          {"other", s.other}};
+}
+
+nlohmann::ordered_json comparisonJson(const TraceComparison& c, const std::string& scenario) {
+  nlohmann::ordered_json gaps = nlohmann::ordered_json::array();
+  for (const sim::trace::ShareGap& g : sim::trace::shareGaps(c.measured, c.modelled)) {
+    gaps.push_back({{"quantity", g.quantity}, {"measured", g.measured}, {"modelled", g.modelled}});
+  }
+  return {{"scenario", scenario},
+          {"measured", sharesJson(c.measured)},
+          {"modelled", sharesJson(c.modelled)},
+          {"gaps", std::move(gaps)},
+          {"gap", c.gap}};
+}
+
+void printComparison(const TraceComparison& c, const std::string& scenario) {
+  std::cout << "  measured vs modelled (" << scenario << "'s training step; shares of the step):\n"
+            << line("    %-24s %12.3f ms %12.3f ms\n", "step", c.measured.step_s * 1e3,
+                    c.modelled.step_s * 1e3);
+  for (const sim::trace::ShareGap& g : sim::trace::shareGaps(c.measured, c.modelled)) {
+    std::cout << line("    %-24s %10.1f %%   %10.1f %%\n", g.quantity.c_str(), 100 * g.measured,
+                      100 * g.modelled);
+  }
+  std::cout << "    gap: " << c.gap << "\n";
+}
+
 void printRank(const RankTrace& r, const Breakdown& b, const TraceOptions& o) {
   const sim::trace::Times& t = b.times;
   std::cout << r.file << ": rank " << r.rank << " of " << r.worldSize
@@ -216,15 +251,34 @@ int runTrace(const TraceOptions& o) {
     ranks.push_back(std::move(*rank));
   }
   sim::trace::fillMissingRanks(ranks);
+  std::vector<TraceComparison> comparisons;
+  if (!o.scenario.empty()) {
+    auto desc = sim::engine::builtinScenario(o.scenario);
+    if (!desc) return fail("--scenario: " + desc.error());
+    auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+    if (!catalog) return fail(catalog.error());
+    auto engine = sim::engine::Engine::create(*catalog, *desc);
+    if (!engine) return fail("--scenario " + o.scenario + ": " + engine.error());
+    const sim::engine::Snapshot snapshot = (*engine)->snapshot();
+    if (!snapshot.training) {
+      return fail("--scenario " + o.scenario + ": not a training job (no step to compare)");
+    }
+    comparisons = compareWithModel(ranks, snapshot, o.step);
+  }
   nlohmann::ordered_json out{{"files", ranks.size()}};
   if (o.step) out["step"] = *o.step;
   out["ranks"] = nlohmann::ordered_json::array();
-  for (const RankTrace& r : ranks) {
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const RankTrace& r = ranks[i];
     const Breakdown b = sim::trace::breakdown(r, o.step);
     if (o.json) {
       out["ranks"].push_back(rankJson(r, b, !o.step));
+      if (i < comparisons.size()) {
+        out["ranks"].back()["measured_vs_modelled"] = comparisonJson(comparisons[i], o.scenario);
+      }
     } else {
       printRank(r, b, o);
+      if (i < comparisons.size()) printComparison(comparisons[i], o.scenario);
     }
   }
   if (o.json) {
@@ -245,6 +299,9 @@ Command addTraceCommand(CLI::App& cli) {
   sub->add_flag("--json", options->json, "Print JSON (times in seconds, sizes in bytes)");
   addNumberOption(*sub, "trace", "--step", options->step,
                   "Only the GPU work launched in ProfilerStep#N");
+  sub->add_option("--scenario", options->scenario,
+                  "an engine scenario (as shot --scenario): its modelled training step beside "
+                  "the measured one, and the largest gap named");
   return Command{sub, [options] { return runTrace(*options); }};
 }
 

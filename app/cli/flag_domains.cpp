@@ -64,6 +64,9 @@ const std::vector<FlagDomain>& flagDomains() {
       {"shot", "--time", {0, MAX_COMMAND_SIM_S, false, "s"}},
       {"sim", "--until", {0, MAX_COMMAND_SIM_S, false, "s"}},
       {"trace", "--step", {0, 4611686018427387904.0, true, ""}},  // 2^62
+      {"shot", "--step", {0, 4611686018427387904.0, true, ""}},   // ProfilerStep#N of --trace
+      {"tour", "--step", {0, 4611686018427387904.0, true, ""}},
+      {"tour", "--time", {0, 4e9, false, "s"}},  // --trace: |ts| <= 4e15 us (sim/trace/limits.h)
       {"bench", "--frames", {2, 100000, true, "frames"}},
       {"bench", "--warmup", {0, 10000, true, "frames"}},
       {"bench", "--campus-scale", {1, 64, true, "x"}},

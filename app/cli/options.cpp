@@ -60,4 +60,22 @@ void addRenderOptions(CLI::App& sub, RenderOptions& options) {
           CLI::ignore_case));
 }
 
+void addTraceOptions(CLI::App& sub, TraceRequest& trace) {
+  CLI::Option* files =
+      sub.add_option("--trace", trace.files,
+                     "PyTorch profiler (Kineto) traces, one per rank: replay them on the "
+                     "scenario's cluster instead of the model (docs/trace.md)")
+          ->check(CLI::ExistingFile)
+          ->expected(1, 1 << 20);
+  sub.add_option("--rank-layout", trace.rankLayout,
+                 "the traced job's layout, fastest dimension first, e.g. tp=8,pp=2,dp=8 (each TP "
+                 "group inside one NVLink domain); default: rank r on GPU r")
+      ->needs(files);
+  sub.add_option("--rank-map", trace.rankMap,
+                 "a file of RANK GPU lines (two integers) placing every rank")
+      ->check(CLI::ExistingFile)
+      ->needs(files)
+      ->excludes("--rank-layout");
+}
+
 }  // namespace app

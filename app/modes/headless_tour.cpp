@@ -35,7 +35,11 @@ struct HeadlessTour {
 int openHeadlessTour(const HeadlessTourOptions& options, const world::TourPlayerDesc& desc,
                      HeadlessTour& out) {
   const float font = fontPixelsFor(options.render.height) * float(options.uiScale);
-  if (int status = openSession(options.render, nullptr, font, out.session)) return status;
+  SessionDesc sessionDesc;
+  sessionDesc.trace = options.trace;
+  if (int status = openSession(options.render, nullptr, font, out.session, sessionDesc)) {
+    return status;
+  }
   auto player = makeTourPlayer(*out.session.world, options.tour, desc);
   if (!player) {
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());

@@ -16,6 +16,7 @@ int runShot(const ShotOptions& options) {
   sessionDesc.engineScenario = options.scenario;
   sessionDesc.modelFile = options.model;
   sessionDesc.faults = options.faults;
+  sessionDesc.trace = options.trace;
   Session session;
   if (int status = openSession(options.render, nullptr, fontPixelsFor(options.render.height),
                                session, sessionDesc)) {
@@ -64,6 +65,12 @@ int runShot(const ShotOptions& options) {
                 traffic.flow(world::TrafficKind::Fabric).rate_Bps / 1e9,
                 100 * traffic.flow(world::TrafficKind::Fabric).load(),
                 traffic.flow(world::TrafficKind::Fabric).paused ? ", PFC-paused" : "");
+  }
+  if (session.replay) {
+    for (const TraceComparison& c : session.replay->comparisons()) {
+      std::printf("measured vs modelled (%s, rank %lld): %s\n", c.file.c_str(),
+                  static_cast<long long>(c.rank), c.gap.c_str());
+    }
   }
   for (const world::Label& label : session.list.labels)
     std::printf("label: %s\n", label.text.c_str());

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/session/render_options.h"
+#include "app/session/trace_replay.h"
 #include "sim/engine/engine_desc.h"
 #include "world/live/overlays.h"
 
@@ -22,7 +23,8 @@ struct ShotOptions {
   std::vector<sim::engine::FaultDesc> faults;
   bool traffic = false;
   bool coolant = false;
-  std::string model;  // a glTF file viewed on its own (station "model")
+  std::string model;   // a glTF file viewed on its own (station "model")
+  TraceRequest trace;  // --trace: the traced job replayed on the scenario's cluster
 };
 
 /// Renders and writes the still; prints what it shows. Returns the exit status.

@@ -430,8 +430,11 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     return EXIT_FAILURE_RUNTIME;
   }
   Session session;
-  if (int status = openSession(render, &window,
-                               18.0f * window.contentScale() * float(options.uiScale), session)) {
+  SessionDesc sessionDesc;
+  sessionDesc.trace = options.trace;
+  if (int status =
+          openSession(render, &window, 18.0f * window.contentScale() * float(options.uiScale),
+                      session, sessionDesc)) {
     return status;
   }
   world::TourPlayerDesc playerDesc;

@@ -8,6 +8,7 @@
 
 #include "app/platform/capture.h"
 #include "app/session/render_options.h"
+#include "app/session/trace_replay.h"
 
 namespace app {
 
@@ -15,6 +16,7 @@ struct WindowModeOptions {
   std::string tour = "default";
   std::string language = "en";
   bool reducedMotion = false;
+  TraceRequest trace;         // --trace: the traced job replayed instead of the model
   bool kiosk = false;         // booth mode: attract loop, idle reset, only the operator chord quits
   double kioskIdle_s = 90.0;  // quiet time in the tour before "are you still there?"
   double kioskWarning_s = 15.0;  // the countdown before the attract loop returns

@@ -33,9 +33,12 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
   sim.applyNow(commands);
   commands.clear();
   sim.advance(spec.dt_s);
+  if (session.replay) session.replay->advance(spec.dt_s, sim.speed(), sim.paused());
   result.times.advance_ms = msSince(mark);
 
-  const sim::engine::Snapshot snapshot = sim.snapshot();  // 3
+  // 3. With --trace the replayed job takes the engine's place in what the world reads.
+  sim::engine::Snapshot snapshot = sim.snapshot();
+  if (session.replay) session.replay->apply(snapshot);
   session.world->sync(snapshot, source.overlay(), sim.generation());
   result.generation = sim.generation();
   result.times.sync_ms = msSince(mark);
@@ -64,6 +67,10 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
     }
     if (!blank) {
       result.hud = source.hud(context);
+      if (session.replay) {
+        result.hud.status = session.replay->status();
+        for (const std::string& note : session.replay->notes()) result.hud.subtitle += " — " + note;
+      }
       result.hud.generation = sim.generation();
       ui.drawHud(result.hud);
       drawLegend(session.world->overlay(), result.hud.panelOnRight ? ui.titleBottom() : -1.0f);

@@ -75,6 +75,21 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     return EXIT_BAD_INPUT;
   }
   out.world = std::move(*built);
+  if (sessionDesc.trace.active()) {  // before the renderer: a bad trace is refused at once
+    // Rank 0 on the first GPU the world draws one by one (the hero rack's open tray).
+    const sim::engine::Cluster& cluster = out.sim->engine().cluster();
+    const auto& hero = out.world->heroGpus();
+    const uint32_t first = hero.empty() ? 0 : hero.front().local(std::max(1u, cluster.gpusPerTray));
+    auto replay = ReplayHost::open(sessionDesc.trace, out.sim->snapshot(), *out.catalog, first);
+    if (!replay) {
+      std::fprintf(stderr, "dcwalk: %s\n", replay.error().c_str());
+      return EXIT_BAD_INPUT;
+    }
+    out.replay = std::move(*replay);
+    for (const std::string& note : out.replay->notes()) {
+      std::fprintf(stderr, "dcwalk: note: %s\n", note.c_str());
+    }
+  }
   out.ui = std::make_unique<UiLayer>(fontPixels);
 
   renderer::RendererDesc desc = rendererDesc(options);

@@ -9,6 +9,7 @@
 
 #include "app/session/render_options.h"
 #include "app/session/sim_host.h"
+#include "app/session/trace_replay.h"
 #include "app/ui/ui_layer.h"
 #include "renderer/renderer.h"
 #include "sim/catalog.h"
@@ -25,11 +26,13 @@ struct SessionDesc {
   int campusScale = 1;                           // the benchmark's N x racks
   std::vector<sim::engine::FaultDesc> faults;    // injected on top of the scenario's own
   std::string modelFile;  // a glTF model to view on its own instead of the campus (shot --model)
+  TraceRequest trace;     // --trace: a traced job replayed on the engine's cluster
 };
 
 struct Session {
   std::unique_ptr<sim::Catalog> catalog;  // the shipped catalog, loaded once
   std::unique_ptr<SimHost> sim;           // drives every scale; its counts size the campus
+  std::unique_ptr<ReplayHost> replay;     // --trace: what the world shows instead of the engine
   std::unique_ptr<world::World> world;
   std::unique_ptr<UiLayer> ui;
   std::unique_ptr<renderer::Renderer> renderer;

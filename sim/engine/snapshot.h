@@ -52,7 +52,10 @@ struct Snapshot {
   std::span<const float> gpuPower_W;
   std::span<const float> gpuJunction_C;
   std::span<const float> gpuHbm_Bps;
-  std::span<const float> gpuKvOccupancy;   // inference: the replica's KV share; 0 in training
+  std::span<const float> gpuKvOccupancy;  // inference: the replica's KV share; 0 in training
+  // By GpuId, 1 where a trace replay (sim/trace/replay.h) has no trace for the GPU: shown as "no
+  // data", not as idle. Empty for the engine's own snapshots (every GPU has data).
+  std::span<const uint8_t> gpuNoData;
   std::span<const float> linkUtilisation;  // by LinkId: busier direction / capacity
   std::span<const uint8_t> linkUp;
   std::span<const uint8_t> switchPaused;  // by SwitchId: PFC-paused

@@ -5,19 +5,22 @@
 
 namespace sim::trace {
 
+void ActivityIndex::extend(Runs& r, const GpuInterval& iv) {
+  if (!r.ends.empty() && iv.start_ns <= r.ends.back()) {
+    r.ends.back() = std::max(r.ends.back(), iv.end_ns);
+  } else {
+    r.before.push_back(r.starts.empty() ? 0 : r.before.back() + (r.ends.back() - r.starts.back()));
+    r.starts.push_back(iv.start_ns);
+    r.ends.push_back(iv.end_ns);
+  }
+}
+
 ActivityIndex::ActivityIndex(const RankTrace& rank) {
   // rank.intervals are sorted by start, so each class's runs merge in one pass.
-  for (size_t i = 0; i < rank.intervals.size(); ++i) {
-    const GpuInterval& iv = rank.intervals[i];
-    Runs& r = m_runs[static_cast<int>(iv.cls)];
-    if (!r.ends.empty() && iv.start_ns <= r.ends.back()) {
-      r.ends.back() = std::max(r.ends.back(), iv.end_ns);
-    } else {
-      r.before.push_back(r.starts.empty() ? 0
-                                          : r.before.back() + (r.ends.back() - r.starts.back()));
-      r.starts.push_back(iv.start_ns);
-      r.ends.push_back(iv.end_ns);
-    }
+  for (const GpuInterval& iv : rank.intervals) {
+    extend(m_runs[static_cast<int>(iv.cls)], iv);
+    if (iv.cls == GpuClass::Gemm || iv.cls == GpuClass::Attention) extend(m_tensor, iv);
+    if (isCompute(iv.cls)) extend(m_compute, iv);
   }
   // The NCCL kernel running at t that started last, as a step function: sweep the kernels'
   // starts and ends in time order, keeping the running ones in a heap by start (ends removed
@@ -76,10 +79,22 @@ int64_t ActivityIndex::busyTime(GpuClass cls, int64_t from, int64_t to) const {
   return covered(r, to) - covered(r, from);
 }
 
-double ActivityIndex::busyFraction(GpuClass cls, int64_t from, int64_t to) const {
+double ActivityIndex::fraction(const Runs& r, int64_t from, int64_t to) const {
   if (to <= from) return 0.0;
-  const double f = static_cast<double>(busyTime(cls, from, to)) / static_cast<double>(to - from);
-  return std::clamp(f, 0.0, 1.0);
+  const double busy = static_cast<double>(covered(r, to) - covered(r, from));
+  return std::clamp(busy / static_cast<double>(to - from), 0.0, 1.0);
+}
+
+double ActivityIndex::busyFraction(GpuClass cls, int64_t from, int64_t to) const {
+  return fraction(m_runs[static_cast<int>(cls)], from, to);
+}
+
+double ActivityIndex::tensorFraction(int64_t from, int64_t to) const {
+  return fraction(m_tensor, from, to);
+}
+
+double ActivityIndex::computeFraction(int64_t from, int64_t to) const {
+  return fraction(m_compute, from, to);
 }
 
 int64_t ActivityIndex::collectiveAt(int64_t t) const {

@@ -25,6 +25,11 @@ class ActivityIndex {
   /// busyTime over the window's length, in [0, 1] (0 for an empty window): e.g. the tensor-core
   /// glow over a frame's slice of trace time, which does not flicker as an instant would.
   double busyFraction(GpuClass cls, int64_t from_ns, int64_t to_ns) const;
+  /// Share of [from_ns, to_ns) in which a tensor-core class (GEMM or attention) runs on some
+  /// stream, in [0, 1]: the union of both classes, so two streams at once count once.
+  double tensorFraction(int64_t from_ns, int64_t to_ns) const;
+  /// Share of [from_ns, to_ns) in which any compute kernel (not NCCL) runs, in [0, 1].
+  double computeFraction(int64_t from_ns, int64_t to_ns) const;
   /// Index into rank.intervals of the NCCL kernel running at `t_ns` that started last (its
   /// collective and bytes drive the traffic), or -1.
   int64_t collectiveAt(int64_t t_ns) const;
@@ -34,9 +39,13 @@ class ActivityIndex {
     std::vector<int64_t> starts, ends;
     std::vector<int64_t> before;  // total length of the runs before each one
   };
-  int64_t covered(const Runs& runs, int64_t t) const;  // busy time before t
+  static void extend(Runs& runs, const GpuInterval& iv);  // iv starts at or after the last run
+  int64_t covered(const Runs& runs, int64_t t) const;     // busy time before t
+  double fraction(const Runs& runs, int64_t from, int64_t to) const;
 
   Runs m_runs[GPU_CLASS_COUNT];
+  Runs m_tensor;   // GEMM and attention together
+  Runs m_compute;  // every compute class together
   // collectiveAt as a step function: from m_pieceStart[k] until the next piece, the answer is
   // m_pieceAnswer[k] (an index into rank.intervals, or -1). Built by one sweep in the constructor.
   std::vector<int64_t> m_pieceStart, m_pieceAnswer;

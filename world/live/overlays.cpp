@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "sim/engine/snapshot.h"
 
@@ -37,6 +38,10 @@ static_assert(VIRIDIS_SEGMENTS * VIRIDIS_STRIDE == 255);
 // Heat colours are partly emissive so the palette reads under any lighting.
 constexpr float TINT_EMISSIVE = 0.95f;  // indicators are light: they bloom
 constexpr float TINT_SPECULAR = 0.1f;
+// No data (a trace replay's GPU without a trace): a dull grey, unlit, its seams drawn, so it
+// reads as neither idle (dark viridis) nor busy (bright).
+constexpr float NO_DATA = std::numeric_limits<float>::quiet_NaN();
+const Look NO_DATA_LOOK{0.32f, 0.32f, 0.34f, 0.0f, 0.05f};
 
 // State of an instance in the overlay walk: kind in the top 4 bits, an index below.
 enum class Kind : uint32_t { Root = 0, Hall, Row, Rack, Tray, Gpu, Off };
@@ -105,6 +110,7 @@ Rgb srgbToLinear(Rgb c) {
 }
 
 double LegendRange::normalised(double value) const {
+  if (std::isnan(value)) return value;  // no data stays no data
   if (!(max > min)) return 0.0;
   return std::clamp((value - min) / (max - min), 0.0, 1.0);
 }
@@ -189,7 +195,10 @@ void updateOverlay(const sim::engine::Snapshot& snapshot, OverlayMetric metric, 
   }
 
   // Per GPU value of the metric (power and link load need no reduction choice per rack below).
+  // A trace replay's GPU without a trace has no value (NaN: drawn as "no data", not as idle).
+  const bool replay = !s.gpuNoData.empty();
   auto gpuValue = [&](uint32_t g) -> float {
+    if (replay && (g >= s.gpuNoData.size() || s.gpuNoData[g])) return NO_DATA;
     switch (metric) {
       case OverlayMetric::Power:
         return s.gpuPower_W[g];
@@ -207,8 +216,21 @@ void updateOverlay(const sim::engine::Snapshot& snapshot, OverlayMetric metric, 
   };
 
   const uint32_t modelled = std::min(c.racks, c.campusRacks);
-  if (metric == OverlayMetric::Power) {
+  if (metric == OverlayMetric::Power && !replay) {
     for (uint32_t r = 0; r < modelled; ++r) out.rackValues[r] = s.rackPower_W[r] / 1e3f;
+  } else if (metric == OverlayMetric::Power) {
+    // A replay: the rack's power over its GPUs with data only.
+    for (uint32_t r = 0; r < modelled; ++r) {
+      const uint32_t first = c.firstGpuOfRack({r}).index;
+      double sum = 0;
+      uint32_t n = 0;
+      for (uint32_t g = first; g < std::min(first + c.gpusPerRack, c.gpuCount()); ++g) {
+        if (std::isnan(gpuValue(g))) continue;
+        sum += gpuValue(g);
+        ++n;
+      }
+      out.rackValues[r] = n ? float(sum / 1e3) : NO_DATA;
+    }
   } else {
     // Reduce each rack's GPUs: the hottest junction, the mean busy share, the busiest link.
     const bool mean = metric == OverlayMetric::Utilisation;
@@ -216,16 +238,19 @@ void updateOverlay(const sim::engine::Snapshot& snapshot, OverlayMetric metric, 
       const uint32_t first = c.firstGpuOfRack({r}).index;
       const uint32_t end = std::min(first + c.gpusPerRack, c.gpuCount());
       double acc = mean ? 0.0 : -1e30;
+      uint32_t n = 0;  // GPUs with a value
       for (uint32_t g = first; g < end; ++g) {
+        if (std::isnan(gpuValue(g))) continue;
         acc = mean ? acc + gpuValue(g) : std::max(acc, double(gpuValue(g)));
+        ++n;
       }
-      out.rackValues[r] = end > first ? float(mean ? acc / (end - first) : acc) : 0.0f;
+      out.rackValues[r] = n > 0 ? float(mean ? acc / n : acc) : replay ? NO_DATA : 0.0f;
     }
   }
-  // Racks beyond the modelled fabric mirror its average rack.
+  // Racks beyond the modelled fabric mirror its average rack (a replay traced none of them).
   double sum = 0;
   for (uint32_t r = 0; r < modelled; ++r) sum += out.rackValues[r];
-  const float average = modelled ? float(sum / modelled) : 0.0f;
+  const float average = replay ? NO_DATA : modelled ? float(sum / modelled) : 0.0f;
   for (uint32_t r = modelled; r < c.campusRacks; ++r) out.rackValues[r] = average;
 
   if (c.racks > 0) {
@@ -332,6 +357,7 @@ void OverlayTint::bind(const Scene& scene, const RackMap& racks) {
 }
 
 Look OverlayTint::lookOf(double normalised) {
+  if (std::isnan(normalised)) return NO_DATA_LOOK;
   const Rgb c = srgbToLinear(viridis(normalised));
   Look look{c.r, c.g, c.b, TINT_EMISSIVE, TINT_SPECULAR};
   look.detail = 0;  // an indicator lit in the colour: no seams drawn over the light
@@ -354,8 +380,13 @@ void OverlayTint::prepare(const OverlayState& state) {
   auto meanOf = [&](uint32_t first, uint32_t end) {
     end = std::min<uint32_t>(end, uint32_t(state.rackValues.size()));
     double sum = 0;
-    for (uint32_t r = first; r < end; ++r) sum += state.rackValues[r];
-    return end > first ? sum / double(end - first) : 0.0;
+    uint32_t n = 0;
+    for (uint32_t r = first; r < end; ++r) {
+      if (std::isnan(state.rackValues[r])) continue;
+      sum += state.rackValues[r];
+      ++n;
+    }
+    return n > 0 ? sum / double(n) : end > first ? double(NO_DATA) : 0.0;
   };
   for (size_t h = 0; h < m_hallLooks.size(); ++h) {
     const std::vector<uint32_t>& starts = m_racks->rowStarts()[h];
@@ -374,10 +405,12 @@ void OverlayTint::prepare(const OverlayState& state) {
     double sum = 0;
     size_t n = 0;
     for (size_t g = t * m_gpusPerTray;
-         g < std::min(state.heroGpuValues.size(), (t + 1) * m_gpusPerTray); ++g, ++n) {
+         g < std::min(state.heroGpuValues.size(), (t + 1) * m_gpusPerTray); ++g) {
+      if (std::isnan(state.heroGpuValues[g])) continue;  // no data
       sum += state.heroGpuValues[g];
+      ++n;
     }
-    m_trayLooks[t] = lookOf(state.gpuRange.normalised(n ? sum / double(n) : 0.0));
+    m_trayLooks[t] = lookOf(n ? state.gpuRange.normalised(sum / double(n)) : double(NO_DATA));
   }
 }
 

@@ -35,6 +35,7 @@ bool contains(const Aabb& outer, const Aabb& inner) {
 
 // "184" for a value in `unit` (no decimals: labels are read at a glance).
 std::string formatValue(double value, const std::string& unit) {
+  if (std::isnan(value)) return "no data";  // a trace replay's GPU without a trace
   char text[48];
   std::snprintf(text, sizeof(text), "%.0f %s", value, unit.c_str());
   return text;
