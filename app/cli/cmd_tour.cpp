@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "app/cli/commands.h"
 #include "app/cli/options.h"
@@ -23,6 +24,7 @@ struct TourOptions {
   double fps = 0;   // headless: a clip at this rate instead of key frames; soak: the frame cap
   WindowModeOptions window;
   SoakOptions soak;
+  std::string text;  // --text: booth, engineer or off ("" = the mode's default)
 };
 
 bool haveDisplay() {
@@ -45,6 +47,11 @@ Command addTourCommand(CLI::App& cli) {
       ->capture_default_str();
   sub->add_option("--chapter", options->chapter, "headless: render only this chapter (1..10)")
       ->check(CLI::Range(1, 10));
+  sub->add_option("--text", options->text,
+                  "how much text a frame carries: booth (title, one number, one line; default in "
+                  "--kiosk), engineer (the panel, verdict first; default otherwise) or off (the "
+                  "picture alone)")
+      ->check(CLI::IsMember({"booth", "engineer", "off"}));
   sub->add_flag("--reduced-motion", options->window.reducedMotion, "cut between views, no flights");
   sub->add_option("--captures", options->window.captureDir,
                   "window: folder for F12 screenshots and F9 clips (default: the pictures "
@@ -84,6 +91,9 @@ Command addTourCommand(CLI::App& cli) {
                   "quit after this many frames (window; 0 = run until closed)");
   addRenderOptions(*sub, options->render);
   return {sub, [options, sub] {
+            std::optional<TextMode> text;
+            if (TextMode mode; !options->text.empty() && parseTextMode(options->text.c_str(), mode))
+              text = mode;
             if (sub->count("--soak")) {
               SoakOptions soak = options->soak;
               if (options->fps > 0) soak.fpsCap = options->fps;
@@ -103,12 +113,14 @@ Command addTourCommand(CLI::App& cli) {
               headless.chapter = options->chapter;
               headless.reducedMotion = options->window.reducedMotion;
               headless.uiScale = options->window.uiScale;
+              headless.text = text.value_or(TextMode::Engineer);
               return options->fps > 0 ? runHeadlessClip(headless, options->fps)
                                       : runHeadlessTour(headless);
             }
             // The window remembers the visitor's language, motion and text size; flags given
             // on the command line win. Booth mode reads them but never writes.
             WindowModeOptions window = options->window;
+            window.text = text;
             const LoadedSettings loaded = loadSettings(settingsPath());
             if (!loaded.message.empty())
               std::fprintf(stderr, "dcwalk: %s\n", loaded.message.c_str());

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "app/session/tour_session.h"
+#include "app/ui/ui_text.h"
 
 namespace app {
 
@@ -54,9 +55,9 @@ void Booth::update(const std::vector<KioskEvent>& events, double wall_s, TourDri
     }
     m_banner.clear();
     if (out.state == KioskState::IdleWarning) {
-      char text[128];
-      std::snprintf(text, sizeof(text), "Still there? Press any key.  (%.0f s)", out.warningLeft_s);
-      m_banner = text;
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%.0f\u00a0s", out.warningLeft_s);
+      m_banner = withValue(uiText("kiosk.still_there", m_playerDesc.language), seconds);
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/session/render_options.h"
+#include "app/ui/ui_layout.h"
 
 namespace app {
 
@@ -17,6 +18,7 @@ struct HeadlessTourOptions {
   int chapter = 0;             // only this chapter (1..10); 0 = all
   bool reducedMotion = false;  // the clip: cut between views
   double uiScale = 1.0;
+  TextMode text = TextMode::Engineer;  // --text
 };
 
 /// Key frames: each step's view with the simulation as a visitor sees it at the end of the step

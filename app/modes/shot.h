@@ -22,7 +22,8 @@ struct ShotOptions {
   std::vector<sim::engine::FaultDesc> faults;
   bool traffic = false;
   bool coolant = false;
-  std::string model;  // a glTF file viewed on its own (station "model")
+  std::string model;   // a glTF file viewed on its own (station "model")
+  bool clean = false;  // the picture alone: no HUD, no labels, no panel
 };
 
 /// Renders and writes the still; prints what it shows. Returns the exit status.

@@ -54,6 +54,8 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
 
   UiLayer& ui = *session.ui;  // 6
   const float width = float(spec.extent.width), height = float(spec.extent.height);
+  // The text size follows the screen: a resized window gets fonts of its own size.
+  if (ui.fitTo(spec.extent.width, spec.extent.height)) session.renderer->reloadUiFonts();
   ImDrawData* draw = nullptr;
   for (int pass = 0; pass < (spec.settleUi ? 2 : 1); ++pass) {
     if (spec.platformNewFrame) {
@@ -65,10 +67,15 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
     if (!blank) {
       result.hud = source.hud(context);
       result.hud.generation = sim.generation();
-      ui.drawHud(result.hud);
-      drawLegend(session.world->overlay(), result.hud.panelOnRight ? ui.titleBottom() : -1.0f);
-      source.drawWindows(context);
-      ui.drawLabels(session.list, width, height);  // clear of the windows drawn above
+      const TextMode mode = result.hud.mode;
+      // Engineer: one legend bar; the booth's headline tells the number instead.
+      const bool legend = mode == TextMode::Engineer && session.world->overlay().active();
+      ui.drawHud(result.hud, legend);
+      if (legend) drawLegend(session.world->overlay(), ui.layout().legend, result.hud.language);
+      if (mode != TextMode::Off) source.drawWindows(context);
+      // Labels in the world: the engineer's (the booth's words are the title, the headline and
+      // one line), clear of the windows drawn above.
+      if (mode == TextMode::Engineer) ui.drawLabels(session.list, width, height);
     }
     draw = ui.endFrame();
   }

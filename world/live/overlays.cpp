@@ -295,7 +295,8 @@ std::vector<HeroGpu> findHeroGpus(const Scene& scene, const RackMap& racks) {
       if (!isGpuPackage(child.name)) continue;
       const Aabb bounds =
           transformAabb(trayWorld * child.local, scene.prototype(child.prototype).bounds);
-      out.push_back({trayNumber, slot++, bounds});
+      out.push_back(
+          {trayNumber, slot++, bounds, racks.pathOfRack(0) + "/" + tray->name + "/" + child.name});
     }
   }
   return out;

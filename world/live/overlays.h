@@ -97,6 +97,7 @@ struct HeroGpu {
   uint32_t tray = 0;  // compute tray number in the rack (0 = top)
   uint32_t slot = 0;  // GPU package in the tray, in the order the tray lists them
   Aabb bounds;        // world
+  std::string path;   // instance path ("hall0/row0/rack0/compute_tray9/superchip0_gpu0")
   /// Local index in the rack as the engine counts it (tray x GPUs per tray + slot).
   uint32_t local(uint32_t gpusPerTray) const { return tray * gpusPerTray + slot; }
 };
