@@ -36,7 +36,9 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
   result.times.advance_ms = msSince(mark);
 
   const sim::engine::Snapshot snapshot = sim.snapshot();  // 3
-  session.world->sync(snapshot, source.overlay(), sim.generation());
+  // Colours and glow follow at a bounded rate of wall time, so nothing flashes (a still: at once).
+  session.world->sync(snapshot, source.overlay(), sim.generation(),
+                      world::Calm{spec.calm ? spec.dt_s : 0.0, source.reducedMotion()});
   result.generation = sim.generation();
   result.times.sync_ms = msSince(mark);
 

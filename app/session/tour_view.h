@@ -47,6 +47,7 @@ class TourView : public FrameSource {
   HudInfo hud(FrameContext& context) override;
   void drawWindows(FrameContext& context) override;
   bool blanked() const override { return m_blanked; }
+  bool reducedMotion() const override { return m_driver.player().reducedMotion(); }
 
  private:
   TourDriver& m_driver;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "sim/engine/snapshot.h"
+#include "world/live/calm.h"
 
 namespace world {
 namespace {
@@ -232,6 +233,27 @@ void updateOverlay(const sim::engine::Snapshot& snapshot, OverlayMetric metric, 
       out.heroGpuValues[local] = gpuValue(first + local);
     }
   }
+}
+
+void easeOverlay(OverlayState& shown, const OverlayState& target, double maxShare) {
+  if (shown.metric != target.metric || shown.rackValues.size() != target.rackValues.size() ||
+      shown.heroGpuValues.size() != target.heroGpuValues.size() ||
+      shown.rackRange.max != target.rackRange.max || shown.gpuRange.max != target.gpuRange.max) {
+    shown = target;
+    return;
+  }
+  const double rackStep = maxShare * (target.rackRange.max - target.rackRange.min);
+  const double gpuStep = maxShare * (target.gpuRange.max - target.gpuRange.min);
+  for (size_t i = 0; i < shown.rackValues.size(); ++i)
+    shown.rackValues[i] = float(slewTowards(shown.rackValues[i], target.rackValues[i], rackStep));
+  for (size_t i = 0; i < shown.heroGpuValues.size(); ++i)
+    shown.heroGpuValues[i] =
+        float(slewTowards(shown.heroGpuValues[i], target.heroGpuValues[i], gpuStep));
+  shown.time_s = target.time_s;
+  shown.basis = target.basis;
+  shown.gpusPerTray = target.gpusPerTray;
+  shown.rackRange = target.rackRange;
+  shown.gpuRange = target.gpuRange;
 }
 
 // --- rack order ---

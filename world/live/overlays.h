@@ -68,6 +68,11 @@ struct OverlayState {
 /// figures (rack max power, GPU TDP, coolant supply to throttle junction, 0-100 %).
 void updateOverlay(const sim::engine::Snapshot& snapshot, OverlayMetric metric, OverlayState& out);
 
+/// `shown` moved towards `target`: each value by at most `maxShare` of its range (a new metric,
+/// or other racks, is taken at once). What the heat map draws, so it never flashes
+/// (world/live/calm.h).
+void easeOverlay(OverlayState& shown, const OverlayState& target, double maxShare);
+
 /// The campus's racks in RackId order, found once from the scene's instance names.
 class RackMap {
  public:

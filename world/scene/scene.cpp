@@ -148,11 +148,12 @@ struct CollectWalk {
       const Aabb partBox = transformAabb(world, part.bounds);
       const glm::dvec3 partRel = partBox.center() - view.eye;
       const double partRadius = 0.5 * glm::length(partBox.size());
-      if (view.cull &&
-          (!kept(partRel, partRadius) || projected(partRel, partRadius) < view.minPixels)) {
-        continue;
-      }
-      emit(part.mesh, world * part.local, tint ? *tint : part.look, partBox, selected);
+      const double px = projected(partRel, partRadius);
+      if (view.cull && (!kept(partRel, partRadius) || px < view.minPixels)) continue;
+      // A part larger than the screen is the backdrop (the board under a die, a hall's floor):
+      // an overlay never colours it (issue 22: the utilisation tint flashed the whole frame).
+      const bool backdrop = px > view.viewportHeight_px;
+      emit(part.mesh, world * part.local, tint && !backdrop ? *tint : part.look, partBox, selected);
     }
   }
 

@@ -83,6 +83,7 @@ class TourPlayer {
   void land();
   /// Cuts the current flight short and cuts future moves (or brings them back).
   void setReducedMotion(bool on);
+  bool reducedMotion() const { return m_desc.reducedMotion; }
   /// Switches the caption language; false (and no change) when the bundle lacks it.
   bool setLanguage(const std::string& code);
   void setAutoAdvance(bool on) { m_desc.autoAdvance = on; }
