@@ -32,8 +32,6 @@
 namespace app {
 namespace {
 
-// How long a woken booth shows how to go on.
-constexpr double WOKEN_HINT_S = 12.0;
 // How long a first Esc (with nothing selected or open) waits for the second one that quits.
 constexpr double QUIT_CONFIRM_S = 3.0;
 
@@ -610,7 +608,6 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   auto last = Clock::now();
   FrameRate fps;
   uint64_t frames = 0;
-  double sinceWoken_s = 1e9;  // booth: how long ago a visitor started the tour
   while (!app.quitRequested() && !booth.quitRequested()) {
     if (window.shouldClose()) {
       if (!options.kiosk) break;
@@ -637,20 +634,11 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
           input.scroll != 0) {
         events.push_back({KioskInput::AnyKey});
       }
-      const KioskState before = booth.state();
       booth.update(events, wall_s, driver, commands);
-      sinceWoken_s = before == KioskState::Attract && booth.state() == KioskState::Tour
-                         ? 0.0
-                         : sinceWoken_s + wall_s;
       // The attract loop says in one line what this is and asks for a key; a visitor who just
       // woke the booth is told how to go on.
-      std::string hint;
-      if (booth.state() == KioskState::Attract) {
-        hint = uiText("kiosk.attract", options.language);
-      } else if (booth.state() == KioskState::Tour && sinceWoken_s < WOKEN_HINT_S) {
-        hint = uiText("kiosk.woken", options.language);
-      }
-      app.setBooth(booth.blanked(), booth.state() == KioskState::Attract, booth.banner(), hint);
+      app.setBooth(booth.blanked(), booth.state() == KioskState::Attract, booth.banner(),
+                   booth.hint());
     } else {
       for (const auto& press : input.keysPressed) app.handleKey(press.key, commands);
       app.fly(input, dt, extent);

@@ -50,7 +50,10 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
   const world::FrameDesc frame = source.frameDesc(spec.extent, sim);  // 5
   session.worldStats = session.world->buildRenderList(source.camera(), frame, session.list);
   const bool blank = source.blanked();
-  if (blank) session.list.clear();
+  if (blank) {  // the presenter's blank: black, not an empty sky
+    session.list.clear();
+    for (int k = 0; k < 3; ++k) session.list.view.skyTop[k] = session.list.view.skyHorizon[k] = 0;
+  }
   result.stats = session.worldStats;
   result.times.world_ms = msSince(mark);
 

@@ -1,5 +1,7 @@
 #include "app/ui/ui_layer.h"
 
+#include "app/ui/widgets.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cfloat>
@@ -212,6 +214,7 @@ void UiLayer::beginFrame(float width, float height, float deltaSeconds) {
   if (width > 0 && height > 0) io.DisplaySize = ImVec2(width, height);
   io.DeltaTime = deltaSeconds > 0 ? deltaSeconds : 1.0f / 60.0f;
   ImGui::NewFrame();
+  clearDrawnButtons();
   m_layout = layoutUi({io.DisplaySize.x, io.DisplaySize.y, ImGui::GetFontSize()});
   m_headlinePixels = 0;
   if (m_captureText) {

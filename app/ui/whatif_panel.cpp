@@ -124,46 +124,16 @@ void WhatIfPanel::draw(const WhatIfState& state, const ScreenRect& region,
     }
     ImGui::EndCombo();
   }
+  ImGui::PopItemWidth();
 
-  // Fields: edit any, then apply them all (only those that differ from the scenario's own).
-  ImGui::Separator();
-  ImGui::TextDisabled("%s", uiText("whatif.fields", language));
-  const std::vector<std::string> paths = sim::engine::engineFieldPaths();
-  // The running engine was started from m_request (follow() keeps them together).
-  const auto running = sim::engine::engineDescOf(m_request);
-  const bool training =
-      running && sim::engine::engineFieldValue(*running, "workload.kind") == "training";
-  m_fieldText.resize(paths.size());
-  for (size_t i = 0; i < paths.size(); ++i) {
-    const bool inference = paths[i].rfind("workload.inference.", 0) == 0;
-    const bool trainingField = paths[i].rfind("workload.training.", 0) == 0;
-    if ((training && inference) || (!training && trainingField)) continue;
-    char buffer[128];
-    std::snprintf(buffer, sizeof(buffer), "%s", m_fieldText[i].c_str());
-    // The path is the widget's identity; the label is for people.
-    const std::string label = fieldLabel(paths[i], language) + "###" + paths[i];
-    if (ImGui::InputText(label.c_str(), buffer, sizeof(buffer))) m_fieldText[i] = buffer;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", paths[i].c_str());
-  }
-  if (stableButton(uiText("whatif.apply", language), "apply")) {
-    const auto base = sim::engine::builtinScenario(m_request.scenario);
-    sim::engine::EngineRequest request{m_request.scenario, {}, m_request.faults};
-    for (size_t i = 0; i < paths.size(); ++i) {
-      if (base && m_fieldText[i] != sim::engine::engineFieldValue(*base, paths[i])) {
-        request.overrides.push_back(paths[i] + "=" + m_fieldText[i]);
-      }
-    }
-    ask(commands, std::move(request), false, uiText("whatif.applied", language));
-  }
-  ImGui::SameLine();
-  if (stableButton(uiText("whatif.reset", language), "reset_fields")) refillFields();
-
-  // Faults: injected now (a rerun to now with the fault starting then), cleared now.
+  // Faults first, above the fold: injected now (a rerun to now with the fault starting then),
+  // cleared now; the host's answer under the button.
   ImGui::Separator();
   ImGui::TextDisabled("%s", uiText("whatif.faults", language));
   const char* kinds[] = {
       uiText("whatif.kind.link_down", language), uiText("whatif.kind.pfc_storm", language),
       uiText("whatif.kind.pump_trip", language), uiText("whatif.kind.straggler", language)};
+  ImGui::PushItemWidth(width * 0.45f);
   ImGui::Combo((std::string(uiText("whatif.kind", language)) + "###kind").c_str(), &m_faultKind,
                kinds, 4);
   ImGui::InputInt((std::string(uiText("whatif.target", language)) + "###target").c_str(),
@@ -219,6 +189,41 @@ void WhatIfPanel::draw(const WhatIfState& state, const ScreenRect& region,
           "%s", withValue(uiText("whatif.own", language), faultLabel(f, language)).c_str());
     }
   }
+  // Fields: edit any, then apply them all (only those that differ from the scenario's own).
+  ImGui::Separator();
+  ImGui::PushItemWidth(width * 0.45f);
+  ImGui::TextDisabled("%s", uiText("whatif.fields", language));
+  const std::vector<std::string> paths = sim::engine::engineFieldPaths();
+  // The running engine was started from m_request (follow() keeps them together).
+  const auto running = sim::engine::engineDescOf(m_request);
+  const bool training =
+      running && sim::engine::engineFieldValue(*running, "workload.kind") == "training";
+  m_fieldText.resize(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const bool inference = paths[i].rfind("workload.inference.", 0) == 0;
+    const bool trainingField = paths[i].rfind("workload.training.", 0) == 0;
+    if ((training && inference) || (!training && trainingField)) continue;
+    char buffer[128];
+    std::snprintf(buffer, sizeof(buffer), "%s", m_fieldText[i].c_str());
+    // The path is the widget's identity; the label is for people.
+    const std::string label = fieldLabel(paths[i], language) + "###" + paths[i];
+    if (ImGui::InputText(label.c_str(), buffer, sizeof(buffer))) m_fieldText[i] = buffer;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", paths[i].c_str());
+  }
+  if (stableButton(uiText("whatif.apply", language), "apply")) {
+    const auto base = sim::engine::builtinScenario(m_request.scenario);
+    sim::engine::EngineRequest request{m_request.scenario, {}, m_request.faults};
+    for (size_t i = 0; i < paths.size(); ++i) {
+      if (base && m_fieldText[i] != sim::engine::engineFieldValue(*base, paths[i])) {
+        request.overrides.push_back(paths[i] + "=" + m_fieldText[i]);
+      }
+    }
+    ask(commands, std::move(request), false, uiText("whatif.applied", language));
+  }
+  ImGui::SameLine();
+  if (stableButton(uiText("whatif.reset", language), "reset_fields")) refillFields();
+
+  ImGui::PopItemWidth();
   ImGui::PopTextWrapPos();
   ImGui::End();
 }

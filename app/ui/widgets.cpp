@@ -11,11 +11,11 @@ std::vector<DrawnButton>& registry() {
   return buttons;
 }
 
-void record(const std::string& label, const char* id) {
+void record(const std::string& label, const char* id, bool pressed) {
   const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
   const bool enabled =
       (ImGui::GetCurrentContext()->CurrentItemFlags & ImGuiItemFlags_Disabled) == 0;
-  registry().push_back({id, label, {min.x, min.y, max.x, max.y}, enabled});
+  registry().push_back({id, label, {min.x, min.y, max.x, max.y}, enabled, pressed});
 }
 
 }  // namespace
@@ -23,14 +23,14 @@ void record(const std::string& label, const char* id) {
 bool stableButton(const std::string& label, const char* id, float width) {
   const std::string full = label + "###" + id;
   const bool pressed = ImGui::Button(full.c_str(), ImVec2(width, 0));
-  record(label, id);
+  record(label, id, pressed);
   return pressed;
 }
 
 bool stableSmallButton(const std::string& label, const char* id) {
   const std::string full = label + "###" + id;
   const bool pressed = ImGui::SmallButton(full.c_str());
-  record(label, id);
+  record(label, id, pressed);
   return pressed;
 }
 

@@ -18,6 +18,7 @@ struct DrawnButton {
   std::string label;
   ScreenRect rect{};
   bool enabled = true;
+  bool pressed = false;  // clicked in this frame
 };
 
 /// ImGui::Button with `label` shown and `id` as its identity ("label###id"); recorded.

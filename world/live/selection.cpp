@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <glm/gtc/constants.hpp>
+
 namespace world {
 namespace {
 
@@ -250,21 +252,28 @@ OrbitPose frameSelection(const World& world, const PickHit& hit, const Camera& c
   const double distance = 1.2 * radius / std::sin(0.5 * camera.verticalFov_rad());
   glm::dvec3 toCamera = camera.position() - centre;
   toCamera = glm::length(toCamera) > 0 ? glm::normalize(toCamera) : glm::dvec3(0, 0.5, 1);
-  const glm::dvec3 candidates[] = {
-      toCamera,
-      glm::normalize(toCamera + glm::dvec3(0, 0.8, 0)),
-      glm::normalize(glm::dvec3(0.3, 1.0, 0.6)),
-      glm::normalize(glm::dvec3(-toCamera.x, 0.4, -toCamera.z) + glm::dvec3(0, 1e-3, 0)),
-  };
+  // Directions round it (12 yaws at 15, 40 and 70 degrees up, and straight above), tried in the
+  // order of how little they turn the view from where the camera is.
+  std::vector<glm::dvec3> candidates = {toCamera};
+  for (double pitch_deg : {15.0, 40.0, 70.0}) {
+    for (int k = 0; k < 12; ++k) {
+      const double yaw = k * glm::pi<double>() / 6.0, pitch = glm::radians(pitch_deg);
+      candidates.push_back(
+          {std::cos(pitch) * std::cos(yaw), std::sin(pitch), std::cos(pitch) * std::sin(yaw)});
+    }
+  }
+  candidates.push_back(glm::normalize(glm::dvec3(0.05, 1.0, 0.05)));
+  std::stable_sort(candidates.begin() + 1, candidates.end(),
+                   [&](const glm::dvec3& a, const glm::dvec3& b) {
+                     return glm::dot(a, toCamera) > glm::dot(b, toCamera);
+                   });
   glm::dvec3 chosen = candidates[0];
   for (const glm::dvec3& dir : candidates) {
     const glm::dvec3 eye = centre + dir * distance;
     // Outside it, and nothing else between the eye and it.
     if (holds(box, eye)) continue;
     const auto first = world.scene().pick(eye, centre - eye);
-    double t0 = 0, t1 = 0;
-    rayBox(eye, glm::normalize(centre - eye), box, t0, t1);
-    if (first && first->distance_m < 0.98 * t0) continue;
+    if (first && !holds(box, first->worldBounds.center())) continue;
     chosen = dir;
     break;
   }
