@@ -1,6 +1,7 @@
 #include "app/session/tour_view.h"
 
 #include "app/session/session.h"
+#include "app/ui/narration.h"
 
 namespace app {
 
@@ -36,6 +37,8 @@ HudInfo TourView::hud(FrameContext& context) {
   }
   if (!m_hint.empty()) hud.caption = m_hint;
   if (!m_banner.empty()) hud.banner = m_banner;
+  // Every number in the narration is the panel's (or the catalog's) value it names.
+  hud.caption = fillNarration(hud.caption, {view, &context.catalog});
   return hud;
 }
 

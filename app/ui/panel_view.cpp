@@ -182,6 +182,12 @@ void drawBar(const PanelBarView& bar, float width) {
     ImGui::SameLine();
     ImGui::Text("%s  %s", bar.segments[i].label.c_str(), bar.segments[i].text.c_str());
   }
+  // In words too, never colour alone.
+  ImGui::Text("%s / %s", bar.totalText.c_str(), bar.capacityText.c_str());
+  if (bar.over) {
+    ImGui::SameLine();
+    ImGui::TextColored(WARNING_TEXT, "%s", bar.overText.c_str());
+  }
 }
 
 bool drawKnobs(const PanelView& view, std::vector<double>& knobValues, float width,
@@ -250,7 +256,13 @@ PanelInput drawPanel(const PanelView& view, std::vector<double>& knobValues,
     // The verdict first, in large type; its basis is one hover or click away like every row's.
     if (desc.verdictFont) ImGui::PushFont(desc.verdictFont);
     if (view.verdict->warning) ImGui::PushStyleColor(ImGuiCol_Text, WARNING_TEXT);
-    ImGui::TextWrapped("%s", view.verdict->text.c_str());
+    // Broken as the captions are: never between a number and its unit ("7.49 / ms").
+    ImGui::BeginGroup();
+    for (const std::string& line : wrapText(view.verdict->text, width, [](const std::string& l) {
+           return ImGui::CalcTextSize(l.c_str()).x;
+         }))
+      ImGui::TextUnformatted(line.c_str());
+    ImGui::EndGroup();
     if (view.verdict->warning) ImGui::PopStyleColor();
     if (desc.verdictFont) ImGui::PopFont();
     if (ImGui::IsItemHovered()) {

@@ -93,6 +93,9 @@ void applyStyle(float em) {
   style.FrameBorderSize = 0.0f;
   style.PopupBorderSize = std::max(1.0f, k);
   style.DisplaySafeAreaPadding = ImVec2(0, 0);
+  // Lines drawn from the white pixel, not from a baked texture: then every textured quad is a
+  // glyph, which the text-count tests rely on (UiLayer::glyphQuads).
+  style.AntiAliasedLinesUseTex = false;
   ImVec4* c = style.Colors;
   const ImVec4 accent = rgba(118, 185, 0);
   c[ImGuiCol_Text] = rgba(232, 236, 240);
@@ -217,10 +220,7 @@ void UiLayer::beginFrame(float width, float height, float deltaSeconds) {
   clearDrawnButtons();
   m_layout = layoutUi({io.DisplaySize.x, io.DisplaySize.y, ImGui::GetFontSize()});
   m_headlinePixels = 0;
-  if (m_captureText) {
-    m_capturedText.clear();
-    ImGui::LogToBuffer();
-  }
+  m_capturedText.clear();
 }
 
 std::vector<PlacedLabel> layoutLabels(
@@ -314,7 +314,7 @@ int UiLayer::drawLabels(const world::RenderList& list, float width, float height
     draw->AddLine(ImVec2(p.anchorX, max.y), ImVec2(p.anchorX, max.y + pad * 2),
                   IM_COL32(255, 255, 255, 160), 1.5f);
     draw->AddText(ImVec2(min.x + pad, min.y + pad), p.rgba, p.text.c_str());
-    if (m_captureText) m_capturedText += p.text + "\n";  // not logged by ImGui: a draw list
+    if (m_captureText) m_capturedText += p.text + "\n";
   }
   return int(m_placedLabels.size());
 }
@@ -345,7 +345,10 @@ void UiLayer::drawWrapped(const std::string& text, float width, ImFont* font, ui
   const std::vector<std::string> lines = wrapText(
       text, width, [](const std::string& line) { return ImGui::CalcTextSize(line.c_str()).x; });
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
-  for (const std::string& line : lines) ImGui::TextUnformatted(line.c_str());
+  for (const std::string& line : lines) {
+    ImGui::TextUnformatted(line.c_str());
+    if (m_captureText) m_capturedText += line + "\n";
+  }
   ImGui::PopStyleColor();
   if (font) ImGui::PopFont();
 }
@@ -444,16 +447,25 @@ std::optional<size_t> UiLayer::drawChapterMenu(const std::string& heading,
 }
 
 ImDrawData* UiLayer::endFrame() {
-  if (m_captureText) {
-    ImGui::LogFinish();
-    m_capturedText += ImGui::GetCurrentContext()->LogBuffer.c_str();
-  }
   ImGui::EndFrame();
   m_drawnWindows = windowsDrawnThisFrame();
   m_windowRects.clear();
   for (const DrawnWindow& w : m_drawnWindows) m_windowRects.push_back(w.rect);
   ImGui::Render();
-  return ImGui::GetDrawData();
+  ImDrawData* data = ImGui::GetDrawData();
+  m_glyphQuads = 0;
+  if (m_captureText) {
+    // Glyphs are the quads textured from the font atlas; everything else ImGui draws samples
+    // its white pixel (anti-aliased lines too: applyStyle turns their texture off).
+    const ImVec2 white = ImGui::GetIO().Fonts->TexUvWhitePixel;
+    for (int l = 0; l < data->CmdListsCount; ++l) {
+      const ImDrawList* list = data->CmdLists[l];
+      for (const ImDrawVert& v : list->VtxBuffer)
+        if (v.uv.x != white.x || v.uv.y != white.y) ++m_glyphQuads;
+    }
+    m_glyphQuads /= 4;
+  }
+  return data;
 }
 
 }  // namespace app

@@ -120,10 +120,13 @@ class UiLayer {
   /// Ends the frame; the draw data stays valid until the next beginFrame.
   ImDrawData* endFrame();
 
-  /// Records every text the following frames draw (windows and labels) into capturedText(), one
-  /// line per line drawn: what a word count of a frame reads.
+  /// Records the text the HUD and the labels draw into capturedText(), one line per line drawn,
+  /// and counts the glyphs the whole frame drew (glyphQuads): when the two agree, the captured
+  /// text is every text of the frame, which is what a word count of a frame needs.
   void setTextCapture(bool on) { m_captureText = on; }
   const std::string& capturedText() const { return m_capturedText; }
+  /// Glyphs drawn by the last frame (with text capture on).
+  size_t glyphQuads() const { return m_glyphQuads; }
   /// The height in pixels of the last headline drawn (0 without one).
   float headlinePixels() const { return m_headlinePixels; }
 
@@ -149,6 +152,7 @@ class UiLayer {
   std::vector<DrawnWindow> m_drawnWindows;
   bool m_captureText = false;
   std::string m_capturedText;
+  size_t m_glyphQuads = 0;
   float m_headlinePixels = 0;
 };
 

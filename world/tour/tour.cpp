@@ -182,8 +182,11 @@ class TourParser : sim::JsonChecker {
       for (size_t i = 0; i < controls->size(); ++i) {
         std::string control;
         if (!text(at / "controls" / i, control)) return false;
-        if (control.rfind("knob:", 0) != 0 && control.rfind("button:", 0) != 0)
-          return flag(at / "controls" / i, "a control is \"knob:<path>\" or \"button:<id>\"");
+        if (control.rfind("knob:", 0) != 0 && control.rfind("button:", 0) != 0 &&
+            control.rfind("picture:", 0) != 0)
+          return flag(at / "controls" / i,
+                      "a control is \"knob:<path>\", \"button:<id>\" or \"picture:<race, "
+                      "roofline or bar>\"");
         step.controls.push_back(std::move(control));
       }
     }

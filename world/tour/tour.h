@@ -53,8 +53,9 @@ struct TourStep {
   std::optional<OrbitPose> orbit;      // an explicit camera orbit pose (world metres, radians)
   std::vector<std::string> narration;  // strings keys, shown one chunk at a time
   std::string action;                  // strings key shown after the chunks ("" = none)
-  // The panel controls the action asks the visitor to use: "knob:<--set path>" or
-  // "button:<id>" of the chapter's panel (checked against assets/panels.json by the app's tests).
+  // What the action asks the visitor to use or watch: "knob:<--set path>", "button:<id>" or
+  // "picture:<race|roofline|bar>" of the chapter's panel (checked against assets/panels.json by
+  // the app's tests).
   std::vector<std::string> controls;
   std::string booth;           // strings key: the booth's one caption line (<= 15 words; "" = none)
   std::string scenario;        // sim scenario preset (assets/scenarios/<name>.json)
