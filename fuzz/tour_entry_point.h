@@ -94,6 +94,9 @@ inline std::string checkAcceptedTour(const world::Tour& tour,
     }
   }
   for (const world::StringTable& table : languages) {
+    for (const auto& [key, text] : table.texts)
+      if (text.size() > world::MAX_CAPTION_BYTES || key.size() > world::MAX_NAME_BYTES)
+        return "accepted a text or key longer than its limit in " + table.file.string();
     for (const std::string& key : keys) {
       const std::string* found = table.find(key);
       if (!found || found->empty())

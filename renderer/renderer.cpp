@@ -22,6 +22,12 @@ struct Renderer::Frame {
   vkutil::Buffer instances;
   VkQueryPool timestamps = VK_NULL_HANDLE;
   bool timestampsWritten = false;
+  // The overdraw measurement: one precise occlusion query and one pipeline-statistics query
+  // around the scene's draws.
+  VkQueryPool occlusion = VK_NULL_HANDLE;
+  VkQueryPool fragments = VK_NULL_HANDLE;
+  bool overdrawWritten = false;
+  uint64_t index = 0;  // the renderer's frame count when this slot was last submitted
 };
 
 namespace {
@@ -88,6 +94,19 @@ bool Renderer::init(const RendererDesc& desc, std::string& error) {
       queryInfo.queryCount = 2;
       VK_CHECK(vkCreateQueryPool(m_ctx.device, &queryInfo, nullptr, &frame->timestamps));
     }
+    if (m_ctx.occlusionQueryPrecise) {
+      VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+      queryInfo.queryType = VK_QUERY_TYPE_OCCLUSION;
+      queryInfo.queryCount = 1;
+      VK_CHECK(vkCreateQueryPool(m_ctx.device, &queryInfo, nullptr, &frame->occlusion));
+    }
+    if (m_ctx.pipelineStatisticsQuery) {
+      VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+      queryInfo.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
+      queryInfo.queryCount = 1;
+      queryInfo.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT;
+      VK_CHECK(vkCreateQueryPool(m_ctx.device, &queryInfo, nullptr, &frame->fragments));
+    }
     m_frames.push_back(std::move(frame));
   }
 
@@ -144,6 +163,8 @@ Renderer::~Renderer() {
   for (auto& frame : m_frames) {
     vkutil::destroyBuffer(m_ctx, frame->instances);
     if (frame->timestamps) vkDestroyQueryPool(m_ctx.device, frame->timestamps, nullptr);
+    if (frame->occlusion) vkDestroyQueryPool(m_ctx.device, frame->occlusion, nullptr);
+    if (frame->fragments) vkDestroyQueryPool(m_ctx.device, frame->fragments, nullptr);
     vkDestroySemaphore(m_ctx.device, frame->imageAcquired, nullptr);
     vkDestroyFence(m_ctx.device, frame->done, nullptr);
     vkDestroyCommandPool(m_ctx.device, frame->pool, nullptr);
@@ -190,6 +211,22 @@ Renderer::Frame& Renderer::beginFrame() {
 }
 
 void Renderer::readTimestamps(Frame& frame) {
+  m_stats.gpuFrameIndex = frame.index;
+  m_stats.samplesPassed = m_stats.fragmentInvocations = -1;
+  if (frame.overdrawWritten) {
+    uint64_t value = 0;
+    if (frame.occlusion &&
+        vkGetQueryPoolResults(m_ctx.device, frame.occlusion, 0, 1, sizeof(value), &value,
+                              sizeof(value), VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+      m_stats.samplesPassed = int64_t(value);
+    }
+    if (frame.fragments &&
+        vkGetQueryPoolResults(m_ctx.device, frame.fragments, 0, 1, sizeof(value), &value,
+                              sizeof(value), VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+      m_stats.fragmentInvocations = int64_t(value);
+    }
+    frame.overdrawWritten = false;
+  }
   if (!frame.timestamps || !frame.timestampsWritten) return;
   uint64_t ticks[2] = {0, 0};
   if (vkGetQueryPoolResults(m_ctx.device, frame.timestamps, 0, 2, sizeof(ticks), ticks,
@@ -272,6 +309,14 @@ void Renderer::recordFrame(Frame& frame, const world::RenderList& list, ImDrawDa
     vkCmdResetQueryPool(cmd, frame.timestamps, 0, 2);
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, frame.timestamps, 0);
   }
+  SceneQueries queries;
+  if (m_measureOverdraw) {
+    queries.occlusion = frame.occlusion;
+    queries.fragments = frame.fragments;
+    if (frame.occlusion) vkCmdResetQueryPool(cmd, frame.occlusion, 0, 1);
+    if (frame.fragments) vkCmdResetQueryPool(cmd, frame.fragments, 0, 1);
+    frame.overdrawWritten = frame.occlusion || frame.fragments;
+  }
 
   // The previous contents are never needed: every frame starts from the sky.
   vkutil::transitionImage(
@@ -326,7 +371,7 @@ void Renderer::recordFrame(Frame& frame, const world::RenderList& list, ImDrawDa
   rendering.pColorAttachments = &color;
   rendering.pDepthAttachment = &depth;
   vkCmdBeginRendering(cmd, &rendering);
-  m_stats.scene = m_scene.record(cmd, list, frame.instances.buffer, extent);
+  m_stats.scene = m_scene.record(cmd, list, frame.instances.buffer, extent, queries);
   vkCmdEndRendering(cmd);
   if (m_post) m_post->record(cmd, targetView, extent);
 
@@ -389,7 +434,7 @@ FrameResult Renderer::drawFrame(const world::RenderList& list, ImDrawData* ui,
   submit.pSignalSemaphoreInfos = &signal;
   VK_CHECK(vkutil::queueSubmit(m_ctx.queue, submit, frame.done));
   frame.timestampsWritten = frame.timestamps != VK_NULL_HANDLE;
-  ++m_frameIndex;
+  frame.index = m_frameIndex++;
 
   VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
   present.waitSemaphoreCount = 1;
@@ -441,7 +486,7 @@ Renderer::Frame& Renderer::submitOffscreen(const world::RenderList& list, ImDraw
   submit.pCommandBufferInfos = &cmdInfo;
   VK_CHECK(vkutil::queueSubmit(m_ctx.queue, submit, frame.done));
   frame.timestampsWritten = frame.timestamps != VK_NULL_HANDLE;
-  ++m_frameIndex;
+  frame.index = m_frameIndex++;
   return frame;
 }
 

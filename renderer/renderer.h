@@ -44,7 +44,15 @@ struct RendererDesc {
 
 struct FrameStats {
   SceneStats scene;
-  double gpuMilliseconds = -1;          // from timestamp queries; -1 until known
+  double gpuMilliseconds = -1;  // from timestamp queries; -1 until known
+  // The scene's overdraw (setMeasureOverdraw): samples that passed the depth test over all of
+  // the scene's draws (the sky excluded), and fragment-shader invocations (llvmpipe counts those
+  // per 4x4 block before the early depth test, so they overstate); -1 when not measured.
+  int64_t samplesPassed = -1;
+  int64_t fragmentInvocations = -1;
+  // Which frame (count of frames submitted before it) the GPU figures above belong to: frames
+  // in flight read their queries when their slot comes round again.
+  uint64_t gpuFrameIndex = 0;
   double fenceWaitMilliseconds = 0;     // CPU time spent waiting for the frame slot to be free
   double recordSubmitMilliseconds = 0;  // CPU time recording and submitting, waits excluded
 };
@@ -82,6 +90,11 @@ class Renderer {
   /// up to two frames are in flight, as in a window.
   void drawOffscreen(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent);
   const FrameStats& lastFrameStats() const { return m_stats; }
+  /// Records the overdraw queries in every frame from now on (when the device has them: precise
+  /// occlusion queries, pipeline statistics). The bench's measurement.
+  void setMeasureOverdraw(bool on) { m_measureOverdraw = on; }
+  /// Frames submitted so far.
+  uint64_t framesSubmitted() const { return m_frameIndex; }
   /// The preset in use (Auto resolved to Low or High) and its samples per pixel.
   Quality quality() const { return m_quality; }
   uint32_t samplesPerPixel() const { return uint32_t(m_samples); }
@@ -133,6 +146,7 @@ class Renderer {
   VkPipelineCache m_pipelineCache = VK_NULL_HANDLE;
   std::filesystem::path m_pipelineCacheFile;
   FrameStats m_stats;
+  bool m_measureOverdraw = false;
 };
 
 }  // namespace renderer

@@ -1,9 +1,13 @@
 #version 450
-// Soft, readable shading: hemisphere ambient, one sun, a touch of specular, emissive, distance fog.
+// "Black box, lit from within": a product-shot light setup in one pass — a warm key (the sun), a
+// dim hemisphere fill, a cool rim on the silhouettes — a touch of specular, emissive light for
+// meaning, lines of constant pixel width along box edges, contact darkening at the foot of
+// vertical faces, and fog into the backdrop's own colour.
 // The low preset writes the UNORM target directly, so the shader encodes to sRGB itself (the UI
 // pass then draws ImGui's sRGB colours unchanged). The high preset adds the sun's shadow and
 // writes linear colour with a bloom weight in alpha to a float target, which its composite
 // blurs, adds and encodes.
+#include "shared/backdrop.glsl"
 #include "shared/scene.h"
 #include "shared/srgb.glsl"
 
@@ -13,6 +17,8 @@ layout(location = 2) in vec4 inColor;
 layout(location = 3) flat in vec4 inParams;
 layout(location = 4) in vec2 inUv;
 layout(location = 5) flat in vec4 inMaterial;
+layout(location = 6) in vec3 inLocal;
+layout(location = 7) flat in vec4 inGlow;
 
 layout(push_constant) uniform Push { FrameConstants frame; };
 // Pipeline variants, so that the built-in world pays for neither: the alpha-tested one (without
@@ -25,6 +31,9 @@ layout(constant_id = 2) const bool SHADOWS = false;
 layout(constant_id = 3) const bool LINEAR_OUTPUT = false;
 // The device compares depth with nearest taps only (lavapipe): blend four of them by hand.
 layout(constant_id = 4) const bool SHADOW_MANUAL_BILINEAR = false;
+// Box details (edge lines, contact darkening): the batches of the unit box; other meshes skip
+// the derivatives they need.
+layout(constant_id = 5) const bool BOX_DETAIL = false;
 // Imported models' base colour images, one per layer; layer 0 is plain white.
 layout(set = 0, binding = 0) uniform sampler2DArray baseColorTextures;
 layout(set = 1, binding = 0) uniform sampler2DShadow shadowMap;
@@ -105,30 +114,74 @@ void main() {
   vec3 toEye = -inWorldOffset / max(distanceToCamera, 1e-12);
   if (dot(n, toEye) < 0.0) n = -n;  // two-sided lighting for thin parts
   vec3 sun = normalize(frame.sunDirection.xyz);
-  float ambient = frame.sunDirection.w;
+  float fill = frame.sunDirection.w;
   float sunlight = SHADOWS ? sunVisibility(inWorldOffset, n) : 1.0;
 
-  float hemi = 0.5 + 0.5 * n.y;  // sky above, ground bounce below
-  vec3 color = base.rgb * ambient * mix(0.55, 1.0, hemi);
-  color += base.rgb * max(dot(n, sun), 0.0) * (1.0 - ambient) * sunlight;
+  // Fill: a dim hemisphere, the backdrop's cool light from above and a darker ground below.
+  float hemi = 0.5 + 0.5 * n.y;
+  vec3 color = base.rgb * fill * mix(0.45, 1.0, hemi);
+  // Key: the warm sun.
+  const vec3 KEY = vec3(1.0, 0.94, 0.86);
+  float key = frame.lights.y * (1.0 - fill);
+  color += base.rgb * KEY * (max(dot(n, sun), 0.0) * key * sunlight);
   vec3 halfway = normalize(sun + toEye);
-  // Blinn-Phong with exponent 32 by repeated squaring: software rasterizers pay dearly for pow.
+  // Blinn-Phong with exponent 128 by repeated squaring (software rasterizers pay dearly for pow):
+  // a tight glint, so that broad flat tops catch a spot of the key rather than wash to white.
   float spec = max(dot(n, halfway), 0.0);
   spec *= spec;
   spec *= spec;
   spec *= spec;
   spec *= spec;
   spec *= spec;
-  color += vec3(inParams.y) * spec * sunlight;
-  color = mix(color, base.rgb, clamp(inParams.x, 0.0, 1.0));  // emissive: full colour, unlit
+  spec *= spec;
+  spec *= spec;
+  color += KEY * (inParams.y * spec * sunlight * key);
+  // Rim: a cool light from behind that outlines the silhouette against the dark.
   float facing = 1.0 - max(dot(n, toEye), 0.0);
   float rim = facing * facing * facing;
+  const vec3 RIM = vec3(0.55, 0.72, 1.0);
+  color += RIM * (frame.lights.x * rim * (0.35 + 0.65 * hemi)) * (0.25 + base.rgb);
+
+  // Light drawn along the edges (the metric of an overlay; the x-ray floor plan), added after
+  // the emissive mix so that it always reads as light.
+  vec3 edgeLight = vec3(0.0);
+  if (BOX_DETAIL) {
+    uint detail = uint(inParams.w);
+    vec3 w = max(fwidth(inLocal), vec3(1e-9));
+    if ((detail & 2u) != 0u && abs(n.y) < 0.5) {
+      // The foot of a vertical face is darker: contact shadow, and it grounds boxes that stand.
+      color *= mix(0.45, 1.0, smoothstep(-0.5, -0.28, inLocal.y));
+    }
+    if ((detail & 1u) != 0u) {
+      // Distance to the face's nearest edge in pixels, along the two axes within the face.
+      vec3 edgePx = (0.5 - abs(inLocal)) / w;
+      vec3 a = abs(n);
+      float across = a.x > a.y && a.x > a.z ? min(edgePx.y, edgePx.z)
+                                             : (a.y > a.z ? min(edgePx.x, edgePx.z)
+                                                          : min(edgePx.x, edgePx.y));
+      // Lines fade out where a box is a few pixels wide, so arrays do not turn to moiré.
+      float size = min(min(1.0 / w.x, 1.0 / w.y), 1.0 / w.z);
+      float line = (1.0 - smoothstep(0.5, 1.5, across)) * smoothstep(3.0, 8.0, size);
+      // Edges towards the key catch light (a chamfer); the others are seams.
+      float lit = max(dot(n, sun), 0.0) * key;
+      vec3 edge = mix(color * 0.35, color + KEY * (0.06 + 0.25 * lit), step(0.25, lit));
+      color = mix(color, edge, line * frame.lights.z);
+      const vec3 XRAY = vec3(0.35, 0.62, 0.85);
+      edgeLight = line * (inGlow.rgb * (2.0 * inGlow.a) + XRAY * frame.lights.w);
+    }
+  } else if (inGlow.a > 0.0) {
+    edgeLight = inGlow.rgb * (inGlow.a * rim * 2.0);  // round things glow along the silhouette
+  }
+
+  color = mix(color, base.rgb, clamp(inParams.x, 0.0, 1.0));  // emissive: full colour, unlit
+  color += edgeLight;
   color += inParams.z * rim * vec3(1.0, 0.85, 0.3);  // selection highlight
 
-  float fog = 1.0 - exp(-distanceToCamera / max(frame.fogColor.a, 1e-9));
-  color = mix(color, frame.fogColor.rgb, fog);
+  float fog = fogAmount(distanceToCamera, frame.backdropTop.a, frame.backdropHorizon.a);
+  color = mix(color, backdropColor(-toEye, frame.backdropTop.rgb, frame.backdropHorizon.rgb), fog);
   if (LINEAR_OUTPUT) {
     float glow = clamp((inParams.x - BLOOM_FROM_EMISSIVE) / (1.0 - BLOOM_FROM_EMISSIVE), 0.0, 1.0);
+    glow = max(glow, min(1.0, dot(edgeLight, vec3(0.6))));
     outColor = vec4(color, glow * (1.0 - fog));
   } else {
     outColor = vec4(linearToSrgb(color), 1.0);

@@ -12,6 +12,7 @@ layout(location = 5) in vec4 instRow2;
 layout(location = 6) in vec4 instColor;
 layout(location = 7) in vec4 instParams;
 layout(location = 8) in vec4 instMaterial;
+layout(location = 9) in vec4 instGlow;
 layout(location = SCENE_VERTEX_COLOR_LOCATION) in vec4 inVertexColor;  // linear, unorm
 
 layout(push_constant) uniform Push { FrameConstants frame; };
@@ -22,6 +23,8 @@ layout(location = 2) out vec4 outColor;
 layout(location = 3) flat out vec4 outParams;
 layout(location = 4) out vec2 outUv;
 layout(location = 5) flat out vec4 outMaterial;
+layout(location = 6) out vec3 outLocal;  // position in the unit mesh's own frame (-0.5..0.5)
+layout(location = 7) flat out vec4 outGlow;
 
 void main() {
   vec4 p = vec4(inPosition, 1.0);
@@ -37,5 +40,7 @@ void main() {
   outParams = instParams;
   outUv = inUv;
   outMaterial = instMaterial;
+  outLocal = inPosition;
+  outGlow = instGlow;
   gl_Position = frame.viewProj * vec4(relative, 1.0);
 }

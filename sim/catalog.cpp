@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "sim/domain.h"
 #include "sim/json_file.h"
 
 namespace sim {
@@ -27,6 +28,18 @@ std::string collect(const JsonFile& file, const json& node, const json::json_poi
     if (!std::isfinite(q.value)) return q.where + ": \"value\" must be finite";
     if (!node["unit"].is_string()) return q.where + ": \"unit\" must be a string";
     q.unit = node["unit"].get<std::string>();
+    // Every unit has a declared range (sim/domain.h); 0 is left to the loader that reads the
+    // figure ("absent" for an optional one, refused for a required one).
+    const Domain* domain = catalogUnitDomain(q.unit);
+    if (!domain) {
+      std::string known;
+      for (const std::string& u : catalogUnits()) known += (known.empty() ? "" : ", ") + u;
+      return q.where + ": unknown unit \"" + q.unit + "\" (known: " + known + ")";
+    }
+    if (std::string why = domainError(orZero(*domain), q.value); !why.empty()) {
+      return q.where + ": \"value\" " + numberText(q.value) + " " + why + " (" +
+             describeDomain(orZero(*domain)) + ")";
+    }
     if (!node.contains("source") || !node["source"].is_string() ||
         node["source"].get<std::string>().empty()) {
       return q.where + ": every figure needs a non-empty \"source\"";

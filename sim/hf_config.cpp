@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/calc/memory.h"
+#include "sim/domain.h"
 #include "sim/model_params.h"
 
 namespace sim {
@@ -28,19 +29,48 @@ class ConfigReader {
     return m_file.root.contains(key) && !m_file.root[key].is_null();
   }
 
-  // A positive integer field; `fallback` (when >= 0) is used when the field is absent or null.
-  int integer(const char* key, int fallback = -1) {
+  // An integer field in `domain` (sim/domain.h, shared with the scenario's model.* fields);
+  // `fallback` (when >= 0) is used when the field is absent or null.
+  int integer(const char* key, const Domain& domain, int fallback = -1) {
     if (!has(key)) {
       if (fallback >= 0) return fallback;
       fail(m_file.path.string() + ": config.json lacks \"" + key + "\"");
       return 0;
     }
     const json& v = m_file.root[key];
-    if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > (1ll << 30)) {
-      fail(m_file.where(pointerTo(key)) + ": \"" + key + "\" must be a non-negative integer");
+    if (!v.is_number_integer()) {
+      fail(m_file.where(pointerTo(key)) + ": \"" + key + "\" must be an integer");
       return 0;
     }
-    return static_cast<int>(v.get<long long>());
+    const double value = v.is_number_unsigned() ? static_cast<double>(v.get<uint64_t>())
+                                                : static_cast<double>(v.get<int64_t>());
+    if (std::string why = domainError(domain, value); !why.empty()) {
+      fail(m_file.where(pointerTo(key)) + ": \"" + key + "\" " + why + " (" +
+           describeDomain(domain) + ")");
+      return 0;
+    }
+    return static_cast<int>(value);
+  }
+
+  // The one value that the keys present among `keys` agree on (HF configs name the expert count
+  // differently by family); a config that gives two different counts is refused, not read by
+  // whichever key comes last (num_experts: 0 beside num_local_experts: 8 is not a dense model).
+  int agreed(std::initializer_list<const char*> keys, const Domain& domain) {
+    int value = 0;
+    const char* first = nullptr;
+    for (const char* key : keys) {
+      if (!has(key)) continue;
+      const int v = integer(key, domain);
+      if (first && v != value) {
+        fail(m_file.where(pointerTo(key)) + ": \"" + key + "\" = " + std::to_string(v) +
+             " contradicts \"" + first + "\" = " + std::to_string(value) +
+             " (the config names its experts twice)");
+        return 0;
+      }
+      first = key;
+      value = v;
+    }
+    return value;
   }
 
   bool boolean(const char* key, bool fallback) {
@@ -70,29 +100,29 @@ Result<HfModel> importDecoder(const JsonFile& file, const std::string& modelType
   ModelSpec& m = out.spec;
   m.id = modelType;
   m.name = file.path.string();
-  m.layers = r.integer("num_hidden_layers");
-  m.hidden = r.integer("hidden_size");
-  m.heads = r.integer("num_attention_heads");
-  m.kvHeads = r.integer("num_key_value_heads", m.heads);
-  m.headDim = r.integer("head_dim", m.heads > 0 ? m.hidden / m.heads : 0);
-  m.vocab = r.integer("vocab_size");
+  m.layers = r.integer("num_hidden_layers", domains::LAYERS);
+  m.hidden = r.integer("hidden_size", domains::HIDDEN);
+  m.heads = r.integer("num_attention_heads", domains::HEADS);
+  m.kvHeads = r.integer("num_key_value_heads", domains::HEADS, m.heads);
+  m.headDim = r.integer("head_dim", domains::HEAD_DIM, m.heads > 0 ? m.hidden / m.heads : 0);
+  m.vocab = r.integer("vocab_size", domains::VOCAB);
+  m.contextTokens = r.integer("max_position_embeddings", domains::CONTEXT_TOKENS, 0);
   // Llama/Mistral/Mixtral configs default to untied embeddings.
   m.tiedEmbeddings = r.boolean("tie_word_embeddings", false);
-  for (const char* key : {"num_local_experts", "n_routed_experts", "num_experts"}) {
-    if (r.has(key)) m.experts = r.integer(key);
-  }
+  m.experts = r.agreed({"num_local_experts", "n_routed_experts", "num_experts"}, domains::EXPERTS);
   if (m.experts > 0) {
-    m.expertsPerToken = r.integer("num_experts_per_tok");
-    m.sharedExperts = r.integer("n_shared_experts", 0);
-    m.intermediate = r.has("moe_intermediate_size") ? r.integer("moe_intermediate_size")
-                                                    : r.integer("intermediate_size");
+    m.expertsPerToken = r.integer("num_experts_per_tok", domains::EXPERTS);
+    m.sharedExperts = r.integer("n_shared_experts", domains::EXPERTS, 0);
+    m.intermediate = r.has("moe_intermediate_size")
+                         ? r.integer("moe_intermediate_size", domains::INTERMEDIATE)
+                         : r.integer("intermediate_size", domains::INTERMEDIATE);
   } else {
-    m.intermediate = r.integer("intermediate_size");
+    m.intermediate = r.integer("intermediate_size", domains::INTERMEDIATE);
   }
   if (r.error().empty()) {
-    if (m.layers == 0 || m.hidden == 0 || m.heads == 0 || m.kvHeads == 0 || m.vocab == 0 ||
-        m.intermediate == 0 || m.headDim == 0) {
-      r.fail(file.path.string() + ": layers, sizes, heads and vocabulary must be > 0");
+    if (m.headDim == 0) {
+      r.fail(file.where(json::json_pointer("/hidden_size")) +
+             ": hidden_size is smaller than num_attention_heads, so head_dim would be 0");
     } else if (m.heads % m.kvHeads != 0) {
       r.fail(file.where(json::json_pointer("/num_key_value_heads")) +
              ": num_attention_heads must be a multiple of num_key_value_heads");
@@ -115,16 +145,17 @@ Result<HfModel> importBert(const JsonFile& file) {
   ModelSpec& m = out.spec;
   m.id = "bert";
   m.name = file.path.string();
-  m.layers = r.integer("num_hidden_layers");
-  m.hidden = r.integer("hidden_size");
-  m.heads = r.integer("num_attention_heads");
+  m.layers = r.integer("num_hidden_layers", domains::LAYERS);
+  m.hidden = r.integer("hidden_size", domains::HIDDEN);
+  m.heads = r.integer("num_attention_heads", domains::HEADS);
   m.kvHeads = m.heads;
   m.headDim = m.heads > 0 ? m.hidden / m.heads : 0;
-  m.intermediate = r.integer("intermediate_size");
-  m.vocab = r.integer("vocab_size");
+  m.intermediate = r.integer("intermediate_size", domains::INTERMEDIATE);
+  m.vocab = r.integer("vocab_size", domains::VOCAB);
   m.tiedEmbeddings = true;  // the MLM head reuses the word embeddings
-  const int positions = r.integer("max_position_embeddings");
-  const int typeVocab = r.integer("type_vocab_size", 2);
+  const int positions = r.integer("max_position_embeddings", domains::CONTEXT_TOKENS);
+  const int typeVocab = r.integer("type_vocab_size", domains::TYPE_VOCAB, 2);
+  m.contextTokens = positions;
   if (!r.error().empty()) return Result<HfModel>::failure(r.error());
   out.params = bertParamCount(m.layers, m.hidden, m.intermediate, m.vocab, positions, typeVocab);
   out.activeParams = out.params;

@@ -1,7 +1,9 @@
 #include "sim/json_file.h"
 
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <vector>
 
 namespace sim {
 namespace {
@@ -115,6 +117,66 @@ size_t locate(const std::string& text, const nlohmann::json::json_pointer& point
   return found;
 }
 
+// A member key that repeats an earlier key of the same object.
+struct DuplicateKey {
+  size_t at = std::string::npos;  // byte offset of the repeated key's opening quote
+  size_t firstAt = 0;             // of the first occurrence
+  nlohmann::json::json_pointer pointer{};
+};
+
+// The first repeated key in `text`, which is valid JSON (nlohmann keeps the last silently).
+// One pass over the text with a stack of open containers: keys are decoded (escapes included)
+// so "a" and "\u0061" are the same key.
+DuplicateKey findDuplicateKey(const std::string& text) {
+  struct Open {
+    bool object = false;
+    std::map<std::string, size_t> keys;  // key -> offset of its first occurrence
+    std::string key;                     // the current member's key (objects)
+    size_t index = 0;                    // the current element (arrays)
+  };
+  std::vector<Open> stack;
+  bool expectKey = false;
+  auto pointerTo = [&](const std::string& key) {
+    nlohmann::json::json_pointer p;
+    for (size_t i = 0; i + 1 < stack.size(); ++i) {
+      p = stack[i].object ? p / stack[i].key : p / stack[i].index;
+    }
+    return p / key;
+  };
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '"') {
+      const size_t end = skipString(text, i);
+      if (!stack.empty() && stack.back().object && expectKey) {
+        std::string key = text.substr(i + 1, end - i - 2);
+        if (key.find('\\') != std::string::npos) {
+          key = nlohmann::json::parse(text.substr(i, end - i)).get<std::string>();
+        }
+        auto [it, fresh] = stack.back().keys.emplace(key, i);
+        if (!fresh) return DuplicateKey{i, it->second, pointerTo(key)};
+        stack.back().key = std::move(key);
+        expectKey = false;
+      }
+      i = end;
+      continue;
+    }
+    if (c == '{' || c == '[') {
+      stack.push_back({.object = c == '{'});
+      expectKey = c == '{';
+    } else if ((c == '}' || c == ']') && !stack.empty()) {
+      stack.pop_back();
+    } else if (c == ',' && !stack.empty()) {
+      if (stack.back().object) {
+        expectKey = true;
+      } else {
+        ++stack.back().index;
+      }
+    }
+    ++i;
+  }
+  return DuplicateKey{};
+}
+
 }  // namespace
 
 std::pair<size_t, size_t> lineColumnOf(const std::string& text, size_t offset) {
@@ -173,6 +235,14 @@ Result<JsonFile> parseJsonText(std::string text, const std::filesystem::path& di
       }
     }
     return Result<JsonFile>::failure(place + ": " + what);
+  }
+  if (const DuplicateKey dup = findDuplicateKey(file.text); dup.at != std::string::npos) {
+    const auto [line, column] = lineColumnOf(file.text, dup.at);
+    return Result<JsonFile>::failure(
+        displayName.string() + ":" + std::to_string(line) + ":" + std::to_string(column) + " (" +
+        dup.pointer.to_string() + "): duplicate key \"" + dup.pointer.back() +
+        "\" (first at line " + std::to_string(lineColumnOf(file.text, dup.firstAt).first) +
+        "): a JSON object may name a member once");
   }
   return file;
 }

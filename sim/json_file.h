@@ -26,7 +26,9 @@ struct JsonFile {
   std::string where(const nlohmann::json::json_pointer& pointer) const;
 };
 
-/// Reads and parses a JSON file. Errors name the file and line:column.
+/// Reads and parses a JSON file. Errors name the file and line:column. An object that names a
+/// member twice is refused ("file:line:column (pointer): duplicate key"): nlohmann would keep the
+/// last silently, and a scenario's second "workload" would replace its first.
 Result<JsonFile> readJsonFile(const std::filesystem::path& path);
 /// Parses JSON text that came from `displayName` (a file or "--set"); same checks as readJsonFile.
 Result<JsonFile> parseJsonText(std::string text, const std::filesystem::path& displayName);

@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <variant>
 
 #include "sim/catalog.h"
+#include "sim/domain.h"
 
 namespace sim {
 namespace {
@@ -18,93 +19,142 @@ using FieldRef = std::variant<int*, double*, std::string*>;
 
 struct FieldDef {
   const char* path;
-  std::function<FieldRef(ScenarioDesc&)> ref;
-  double minimum = 0;                       // numbers and integers
+  FieldRef (*ref)(ScenarioDesc&);
+  Domain domain{};                          // numbers and integers
   std::vector<std::string_view> choices{};  // strings; empty = any
 };
 
+// The member `Member` of section `Section` of a scenario.
+template <auto Section, auto Member>
+FieldRef at(ScenarioDesc& s) {
+  return &((s.*Section).*Member);
+}
+
+template <auto Section, auto Member>
+FieldDef number(const char* path, Domain domain) {
+  return {path, &at<Section, Member>, domain, {}};
+}
+
+template <auto Section, auto Member>
+FieldDef text(const char* path, std::vector<std::string_view> choices = {}) {
+  return {path, &at<Section, Member>, {}, std::move(choices)};
+}
+
+using S = ScenarioDesc;
+using namespace domains;
+
+const std::vector<std::string_view> DTYPES = {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"};
+
+// Every field a scenario file or --set may name, with its domain (sim/domain.h). The ranges hold
+// every real cluster and model with room to spare; docs/sim.md and docs/reliability.md list them.
 const std::vector<FieldDef>& fields() {
   static const std::vector<FieldDef> table = {
-      {"name", [](ScenarioDesc& s) -> FieldRef { return &s.name; }},
-      {"description", [](ScenarioDesc& s) -> FieldRef { return &s.description; }},
-      {"cluster.system", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.system; }},
-      {"cluster.gpu", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.gpu; }},
-      {"cluster.gpus", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.gpus; }, 1},
-      {"cluster.systems_per_rack",
-       [](ScenarioDesc& s) -> FieldRef { return &s.cluster.systemsPerRack; }, 1},
-      {"cluster.scale_out_nic", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.scaleOutNic; }},
-      {"cluster.switch", [](ScenarioDesc& s) -> FieldRef { return &s.cluster.switchId; }},
-      {"workload.kind",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.kind; },
-       0,
-       {"inference", "training"}},
-      {"workload.model", [](ScenarioDesc& s) -> FieldRef { return &s.workload.model; }},
-      {"workload.weights_dtype",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.weightsDtype; },
-       0,
-       {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}},
-      {"workload.kv_dtype",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.kvDtype; },
-       0,
-       {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}},
-      {"workload.compute_dtype",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.computeDtype; },
-       0,
-       {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}},
-      {"workload.batch", [](ScenarioDesc& s) -> FieldRef { return &s.workload.batch; }, 1},
-      {"workload.prompt_tokens",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.promptTokens; }, 1},
-      {"workload.output_tokens",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.outputTokens; }, 1},
-      {"workload.max_output_tokens",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.maxOutputTokens; }},
-      {"workload.tp", [](ScenarioDesc& s) -> FieldRef { return &s.workload.tp; }, 1},
-      {"workload.pp", [](ScenarioDesc& s) -> FieldRef { return &s.workload.pp; }, 1},
-      {"workload.dp", [](ScenarioDesc& s) -> FieldRef { return &s.workload.dp; }, 1},
-      {"workload.ep", [](ScenarioDesc& s) -> FieldRef { return &s.workload.ep; }, 1},
-      {"workload.zero_stage", [](ScenarioDesc& s) -> FieldRef { return &s.workload.zeroStage; }},
-      {"workload.micro_batch", [](ScenarioDesc& s) -> FieldRef { return &s.workload.microBatch; },
-       1},
-      {"workload.micro_batches",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.microBatches; }, 1},
-      {"workload.virtual_stages",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.virtualStages; }, 1},
-      {"workload.seq_len", [](ScenarioDesc& s) -> FieldRef { return &s.workload.seqLen; }, 1},
-      {"workload.activations",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.activations; },
-       0,
-       {"none", "tp", "tp_sp", "selective", "full"}},
-      {"workload.training_tokens",
-       [](ScenarioDesc& s) -> FieldRef { return &s.workload.trainingTokens; }},
-      {"workload.mfu", [](ScenarioDesc& s) -> FieldRef { return &s.workload.mfu; }},
-      {"collective.op",
-       [](ScenarioDesc& s) -> FieldRef { return &s.collective.op; },
-       0,
-       {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce"}},
-      {"collective.bytes", [](ScenarioDesc& s) -> FieldRef { return &s.collective.bytes; }, 1},
-      {"collective.ranks", [](ScenarioDesc& s) -> FieldRef { return &s.collective.ranks; }},
-      {"collective.alpha_s", [](ScenarioDesc& s) -> FieldRef { return &s.collective.alpha_s; }},
-      {"collective.bandwidth_Bps",
-       [](ScenarioDesc& s) -> FieldRef { return &s.collective.bandwidth_Bps; }},
-      {"collective.alg_bandwidth_Bps",
-       [](ScenarioDesc& s) -> FieldRef { return &s.collective.algBandwidth_Bps; }},
-      {"facility.profile", [](ScenarioDesc& s) -> FieldRef { return &s.facility.profile; }},
-      {"facility.pue", [](ScenarioDesc& s) -> FieldRef { return &s.facility.pue; }},
-      {"facility.power_budget_W",
-       [](ScenarioDesc& s) -> FieldRef { return &s.facility.powerBudget_W; }},
-      {"facility.coolant_delta_T_K",
-       [](ScenarioDesc& s) -> FieldRef { return &s.facility.coolantDeltaT_K; }},
-      {"facility.coolant_density_kg_per_m3",
-       [](ScenarioDesc& s) -> FieldRef { return &s.facility.coolantDensity_kg_per_m3; }},
-      {"facility.electricity_usd_per_kWh",
-       [](ScenarioDesc& s) -> FieldRef { return &s.facility.electricity_usd_per_kWh; }},
-      {"cost.profile", [](ScenarioDesc& s) -> FieldRef { return &s.cost.profile; }},
-      {"cost.gpu_price_usd", [](ScenarioDesc& s) -> FieldRef { return &s.cost.gpuPrice_usd; }},
-      {"cost.cloud_instance_per_hour_usd",
-       [](ScenarioDesc& s) -> FieldRef { return &s.cost.cloudInstancePerHour_usd; }},
-      {"cost.gpus_per_instance",
-       [](ScenarioDesc& s) -> FieldRef { return &s.cost.gpusPerInstance; }, 1},
-      {"cost.compare", [](ScenarioDesc& s) -> FieldRef { return &s.cost.compare; }},
+      {"name", [](S& s) -> FieldRef { return &s.name; }},
+      {"description", [](S& s) -> FieldRef { return &s.description; }},
+      text<&S::cluster, &ClusterDesc::system>("cluster.system"),
+      text<&S::cluster, &ClusterDesc::gpu>("cluster.gpu"),
+      number<&S::cluster, &ClusterDesc::gpus>("cluster.gpus", GPUS),
+      number<&S::cluster, &ClusterDesc::systemsPerRack>("cluster.systems_per_rack",
+                                                        wholeNumbers(1, 1024)),
+      text<&S::cluster, &ClusterDesc::scaleOutNic>("cluster.scale_out_nic"),
+      text<&S::cluster, &ClusterDesc::switchId>("cluster.switch"),
+      number<&S::cluster, &ClusterDesc::switchRadix>("cluster.switch_radix",
+                                                     orZero(wholeNumbers(4, 4096))),
+      text<&S::accelerator, &AcceleratorDesc::name>("accelerator.name"),
+      number<&S::accelerator, &AcceleratorDesc::hbmBytes>("accelerator.hbm_bytes",
+                                                          orZero(realNumbers(1e6, 1e15, "B"))),
+      number<&S::accelerator, &AcceleratorDesc::hbmUsableBytes>(
+          "accelerator.hbm_usable_bytes", orZero(realNumbers(1e6, 1e15, "B"))),
+      number<&S::accelerator, &AcceleratorDesc::hbmBandwidth_Bps>(
+          "accelerator.hbm_bandwidth_Bps", orZero(realNumbers(1e6, 1e16, "B/s"))),
+      number<&S::accelerator, &AcceleratorDesc::denseBf16_flops>(
+          "accelerator.dense_bf16_flops", orZero(realNumbers(1e9, 1e19, "FLOP/s"))),
+      number<&S::accelerator, &AcceleratorDesc::denseFp8_flops>(
+          "accelerator.dense_fp8_flops", orZero(realNumbers(1e9, 1e19, "FLOP/s"))),
+      number<&S::accelerator, &AcceleratorDesc::denseFp4_flops>(
+          "accelerator.dense_fp4_flops", orZero(realNumbers(1e9, 1e19, "FLOP/s"))),
+      number<&S::accelerator, &AcceleratorDesc::tdp_W>("accelerator.tdp_W",
+                                                       orZero(realNumbers(1, 1e5, "W"))),
+      number<&S::accelerator, &AcceleratorDesc::scaleUpPerDirection_Bps>(
+          "accelerator.scale_up_per_direction_Bps", orZero(realNumbers(1e6, 1e15, "B/s"))),
+      number<&S::accelerator, &AcceleratorDesc::gemmFraction>(
+          "accelerator.gemm_fraction", orZero(realNumbers(0.01, 1, "share"))),
+      number<&S::accelerator, &AcceleratorDesc::hbmFraction>("accelerator.hbm_fraction",
+                                                             orZero(realNumbers(0.01, 1, "share"))),
+      number<&S::accelerator, &AcceleratorDesc::attentionFraction>(
+          "accelerator.attention_fraction", orZero(realNumbers(0.01, 1, "share"))),
+      text<&S::model, &ModelDesc::hfConfig>("model.hf_config"),
+      number<&S::model, &ModelDesc::layers>("model.layers", orZero(LAYERS)),
+      number<&S::model, &ModelDesc::hidden>("model.hidden", orZero(HIDDEN)),
+      number<&S::model, &ModelDesc::heads>("model.heads", orZero(HEADS)),
+      number<&S::model, &ModelDesc::kvHeads>("model.kv_heads", orZero(HEADS)),
+      number<&S::model, &ModelDesc::headDim>("model.head_dim", orZero(HEAD_DIM)),
+      number<&S::model, &ModelDesc::intermediate>("model.intermediate", orZero(INTERMEDIATE)),
+      number<&S::model, &ModelDesc::vocab>("model.vocab", orZero(VOCAB)),
+      number<&S::model, &ModelDesc::experts>("model.experts", EXPERTS),
+      number<&S::model, &ModelDesc::expertsPerToken>("model.experts_per_token", EXPERTS),
+      number<&S::model, &ModelDesc::contextTokens>("model.context_tokens", orZero(CONTEXT_TOKENS)),
+      text<&S::workload, &WorkloadDesc::kind>("workload.kind", {"inference", "training"}),
+      text<&S::workload, &WorkloadDesc::model>("workload.model"),
+      text<&S::workload, &WorkloadDesc::weightsDtype>("workload.weights_dtype", DTYPES),
+      text<&S::workload, &WorkloadDesc::kvDtype>("workload.kv_dtype", DTYPES),
+      text<&S::workload, &WorkloadDesc::computeDtype>("workload.compute_dtype", DTYPES),
+      number<&S::workload, &WorkloadDesc::batch>("workload.batch", orZero(BATCH)),
+      number<&S::workload, &WorkloadDesc::promptTokens>("workload.prompt_tokens", REQUEST_TOKENS),
+      number<&S::workload, &WorkloadDesc::outputTokens>("workload.output_tokens", REQUEST_TOKENS),
+      text<&S::workload, &WorkloadDesc::batching>("workload.batching", {"continuous", "static"}),
+      number<&S::workload, &WorkloadDesc::requestRate_per_s>(
+          "workload.request_rate_per_s", orZero(realNumbers(1e-6, 1e9, "requests/s"))),
+      number<&S::workload, &WorkloadDesc::maxNumTokens>("workload.max_num_tokens",
+                                                        orZero(wholeNumbers(1, 1e8, "tokens"))),
+      number<&S::workload, &WorkloadDesc::memoryFraction>("workload.memory_fraction",
+                                                          orZero(realNumbers(0.01, 1, "share"))),
+      number<&S::workload, &WorkloadDesc::tp>("workload.tp", TP),
+      number<&S::workload, &WorkloadDesc::cp>("workload.cp", CP),
+      number<&S::workload, &WorkloadDesc::pp>("workload.pp", PP),
+      number<&S::workload, &WorkloadDesc::dp>("workload.dp", DP),
+      number<&S::workload, &WorkloadDesc::ep>("workload.ep", EP),
+      number<&S::workload, &WorkloadDesc::zeroStage>("workload.zero_stage", ZERO_STAGE),
+      number<&S::workload, &WorkloadDesc::microBatch>("workload.micro_batch", MICRO_BATCH),
+      number<&S::workload, &WorkloadDesc::microBatches>("workload.micro_batches", MICRO_BATCHES),
+      number<&S::workload, &WorkloadDesc::virtualStages>("workload.virtual_stages", VIRTUAL_STAGES),
+      number<&S::workload, &WorkloadDesc::seqLen>("workload.seq_len", SEQ_LEN),
+      text<&S::workload, &WorkloadDesc::activations>("workload.activations",
+                                                     {"none", "tp", "tp_sp", "selective", "full"}),
+      number<&S::workload, &WorkloadDesc::trainingTokens>("workload.training_tokens",
+                                                          orZero(realNumbers(1, 1e16, "tokens"))),
+      text<&S::collective, &CollectiveDesc::op>(
+          "collective.op",
+          {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce"}),
+      number<&S::collective, &CollectiveDesc::bytes>("collective.bytes", realNumbers(1, 1e15, "B")),
+      // A collective needs two ranks: on one, nothing moves and busbw is 0 / 0.
+      number<&S::collective, &CollectiveDesc::ranks>("collective.ranks",
+                                                     orZero(wholeNumbers(2, 1 << 20))),
+      number<&S::collective, &CollectiveDesc::alpha_s>("collective.alpha_s",
+                                                       orZero(realNumbers(1e-9, 1, "s"))),
+      number<&S::collective, &CollectiveDesc::bandwidth_Bps>("collective.bandwidth_Bps",
+                                                             orZero(realNumbers(1e3, 1e15, "B/s"))),
+      number<&S::collective, &CollectiveDesc::algBandwidth_Bps>(
+          "collective.alg_bandwidth_Bps", orZero(realNumbers(1e3, 1e15, "B/s"))),
+      text<&S::collective, &CollectiveDesc::algorithm>(
+          "collective.algorithm", {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"}),
+      text<&S::facility, &FacilityDesc::profile>("facility.profile"),
+      number<&S::facility, &FacilityDesc::pue>("facility.pue", orZero(realNumbers(1, 10, "ratio"))),
+      number<&S::facility, &FacilityDesc::powerBudget_W>("facility.power_budget_W",
+                                                         orZero(realNumbers(1, 1e11, "W"))),
+      number<&S::facility, &FacilityDesc::coolantDeltaT_K>("facility.coolant_delta_T_K",
+                                                           orZero(realNumbers(0.1, 100, "K"))),
+      number<&S::facility, &FacilityDesc::coolantDensity_kg_per_m3>(
+          "facility.coolant_density_kg_per_m3", orZero(realNumbers(100, 3000, "kg/m^3"))),
+      number<&S::facility, &FacilityDesc::electricity_usd_per_kWh>(
+          "facility.electricity_usd_per_kWh", orZero(realNumbers(1e-4, 10, "usd/kWh"))),
+      text<&S::cost, &CostDesc::profile>("cost.profile"),
+      number<&S::cost, &CostDesc::gpuPrice_usd>("cost.gpu_price_usd",
+                                                orZero(realNumbers(1, 1e8, "usd"))),
+      number<&S::cost, &CostDesc::cloudInstancePerHour_usd>(
+          "cost.cloud_instance_per_hour_usd", orZero(realNumbers(1e-3, 1e6, "usd/h"))),
+      number<&S::cost, &CostDesc::gpusPerInstance>("cost.gpus_per_instance", wholeNumbers(1, 1024)),
+      text<&S::cost, &CostDesc::compare>("cost.compare"),
   };
   return table;
 }
@@ -122,15 +172,10 @@ std::string joinChoices(const std::vector<std::string_view>& choices) {
   return out;
 }
 
-// Range and choice checks shared by files and --set; "" when the value is acceptable.
+// Domain checks shared by files and --set; "" when the value is acceptable.
 std::string checkNumber(const FieldDef& f, double value) {
-  if (!std::isfinite(value)) return std::string(f.path) + " must be a finite number";
-  if (value < f.minimum) {
-    std::string minimum = f.minimum == std::floor(f.minimum) ? std::to_string(int(f.minimum))
-                                                             : std::to_string(f.minimum);
-    return std::string(f.path) + " must be >= " + minimum;
-  }
-  return "";
+  std::string why = domainError(f.domain, value);
+  return why.empty() ? why : std::string(f.path) + " " + why;
 }
 
 std::string checkText(const FieldDef& f, const std::string& value) {
@@ -144,12 +189,13 @@ std::string checkText(const FieldDef& f, const std::string& value) {
 std::string assignJson(ScenarioDesc& scenario, const FieldDef& f, const json& value) {
   FieldRef ref = f.ref(scenario);
   if (int** target = std::get_if<int*>(&ref)) {
-    if (!value.is_number_integer() || value.get<long long>() < -(1ll << 31) ||
-        value.get<long long>() > (1ll << 31) - 1) {
-      return std::string(f.path) + " must be an integer";
-    }
-    std::string error = checkNumber(f, static_cast<double>(value.get<long long>()));
-    if (error.empty()) **target = static_cast<int>(value.get<long long>());
+    if (!value.is_number_integer()) return std::string(f.path) + " must be an integer";
+    // As a double, so 2^63 and beyond are compared with the domain, not wrapped; every integer
+    // field's maximum fits an int (a test holds the table to it).
+    const double v = value.is_number_unsigned() ? static_cast<double>(value.get<uint64_t>())
+                                                : static_cast<double>(value.get<int64_t>());
+    std::string error = checkNumber(f, v);
+    if (error.empty()) **target = static_cast<int>(v);
     return error;
   }
   if (double** target = std::get_if<double*>(&ref)) {
@@ -208,7 +254,13 @@ Result<ScenarioDesc> parseScenario(const JsonFile& file) {
 Result<ScenarioDesc> loadScenarioFile(const std::filesystem::path& path) {
   auto file = readJsonFile(path);
   if (!file) return Result<ScenarioDesc>::failure(file.error());
-  return parseScenario(*file);
+  auto scenario = parseScenario(*file);
+  // A config.json named by a scenario file is found next to the file, wherever it is run from.
+  if (scenario && !scenario->model.hfConfig.empty() &&
+      std::filesystem::path(scenario->model.hfConfig).is_relative()) {
+    scenario->model.hfConfig = (path.parent_path() / scenario->model.hfConfig).string();
+  }
+  return scenario;
 }
 
 Result<ScenarioDesc> loadScenario(const std::string& fileOrName) {
@@ -261,6 +313,10 @@ Result<bool> applyOverride(ScenarioDesc& scenario, std::string_view assignment) 
   } else if (std::holds_alternative<int*>(ref)) {
     long long parsed = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+    if (ec == std::errc::result_out_of_range && end == text.data() + text.size()) {
+      return Result<bool>::failure(prefix + path + " must be an " + describeDomain(def->domain) +
+                                   " (got \"" + text + "\")");
+    }
     if (ec != std::errc() || end != text.data() + text.size()) {
       return Result<bool>::failure(prefix + path + " must be an integer (got \"" + text + "\")");
     }
@@ -278,6 +334,50 @@ Result<bool> applyOverride(ScenarioDesc& scenario, std::string_view assignment) 
   if (!error.empty()) return Result<bool>::failure(prefix + error);
   scenario = std::move(candidate);
   return true;
+}
+
+Result<bool> checkScenario(const ScenarioDesc& scenario) {
+  ScenarioDesc copy = scenario;  // the table's references are to a mutable scenario
+  for (const FieldDef& f : fields()) {
+    const FieldRef ref = f.ref(copy);
+    std::string error;
+    if (int* const* i = std::get_if<int*>(&ref)) {
+      error = checkNumber(f, **i);
+    } else if (double* const* d = std::get_if<double*>(&ref)) {
+      error = checkNumber(f, **d);
+    } else {
+      error = checkText(f, **std::get_if<std::string*>(&ref));
+    }
+    if (!error.empty()) return Result<bool>::failure(error);
+  }
+  return true;
+}
+
+std::string scenarioFieldValue(const ScenarioDesc& scenario, std::string_view path) {
+  const FieldDef* f = findField(path);
+  if (!f) return "";
+  ScenarioDesc copy = scenario;  // the table's references are to a mutable scenario
+  const FieldRef ref = f->ref(copy);
+  if (int* const* i = std::get_if<int*>(&ref)) return std::to_string(**i);
+  if (double* const* d = std::get_if<double*>(&ref)) {
+    char text[32];
+    auto [end, ec] = std::to_chars(text, text + sizeof text, **d);  // reads back exactly
+    return ec == std::errc() ? std::string(text, end) : numberText(**d);
+  }
+  return **std::get_if<std::string*>(&ref);
+}
+
+std::vector<ScenarioField> scenarioFields() {
+  std::vector<ScenarioField> out;
+  ScenarioDesc probe;
+  for (const FieldDef& f : fields()) {
+    const FieldRef ref = f.ref(probe);
+    const FieldKind kind = std::holds_alternative<int*>(ref)      ? FieldKind::Integer
+                           : std::holds_alternative<double*>(ref) ? FieldKind::Number
+                                                                  : FieldKind::Text;
+    out.push_back({f.path, kind, f.domain, {f.choices.begin(), f.choices.end()}});
+  }
+  return out;
 }
 
 std::vector<std::string> scenarioFieldPaths() {

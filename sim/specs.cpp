@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "sim/domain.h"
+
 namespace sim {
 namespace {
 
@@ -38,12 +40,17 @@ class EntryReader {
 
   // A count: a figure with an integral value >= minimum.
   int count(const std::string& key, int minimum = 1, bool optional = false) {
+    return count(key, wholeNumbers(minimum, 1e9), optional);
+  }
+
+  // A count in `domain` (an optional one absent is 0).
+  int count(const std::string& key, const Domain& domain, bool optional = false) {
     const Quantity* q = m_catalog.find(m_entry + "." + key);
     if (!q && optional) return 0;
     double v = number(key, true);
     if (!q) return 0;
-    if (v != std::floor(v) || v < minimum || v > 1e9) {
-      fail(q->where + ": " + key + " must be a whole number >= " + std::to_string(minimum));
+    if (std::string why = domainError(domain, v); !why.empty()) {
+      fail(q->where + ": " + key + " " + why + " (" + describeDomain(domain) + ")");
       return 0;
     }
     return static_cast<int>(v);
@@ -120,13 +127,15 @@ Result<GpuSpec> loadGpu(const Catalog& catalog, const std::string& id) {
   g.id = id;
   g.name = r.text("name");
   g.hbmCapacity_bytes = r.number("hbm_capacity_bytes");
+  g.hbmUsable_bytes = r.number("hbm_usable_bytes");
   g.hbmBandwidth_Bps = r.number("hbm_bandwidth_Bps");
   g.denseBf16_flops = r.number("dense_bf16_flops");
   g.denseFp8_flops = r.optionalNumber("dense_fp8_flops");
   g.denseFp4_flops = r.optionalNumber("dense_fp4_flops");
   g.denseInt8_ops = r.optionalNumber("dense_int8_ops");
   g.tdp_W = r.optionalNumber("tdp_W");
-  g.scaleUpLinks = r.count("scale_up_links");
+  g.idle_W = r.optionalNumber("idle_power_W");
+  g.scaleUpLinks = r.count("scale_up_links", wholeNumbers(1, 4096));
   g.scaleUpInterconnect = r.text("scale_up_interconnect");
   g.priceUsd = r.optionalNumber("price_usd");
   g.cloudPricePerHourUsd = r.optionalNumber("cloud_price_per_hour_usd");
@@ -134,6 +143,9 @@ Result<GpuSpec> loadGpu(const Catalog& catalog, const std::string& id) {
   auto link = loadInterconnect(catalog, g.scaleUpInterconnect);
   if (!link) return Result<GpuSpec>::failure(link.error() + " (gpus." + id + ")");
   g.scaleUpLinkPerDirection_Bps = link->linkPerDirection_Bps;
+  auto efficiency = loadEfficiency(catalog, id);
+  if (!efficiency) return Result<GpuSpec>::failure(efficiency.error());
+  g.efficiency = *efficiency;
   return g;
 }
 
@@ -144,15 +156,16 @@ Result<SystemSpec> loadSystem(const Catalog& catalog, const std::string& id) {
   s.id = id;
   s.name = r.text("name");
   s.gpuId = r.text("gpu");
-  s.gpus = r.count("gpus");
+  s.gpus = r.count("gpus", domains::GPUS);
   s.cpus = r.count("cpus", 0, true);
   s.computeTrays = r.count("compute_trays", 0, true);
   s.switchTrays = r.count("switch_trays", 0, true);
   s.scaleUpSwitchChips = r.count("scale_up_switch_chips", 0, true);
-  s.scaleUpDomainGpus = r.count("scale_up_domain_gpus");
-  s.scaleOutNics = r.count("scale_out_nics", 0);
+  s.scaleUpDomainGpus = r.count("scale_up_domain_gpus", domains::GPUS);
+  s.scaleUpSwitchId = r.text("scale_up_switch", true);
+  s.scaleOutNics = r.count("scale_out_nics", wholeNumbers(0, 1 << 16));
   s.scaleOutNicId = r.text("scale_out_nic");
-  s.maxPower_W = r.number("max_power_W");
+  s.maxPower_W = r.optionalNumber("max_power_W");
   s.priceUsd = r.optionalNumber("price_usd");
   return finish(r, s);
 }
@@ -186,7 +199,7 @@ Result<SwitchSpec> loadSwitch(const Catalog& catalog, const std::string& id) {
   SwitchSpec s;
   s.id = id;
   s.name = r.text("name");
-  s.radix = r.count("radix", 2);
+  s.radix = r.count("radix", wholeNumbers(2, 1 << 16));
   s.portRate_bps = r.number("port_rate_bps");
   s.maxPower_W = r.optionalNumber("max_power_W");
   s.inNetworkReduction = r.flag("in_network_reduction");
@@ -199,18 +212,23 @@ Result<ModelSpec> loadModel(const Catalog& catalog, const std::string& id) {
   ModelSpec m;
   m.id = id;
   m.name = r.text("name");
-  m.layers = r.count("layers");
-  m.hidden = r.count("hidden");
-  m.heads = r.count("heads");
-  m.kvHeads = r.count("kv_heads");
-  m.headDim = r.count("head_dim");
-  m.intermediate = r.count("intermediate");
-  m.vocab = r.count("vocab");
+  m.layers = r.count("layers", domains::LAYERS);
+  m.hidden = r.count("hidden", domains::HIDDEN);
+  m.heads = r.count("heads", domains::HEADS);
+  m.kvHeads = r.count("kv_heads", domains::HEADS);
+  m.headDim = r.count("head_dim", domains::HEAD_DIM);
+  m.intermediate = r.count("intermediate", domains::INTERMEDIATE);
+  m.vocab = r.count("vocab", domains::VOCAB);
   m.tiedEmbeddings = r.flag("tied_embeddings");
-  m.experts = r.count("experts", 0, true);
-  m.expertsPerToken = r.count("experts_per_token", 0, true);
-  m.sharedExperts = r.count("shared_experts", 0, true);
+  m.experts = r.count("experts", domains::EXPERTS, true);
+  m.expertsPerToken = r.count("experts_per_token", domains::EXPERTS, true);
+  m.sharedExperts = r.count("shared_experts", domains::EXPERTS, true);
+  m.contextTokens = r.count("context_tokens", domains::CONTEXT_TOKENS, true);
   m.trainingTokens = r.optionalNumber("training_tokens");
+  m.gatedMlp = !catalog.json("models." + id + ".gated_mlp") || r.flag("gated_mlp");
+  m.biases = r.flag("biases");
+  m.dropout = r.flag("dropout");
+  m.positionEmbeddings = r.count("position_embeddings", domains::POSITIONS, true);
   if (r.error().empty() && m.heads % m.kvHeads != 0) {
     r.fail("models." + id + ": heads must be a multiple of kv_heads");
   }
@@ -257,32 +275,129 @@ Result<RulesSpec> loadRules(const Catalog& catalog) {
   RulesSpec rules;
   rules.adamBytesPerParam = r.number("adam_bytes_per_param");
   rules.adamOptimizerBytesPerParam = r.number("adam_optimizer_bytes_per_param");
-  rules.inferenceOverheadFraction = r.number("inference_overhead_fraction", true);
   rules.sparseToDenseRatio = r.number("sparse_to_dense_ratio");
-  rules.mfu = r.number("default_mfu");
+  rules.frameworkReserve_bytes = r.number("framework_reserve_bytes", true);
+  rules.memoryFraction = r.number("serving_memory_fraction");
+  rules.maxNumTokens = r.number("serving_max_num_tokens");
+  rules.kernelsPerLayer = r.number("kernels_per_layer", true);
+  rules.kernelLaunch_s = r.number("kernel_launch_s", true);
+  rules.effectiveTrainingTime = r.number("training_effective_time_fraction");
+  if (r.error().empty() && (rules.memoryFraction > 1.0 || rules.effectiveTrainingTime > 1.0)) {
+    r.fail("rules: serving_memory_fraction and training_effective_time_fraction must be <= 1");
+  }
   return finish(r, rules);
 }
 
-double denseFlops(const GpuSpec& gpu, Precision precision) {
+Result<CollectiveSpec> loadCollectives(const Catalog& catalog) {
+  EntryReader r(catalog, "collectives.default");
+  CollectiveSpec c;
+  c.ringFraction = r.number("ring_bandwidth_fraction");
+  c.nvlsFraction = r.number("nvls_bandwidth_fraction");
+  c.nicFraction = r.number("nic_bandwidth_fraction");
+  c.treeFraction = r.number("tree_bandwidth_fraction");
+  c.ll128Fraction = r.number("ll128_bandwidth_fraction");
+  c.llFraction = r.number("ll_bandwidth_fraction");
+  c.baseSimple_s = r.number("base_latency_simple_s");
+  c.baseLl128_s = r.number("base_latency_ll128_s");
+  c.baseLl_s = r.number("base_latency_ll_s");
+  c.hopScaleUpSimple_s = r.number("hop_latency_scale_up_simple_s");
+  c.hopScaleUpLl128_s = r.number("hop_latency_scale_up_ll128_s");
+  c.hopScaleUpLl_s = r.number("hop_latency_scale_up_ll_s");
+  c.hopNetworkSimple_s = r.number("hop_latency_network_simple_s");
+  c.hopNetworkLl128_s = r.number("hop_latency_network_ll128_s");
+  c.hopNetworkLl_s = r.number("hop_latency_network_ll_s");
+  c.treeHopNetworkSimple_s = r.number("tree_hop_latency_network_simple_s");
+  c.treeHopNetworkLl128_s = r.number("tree_hop_latency_network_ll128_s");
+  c.treeHopNetworkLl_s = r.number("tree_hop_latency_network_ll_s");
+  c.nvls_s = r.number("nvls_latency_s");
+  c.collnetNetwork_s = r.number("collnet_latency_network_s");
+  for (const char* key :
+       {"ring_bandwidth_fraction", "nvls_bandwidth_fraction", "nic_bandwidth_fraction",
+        "tree_bandwidth_fraction", "ll128_bandwidth_fraction", "ll_bandwidth_fraction"}) {
+    const Quantity* q = catalog.find(std::string("collectives.default.") + key);
+    if (r.error().empty() && q && q->value > 1.0) r.fail(q->where + ": " + key + " must be <= 1");
+  }
+  return finish(r, c);
+}
+
+Result<DeviceEfficiency> loadEfficiency(const Catalog& catalog, const std::string& id) {
+  // A figure of the device's own entry when it has one, else the default entry's.
+  std::string error;
+  auto figure = [&](const std::string& key) {
+    for (const std::string& entry : {"efficiency." + id, std::string("efficiency.default")}) {
+      if (!catalog.find(entry + "." + key)) continue;
+      EntryReader r(catalog, entry);
+      const double v = r.number(key);
+      if (error.empty()) error = r.error();
+      if (error.empty() && v > 1.0) error = "catalog: " + entry + "." + key + " must be <= 1";
+      return v;
+    }
+    if (error.empty()) error = "catalog: efficiency.default." + key + " is missing";
+    return 0.0;
+  };
+  DeviceEfficiency e;
+  e.hbm = figure("hbm_stream_fraction");
+  e.gemmBf16 = figure("gemm_bf16_fraction");
+  e.gemmFp8 = figure("gemm_fp8_fraction");
+  e.gemmFp4 = figure("gemm_fp4_fraction");
+  e.attention = figure("attention_fraction");
+  if (!error.empty()) return Result<DeviceEfficiency>::failure(error);
+  return e;
+}
+
+Precision tensorFormat(const GpuSpec& gpu, Precision precision) {
   switch (precision) {
     case Precision::FP4:
     case Precision::INT4:
-      if (gpu.denseFp4_flops > 0) return gpu.denseFp4_flops;
+      if (gpu.denseFp4_flops > 0) return Precision::FP4;
       [[fallthrough]];
     case Precision::FP8:
-      if (gpu.denseFp8_flops > 0) return gpu.denseFp8_flops;
-      return gpu.denseBf16_flops;
+      return gpu.denseFp8_flops > 0 ? Precision::FP8 : Precision::BF16;
     case Precision::INT8:
-      if (gpu.denseInt8_ops > 0) return gpu.denseInt8_ops;
-      if (gpu.denseFp8_flops > 0) return gpu.denseFp8_flops;
-      return gpu.denseBf16_flops;
+      if (gpu.denseInt8_ops > 0) return Precision::INT8;
+      return gpu.denseFp8_flops > 0 ? Precision::FP8 : Precision::BF16;
     case Precision::BF16:
     case Precision::FP16:
-      return gpu.denseBf16_flops;
+      return Precision::BF16;
     case Precision::FP32:
-      return gpu.denseBf16_flops / 2.0;
+      return Precision::FP32;
   }
-  return gpu.denseBf16_flops;
+  return Precision::BF16;
+}
+
+double denseFlops(const GpuSpec& gpu, Precision precision) {
+  switch (tensorFormat(gpu, precision)) {
+    case Precision::FP4:
+      return gpu.denseFp4_flops;
+    case Precision::FP8:
+      return gpu.denseFp8_flops;
+    case Precision::INT8:
+      return gpu.denseInt8_ops;
+    case Precision::FP32:
+      return gpu.denseBf16_flops / 2.0;  // the TF32 rate
+    default:
+      return gpu.denseBf16_flops;
+  }
+}
+
+double achievedGemmFlops(const GpuSpec& gpu, Precision precision) {
+  switch (tensorFormat(gpu, precision)) {
+    case Precision::FP4:
+      return denseFlops(gpu, precision) * gpu.efficiency.gemmFp4;
+    case Precision::FP8:
+    case Precision::INT8:  // the same tensor-core datapath width as FP8
+      return denseFlops(gpu, precision) * gpu.efficiency.gemmFp8;
+    default:
+      return denseFlops(gpu, precision) * gpu.efficiency.gemmBf16;
+  }
+}
+
+double achievedAttentionFlops(const GpuSpec& gpu) {
+  return gpu.denseBf16_flops * gpu.efficiency.attention;
+}
+
+double achievedHbm_Bps(const GpuSpec& gpu) {
+  return gpu.hbmBandwidth_Bps * gpu.efficiency.hbm;
 }
 
 double scaleUpPerDirection_Bps(const GpuSpec& gpu) {

@@ -13,22 +13,36 @@
 
 namespace sim {
 
+/// Achieved shares of a device's peaks, measured by microbenchmarks (catalog section
+/// "efficiency": the device's own entry, else "efficiency.default"). Each is independent of the
+/// validation cases they feed (docs/validation.md).
+struct DeviceEfficiency {
+  double hbm = 0;        // streaming bandwidth / vendor HBM bandwidth
+  double gemmBf16 = 0;   // large BF16 matmul / dense BF16 peak
+  double gemmFp8 = 0;    // large FP8 matmul / dense FP8 peak
+  double gemmFp4 = 0;    // large FP4 matmul / dense FP4 peak
+  double attention = 0;  // fused attention (BF16) / dense BF16 peak
+};
+
 /// An accelerator (catalog section "gpus": GPUs and TPUs).
 struct GpuSpec {
-  std::string id;    // catalog key, e.g. "h100_sxm"
-  std::string name;  // display name
-  double hbmCapacity_bytes = 0;
+  std::string id;                // catalog key, e.g. "h100_sxm"
+  std::string name;              // display name
+  double hbmCapacity_bytes = 0;  // as marketed ("80 GB")
+  double hbmUsable_bytes = 0;  // what the driver reports (nvidia-smi total); what fits are checked
   double hbmBandwidth_Bps = 0;
   double denseBf16_flops = 0;              // dense tensor peak (sparse figures are 2x and not used)
   double denseFp8_flops = 0;               // 0 when the device has no FP8 path
   double denseFp4_flops = 0;               // 0 when the device has no FP4 path
   double denseInt8_ops = 0;                // 0 when not listed
   double tdp_W = 0;                        // 0 when the vendor publishes none (TPUs)
+  double idle_W = 0;                       // board power at rest; 0 = unknown (a share of TDP)
   int scaleUpLinks = 0;                    // NVLink / ICI / Infinity Fabric links per device
   double scaleUpLinkPerDirection_Bps = 0;  // one link, one direction
   std::string scaleUpInterconnect;         // interconnect id ("nvlink4", "nvlink5", ...)
   double priceUsd = 0;                     // 0 when no price is catalogued
   double cloudPricePerHourUsd = 0;         // 0 when no cloud price is catalogued
+  DeviceEfficiency efficiency;
 };
 
 /// A server or rack-scale system (catalog section "systems").
@@ -38,14 +52,15 @@ struct SystemSpec {
   std::string gpuId;
   int gpus = 0;
   int cpus = 0;
-  int computeTrays = 0;        // 0 for a single chassis
-  int switchTrays = 0;         // NVLink switch trays (rack systems)
-  int scaleUpSwitchChips = 0;  // NVSwitch chips in the system
-  int scaleUpDomainGpus = 0;   // GPUs sharing one NVLink domain
+  int computeTrays = 0;         // 0 for a single chassis
+  int switchTrays = 0;          // NVLink switch trays (rack systems)
+  int scaleUpSwitchChips = 0;   // NVSwitch chips in the system
+  int scaleUpDomainGpus = 0;    // GPUs sharing one NVLink domain
+  std::string scaleUpSwitchId;  // catalog switches.<id> of the domain; "" = direct links (torus)
   int scaleOutNics = 0;
   std::string scaleOutNicId;  // interconnect id of the NIC
-  double maxPower_W = 0;
-  double priceUsd = 0;  // 0 when not catalogued
+  double maxPower_W = 0;      // 0 when the vendor publishes none (TPU pods)
+  double priceUsd = 0;        // 0 when not catalogued
 };
 
 /// A link technology or NIC (catalog section "interconnects").
@@ -79,10 +94,15 @@ struct ModelSpec {
   int intermediate = 0;  // dense FFN width (or per-expert width for MoE)
   int vocab = 0;
   bool tiedEmbeddings = false;
-  int experts = 0;            // routed experts per MoE layer; 0 = dense model
-  int expertsPerToken = 0;    // routed experts active per token
-  int sharedExperts = 0;      // always-active experts per MoE layer
-  double trainingTokens = 0;  // 0 when not catalogued
+  int experts = 0;             // routed experts per MoE layer; 0 = dense model
+  int expertsPerToken = 0;     // routed experts active per token
+  int sharedExperts = 0;       // always-active experts per MoE layer
+  bool gatedMlp = true;        // SwiGLU (3 matrices) or a plain MLP (2 matrices, GPT)
+  bool biases = false;         // linear and norm biases (GPT-2/3)
+  bool dropout = false;        // trained with dropout (GPT-3; its masks are stored activations)
+  int positionEmbeddings = 0;  // learned position table rows (GPT); 0 = rotary
+  int contextTokens = 0;       // longest sequence (prompt + output) it was made for; 0 = unknown
+  double trainingTokens = 0;   // 0 when not catalogued
 };
 
 /// Facility, cooling and energy-price inputs (catalog section "facility").
@@ -110,9 +130,29 @@ struct CostSpec {
 struct RulesSpec {
   double adamBytesPerParam = 0;           // 16 (ZeRO paper, K = 12)
   double adamOptimizerBytesPerParam = 0;  // K = 12
-  double inferenceOverheadFraction = 0;   // <= 20% on top of weights (Transformer Math 101)
   double sparseToDenseRatio = 0;          // vendor "with sparsity" figures are 2x dense
-  double mfu = 0;                         // default model-FLOPs utilisation for time estimates
+  double frameworkReserve_bytes = 0;      // HBM the runtime keeps (context, NCCL buffers)
+  double memoryFraction = 0;              // share of usable HBM a serving engine takes
+  double maxNumTokens = 0;                // tokens one serving iteration may schedule
+  double kernelsPerLayer = 0;             // kernels a decoder layer launches (not all-reduces)
+  double kernelLaunch_s = 0;              // the shortest a kernel can take, launch included
+  double effectiveTrainingTime = 0;       // share of wall-clock time a large job trains
+};
+
+/// The NCCL-like collective model's constants (catalog section "collectives.default").
+struct CollectiveSpec {
+  double ringFraction = 0;   // achieved ring busbw / per-direction link rate (Simple)
+  double nvlsFraction = 0;   // achieved NVLS algbw / per-direction link rate
+  double nicFraction = 0;    // achieved busbw / NIC line rate
+  double treeFraction = 0;   // tree busbw relative to the ring's (NCCL tuning model)
+  double ll128Fraction = 0;  // LL128 payload share (NCCL tuning model)
+  double llFraction = 0;     // LL payload share (NCCL tuning model)
+  double baseSimple_s = 0, baseLl128_s = 0, baseLl_s = 0;  // per-collective launch latency
+  double hopScaleUpSimple_s = 0, hopScaleUpLl128_s = 0, hopScaleUpLl_s = 0;  // per ring step
+  double hopNetworkSimple_s = 0, hopNetworkLl128_s = 0, hopNetworkLl_s = 0;
+  double treeHopNetworkSimple_s = 0, treeHopNetworkLl128_s = 0, treeHopNetworkLl_s = 0;  // level
+  double nvls_s = 0;            // NVLS latency inside a node
+  double collnetNetwork_s = 0;  // in-network (SHARP) reduction latency across nodes
 };
 
 /// The accelerator with catalog key `id` (section "gpus").
@@ -131,7 +171,20 @@ Result<FacilitySpec> loadFacility(const Catalog& catalog, const std::string& id 
 Result<CostSpec> loadCost(const Catalog& catalog, const std::string& id = "default");
 /// The calculator constants.
 Result<RulesSpec> loadRules(const Catalog& catalog);
+/// The collective model's constants.
+Result<CollectiveSpec> loadCollectives(const Catalog& catalog);
+/// The achieved-efficiency figures of accelerator `id` (its own entry, else the default's).
+Result<DeviceEfficiency> loadEfficiency(const Catalog& catalog, const std::string& id);
 
+/// Achieved matmul FLOP/s in `precision`: denseFlops x the measured GEMM share of that format.
+double achievedGemmFlops(const GpuSpec& gpu, Precision precision);
+/// Achieved fused-attention FLOP/s (attention runs in BF16): BF16 peak x the attention share.
+double achievedAttentionFlops(const GpuSpec& gpu);
+/// Achieved HBM streaming bandwidth: vendor bandwidth x the measured streaming share.
+double achievedHbm_Bps(const GpuSpec& gpu);
+
+/// The tensor-core format math in `precision` runs in on `gpu` (the same fallbacks as denseFlops).
+Precision tensorFormat(const GpuSpec& gpu, Precision precision);
 /// Dense tensor peak for math in `precision`, FLOP/s; formats the device lacks fall back to the
 /// next wider one it has (FP4 -> FP8 -> BF16; INT8 -> FP8 -> BF16; FP32 uses BF16/2 as TF32).
 double denseFlops(const GpuSpec& gpu, Precision precision);

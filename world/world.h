@@ -26,7 +26,7 @@ namespace world {
 struct WorldDesc {
   CampusDesc campus;
   glm::dvec3 origin_m{0.0};  // where the campus centre sits (precision tests move it far away)
-  double verticalFov_rad = 1.0471975511965976;  // for station framing; the camera's own FOV rules
+  double verticalFov_rad = VIEW_FOV_RAD;        // for station framing; the camera's own FOV rules
   std::vector<ComponentModel> componentModels;  // built-in parts drawn as glTF models instead
 };
 
@@ -52,6 +52,9 @@ struct FrameDesc {
   bool coolant = false;           // draw the hero rack's coolant flow (world/live/coolant.h)
   const HbmFill* hbmFill = nullptr;  // fill the hero HBM stack with this (world/live/hbm_fill.h)
   double animationTime_s = 0;        // clock of the animations (the TPU's systolic wave)
+  // The station whose studio the view is in, when the view knows it (a station's still, a tour
+  // step that has landed); empty: found from what the camera looks at (World::studioFor).
+  std::string studio;
   // Triangles a frame may submit (architecture.md: <= 150,000 on software Vulkan at 1280x720).
   // Prototypes beyond it stay as their proxy box, those largest on screen opening first;
   // UINT64_MAX: no limit (the benchmark's naive baselines).
@@ -92,7 +95,7 @@ class World {
   /// Fills `out` for `camera` (cleared first): instances in batches per mesh, view parameters
   /// with the near plane at half the distance to the nearest surface, a few station labels.
   FrameStats buildRenderList(const Camera& camera, const FrameDesc& frame, RenderList& out);
-  /// The part under pixel (x, y), if any.
+  /// The part under pixel (x, y), if any, of what the last frame drew (its studio).
   std::optional<PickHit> pick(const Camera& camera, double x_px, double y_px,
                               const FrameDesc& frame) const;
   /// Distance from `point` to the nearest surface (metres).
@@ -128,6 +131,7 @@ class World {
  private:
   World() = default;
   uint64_t m_generation = 0;
+  StudioFilter m_studio;  // of the last frame built
   MeshLibrary m_meshes;
   TextureLibrary m_textures;
   PrimitiveMeshes m_primitives;
@@ -150,6 +154,18 @@ class World {
   OverlayState m_overlayTarget;  // the engine's now
   std::vector<HeroGpu> m_heroGpus;
   std::vector<std::pair<double, uint32_t>> m_labelCandidates;  // reused every frame
+
+  // The studio a frame is in: the station whose hero the camera looks at (if any), how far the
+  // view ray goes to what it meets, and where the fog starts and swallows everything (metres).
+  struct Studio {
+    const Station* station = nullptr;
+    double focus_m = 0;
+    double fogStart_m = 0, fogEnd_m = 0;
+  };
+  Studio studioFor(const glm::dvec3& eye, const glm::dvec3& forward, double clearance,
+                   const std::string& hint) const;
+  /// The backdrop, fog, lights and studio floor of `studio` for a camera at `eye`.
+  void lightStudio(const Studio& studio, const glm::dvec3& eye, ViewParams& view) const;
 
   void addOverlayLabels(const CullView& view, const FrameDesc& frame, RenderList& out);
   /// The hero row's CDU: supply and return temperature and pump flow, over its cabinet.

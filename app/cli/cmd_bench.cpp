@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "app/cli/commands.h"
+#include "app/cli/flag_domains.h"
 #include "app/cli/options.h"
 #include "app/modes/bench.h"
 #include "app/modes/bench_paths.h"
@@ -14,16 +15,14 @@ Command addBenchCommand(CLI::App& cli) {
   sub->add_option("--path", options->paths, "paths to fly: stations, campus, overlays")
       ->check(CLI::IsMember(benchPathNames()))
       ->capture_default_str();
-  sub->add_option("--frames", options->frames, "measured frames per path")
-      ->check(CLI::Range(2u, 100000u))
+  addNumberOption(*sub, "bench", "--frames", options->frames, "measured frames per path")
       ->capture_default_str();
-  sub->add_option("--warmup", options->warmup, "frames drawn before measuring")
-      ->check(CLI::Range(0u, 10000u))
+  addNumberOption(*sub, "bench", "--warmup", options->warmup, "frames drawn before measuring")
       ->capture_default_str();
   sub->add_flag("--no-lod", options->noLod, "naive baseline: every prototype at full detail");
   sub->add_flag("--no-cull", options->noCull, "naive baseline: draw what is out of view too");
-  sub->add_option("--campus-scale", options->campusScale, "N x the campus's racks (scaling)")
-      ->check(CLI::Range(1, 64))
+  addNumberOption(*sub, "bench", "--campus-scale", options->campusScale,
+                  "N x the campus's racks (scaling)")
       ->capture_default_str();
   sub->add_option("--scenario", options->scenario, "engine scenario stepped every frame")
       ->capture_default_str();

@@ -1,11 +1,11 @@
 // `dcwalk shot`: one station rendered headless to a PNG, optionally at a simulated time of an
 // engine scenario, with faults injected and a live overlay drawn; or, with --model, one glTF
 // model on its own.
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
 #include "app/cli/commands.h"
+#include "app/cli/flag_domains.h"
 #include "app/cli/options.h"
 #include "app/modes/shot.h"
 #include "sim/engine/fault_spec.h"
@@ -28,10 +28,6 @@ int runShotFlags(ShotFlags& flags) {
                  "dcwalk: shot: unknown --overlay '%s' (power, temperature, utilisation, "
                  "link_load, pipeline_stage, none)\n",
                  flags.overlay.c_str());
-    return EXIT_BAD_INPUT;
-  }
-  if (!std::isfinite(flags.shot.time_s) || flags.shot.time_s < 0) {
-    std::fprintf(stderr, "dcwalk: shot: --time must be a finite number of seconds >= 0\n");
     return EXIT_BAD_INPUT;
   }
   flags.shot.overlay = *metric;
@@ -57,7 +53,8 @@ Command addShotCommand(CLI::App& cli) {
   sub->add_option("--out", options->out, "PNG file to write")->capture_default_str();
   sub->add_option("--scenario", options->scenario, "engine built-in scenario")
       ->capture_default_str();
-  sub->add_option("--time", options->time_s, "simulated seconds to advance before the shot")
+  addNumberOption(*sub, "shot", "--time", options->time_s,
+                  "simulated seconds to advance before the shot (at most 3600)")
       ->capture_default_str();
   sub->add_option(
          "--overlay", flags->overlay,

@@ -1,20 +1,31 @@
 // `dcwalk sim`: evaluates a scenario with the analytic calculators and prints every quantity,
-// as JSON (--json) or as a table. Bad scenarios, overrides and catalogs exit with status 2.
+// as JSON (--json) or as a table; runs the time engine on a built-in engine scenario or on an
+// analytic scenario file (--engine); writes the validation report (--validate). Bad scenarios,
+// overrides and catalogs exit with status 2; an output outside its domain (a defect of the
+// model, sim/domain.h) exits with status 1 and prints nothing.
+#include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/flag_domains.h"
+#include "app/session/sim_budget.h"
 #include "sim/calc/memory.h"
 #include "sim/catalog.h"
+#include "sim/domain.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/fault_spec.h"
+#include "sim/engine/request.h"
 #include "sim/engine/scenarios.h"
 #include "sim/engine/series.h"
 #include "sim/evaluate.h"
 #include "sim/hf_config.h"
 #include "sim/scenario.h"
+#include "sim/validation.h"
 
 namespace app {
 namespace {
@@ -25,7 +36,8 @@ struct SimOptions {
   std::string hfConfig;
   bool json = false;
   bool list = false;
-  std::string engine;  // time simulation: a built-in engine scenario
+  bool validate = false;
+  std::string engine;  // time simulation: a built-in engine scenario or an analytic scenario
   double until_s = 0;
   std::string seriesFormat = "csv";
   std::vector<std::string> faults;
@@ -34,6 +46,13 @@ struct SimOptions {
 int fail(const std::string& message) {
   std::cerr << "dcwalk sim: " << message << "\n";
   return EXIT_BAD_INPUT;
+}
+
+// An output outside its domain although every input was in its own: the model's fault, so not
+// exit status 2 (which says "fix your input") and nothing printed.
+int defect(const std::string& message) {
+  std::cerr << "dcwalk sim: internal error: " << message << "\n";
+  return EXIT_FAILURE_RUNTIME;
 }
 
 int printHfConfig(const SimOptions& o) {
@@ -58,6 +77,12 @@ int printHfConfig(const SimOptions& o) {
         sim::calc::weightBytes(model->params, p);
   }
   out["kv_cache_bytes_per_token_bf16"] = model->kvBytesPerTokenBf16;
+  for (const auto& [key, value] : out.items()) {  // counts and bytes: finite, >= 0
+    if (!value.is_number()) continue;
+    if (std::string why = sim::outputError("count", value.get<double>()); !why.empty()) {
+      return defect(o.hfConfig + ": " + key + " " + why);
+    }
+  }
   if (o.json) {
     std::cout << out.dump(2) << "\n";
   } else {
@@ -66,11 +91,30 @@ int printHfConfig(const SimOptions& o) {
   return EXIT_OK;
 }
 
+// The engine description --engine names: a built-in engine scenario with engine --set paths, or
+// an analytic scenario (file or built-in name) with analytic --set paths, converted.
+sim::Result<sim::engine::EngineDesc> engineDesc(const SimOptions& o) {
+  using R = sim::Result<sim::engine::EngineDesc>;
+  const auto builtins = sim::engine::builtinScenarioNames();
+  if (std::find(builtins.begin(), builtins.end(), o.engine) != builtins.end()) {
+    return sim::engine::engineDescOf({.scenario = o.engine, .overrides = o.sets, .faults = {}});
+  }
+  auto scenario = sim::loadScenario(o.engine);
+  if (!scenario) return R::failure(scenario.error());
+  for (const std::string& assignment : o.sets) {
+    auto applied = sim::applyOverride(*scenario, assignment);
+    if (!applied) return R::failure(applied.error());
+  }
+  auto desc = sim::engine::engineDescFromScenario(*scenario);
+  if (!desc) return R::failure(o.engine + ": " + desc.error());
+  return desc;
+}
+
 // The time simulation: runs an engine scenario to --until and writes its series.
 int runEngine(const SimOptions& o) {
   auto format = sim::engine::parseSeriesFormat(o.seriesFormat);
   if (!format) return fail("--series must be csv or json, got \"" + o.seriesFormat + "\"");
-  auto desc = sim::engine::builtinScenario(o.engine);
+  auto desc = engineDesc(o);
   if (!desc) return fail(desc.error());
   for (const std::string& spec : o.faults) {
     auto fault = sim::engine::parseFaultSpec(spec);
@@ -81,12 +125,57 @@ int runEngine(const SimOptions& o) {
   if (!catalog) return fail(catalog.error());
   auto engine = sim::engine::Engine::create(*catalog, *desc);
   if (!engine) return fail(engine.error());
-  (*engine)->advanceTo(o.until_s);
-  sim::engine::writeSeries(std::cout, **engine, *format);
+  // In slices of one simulated second, so a long run reports its progress on stderr.
+  sim::engine::Engine& e = **engine;
+  SimProgress progress("dcwalk sim", e.time_s(), o.until_s);
+  while (e.time_s() < o.until_s) {
+    e.advanceTo(std::min(o.until_s, e.time_s() + 1.0));
+    progress.update(e.time_s());
+  }
+  progress.finish(e.time_s());
+  for (size_t r = 0; r < e.seriesRows(); ++r) {
+    if (std::string why = sim::engine::checkAggregates(e.seriesRow(r)); !why.empty()) {
+      return defect("series row " + std::to_string(r) + ": " + why);
+    }
+  }
+  sim::engine::writeSeries(std::cout, e, *format);
+  return EXIT_OK;
+}
+
+// The validation report (docs/validation.md is this output, written by scripts/validate).
+int runValidation(const SimOptions& o) {
+  const auto folder = sim::assetsDir() / "scenarios" / "validation";
+  auto cases = sim::loadValidationCases(folder / "cases.json");
+  if (!cases) return fail(cases.error());
+  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  if (!catalog) return fail(catalog.error());
+  auto results = sim::runValidation(*cases, *catalog);
+  if (!results) return fail(results.error());
+  if (o.json) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const sim::CaseResult& r : *results) {
+      out.push_back({{"id", r.spec.id},
+                     {"value", r.value},
+                     {"published", r.spec.published},
+                     {"ratio", r.ratio},
+                     {"status", sim::statusName(r.status)},
+                     {"role", r.spec.role},
+                     {"command", r.command}});
+    }
+    std::cout << out.dump(2) << "\n";
+    return EXIT_OK;
+  }
+  std::ifstream in(folder / "validation.md.in");
+  if (!in)
+    return fail((folder / "validation.md.in").string() + ": cannot read the report template");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::cout << sim::validationReport(*results, text.str());
   return EXIT_OK;
 }
 
 int runSim(const SimOptions& o) {
+  if (o.validate) return runValidation(o);
   if (o.list) {
     for (const std::string& name : sim::builtinScenarioNames()) std::cout << name << "\n";
     for (const std::string& name : sim::engine::builtinScenarioNames()) {
@@ -106,6 +195,7 @@ int runSim(const SimOptions& o) {
   auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
   if (!catalog) return fail(catalog.error());
   auto evaluation = sim::evaluateScenario(*scenario, *catalog);
+  if (!evaluation && evaluation.isDefect()) return defect(o.scenario + ": " + evaluation.error());
   if (!evaluation) return fail(o.scenario + ": " + evaluation.error());
   if (o.json) {
     nlohmann::ordered_json out;
@@ -132,12 +222,15 @@ Command addSimCommand(CLI::App& cli) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_flag("--json", options->json, "Print JSON (keys carry SI units) instead of a table");
   sub->add_flag("--list", options->list, "List the built-in scenarios");
+  sub->add_flag("--validate", options->validate,
+                "Print the validation report: every published measurement, dcwalk's value, ratio");
   sub->add_option("--hf-config", options->hfConfig,
                   "Import a Hugging Face config.json and print its parameter and memory figures");
   sub->add_option("--engine", options->engine,
-                  "Run a built-in time simulation (see --list) instead of the analytic scenario");
-  sub->add_option("--until", options->until_s, "With --engine: simulated seconds to run")
-      ->check(CLI::Range(0.0, 1e6));
+                  "Run the time simulation: a built-in engine scenario (see --list) or a scenario "
+                  "file / name, with --set overrides");
+  addNumberOption(*sub, "sim", "--until", options->until_s,
+                  "With --engine: simulated seconds to run (at most 3600)");
   sub->add_option("--series", options->seriesFormat, "With --engine: csv or json")
       ->capture_default_str();
   sub->add_option("--fault", options->faults,

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "app/cli/commands.h"
+#include "app/cli/flag_domains.h"
 #include "app/cli/options.h"
 #include "app/modes/headless_tour.h"
 #include "app/modes/soak.h"
@@ -45,8 +46,8 @@ Command addTourCommand(CLI::App& cli) {
       ->capture_default_str();
   sub->add_option("--language", options->window.language, "caption language (en, de)")
       ->capture_default_str();
-  sub->add_option("--chapter", options->chapter, "headless: render only this chapter (1..10)")
-      ->check(CLI::Range(1, 10));
+  addNumberOption(*sub, "tour", "--chapter", options->chapter,
+                  "headless: render only this chapter (1..10)");
   sub->add_option("--text", options->text,
                   "how much text a frame carries: booth (title, one number, one line; default in "
                   "--kiosk), engineer (the panel, verdict first; default otherwise) or off (the "
@@ -56,38 +57,31 @@ Command addTourCommand(CLI::App& cli) {
   sub->add_option("--captures", options->window.captureDir,
                   "window: folder for F12 screenshots and F9 clips (default: the pictures "
                   "folder's dcwalk/ when installed, captures/ from a build tree)");
-  sub->add_option("--ui-scale", options->window.uiScale,
-                  "text size (0.5..4; the window also applies the monitor's HiDPI scale)")
-      ->check(CLI::Range(MIN_UI_SCALE, MAX_UI_SCALE));
+  addNumberOption(*sub, "tour", "--ui-scale", options->window.uiScale,
+                  "text size (0.5..4; the window also applies the monitor's HiDPI scale)");
   CLI::Option* kiosk =
       sub->add_flag("--kiosk", options->window.kiosk,
                     "booth mode: full screen, attract loop, idle reset; only Ctrl+Alt+Q quits");
-  sub->add_option("--soak", options->soak.minutes,
+  addNumberOption(*sub, "tour", "--soak", options->soak.minutes,
                   "with --kiosk: run booth mode headless for MINUTES with a scripted visitor and "
                   "report memory, frame time and validation errors (OUT/soak.json)")
-      ->check(CLI::Range(0.01, 10080.0))
       ->needs(kiosk);
-  sub->add_option("--fps", options->fps,
+  addNumberOption(*sub, "tour", "--fps", options->fps,
                   "headless: render the tour as a clip at this rate (PNG frames, and an MP4 where "
-                  "ffmpeg is installed); with --soak: at most this many frames a second (30)")
-      ->check(CLI::Range(1.0, 240.0));
-  sub->add_option("--soak-report-every", options->soak.reportEvery_s,
+                  "ffmpeg is installed); with --soak: at most this many frames a second (30)");
+  addNumberOption(*sub, "tour", "--soak-report-every", options->soak.reportEvery_s,
                   "with --soak: seconds between report lines")
-      ->check(CLI::Range(1.0, 3600.0))
       ->capture_default_str();
-  sub->add_option("--kiosk-idle", options->window.kioskIdle_s,
+  addNumberOption(*sub, "tour", "--kiosk-idle", options->window.kioskIdle_s,
                   "kiosk: seconds without input before the idle warning")
-      ->check(CLI::Range(1.0, 86400.0))
       ->capture_default_str();
-  sub->add_option("--kiosk-warning", options->window.kioskWarning_s,
+  addNumberOption(*sub, "tour", "--kiosk-warning", options->window.kioskWarning_s,
                   "kiosk: seconds of warning before the attract loop returns")
-      ->check(CLI::Range(1.0, 3600.0))
       ->capture_default_str();
   sub->add_flag("--fullscreen", options->window.fullscreen, "full screen (see --monitor)");
-  sub->add_option("--monitor", options->window.monitor,
-                  "full screen and kiosk: on this monitor (0, 1, ...; default the primary)")
-      ->check(CLI::Range(0, 16));
-  sub->add_option("--frames", options->window.maxFrames,
+  addNumberOption(*sub, "tour", "--monitor", options->window.monitor,
+                  "full screen and kiosk: on this monitor (0, 1, ...; default the primary)");
+  addNumberOption(*sub, "tour", "--frames", options->window.maxFrames,
                   "quit after this many frames (window; 0 = run until closed)");
   addRenderOptions(*sub, options->render);
   return {sub, [options, sub] {
@@ -128,7 +122,8 @@ Command addTourCommand(CLI::App& cli) {
             if (!sub->count("--reduced-motion"))
               window.reducedMotion = loaded.settings.reducedMotion;
             if (!sub->count("--ui-scale")) window.uiScale = loaded.settings.uiScale;
-            if (!window.kiosk) window.settingsFile = settingsPath();
+            // A settings file that cannot be read is never replaced (saveSettings refuses too).
+            if (!window.kiosk && !loaded.unreadable) window.settingsFile = settingsPath();
             return runWindowMode(options->render, window);
           }};
 }

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "app/cli/flag_domains.h"
 #include "sim/trace/breakdown.h"
 #include "sim/trace/rank_trace.h"
 
@@ -242,8 +243,8 @@ Command addTraceCommand(CLI::App& cli) {
       ->required()
       ->check(CLI::ExistingFile);
   sub->add_flag("--json", options->json, "Print JSON (times in seconds, sizes in bytes)");
-  sub->add_option("--step", options->step, "Only the GPU work launched in ProfilerStep#N")
-      ->check(CLI::Range(int64_t(0), int64_t(1) << 62));
+  addNumberOption(*sub, "trace", "--step", options->step,
+                  "Only the GPU work launched in ProfilerStep#N");
   return Command{sub, [options] { return runTrace(*options); }};
 }
 

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -34,5 +36,14 @@ Command addBenchCommand(CLI::App& cli);
 Command addSettingsCommand(CLI::App& cli);
 /// `dcwalk tour` (the default): the window, or the tour rendered headless (app/cli/cmd_tour.cpp).
 Command addTourCommand(CLI::App& cli);
+
+/// Every subcommand above, added to `cli` in the order `dcwalk --help` lists them.
+std::vector<Command> addCommands(CLI::App& cli);
+
+/// The arguments (without the program name) as CLI11 parses them: `tour`, the default command,
+/// put first when they start with an option that is not top-level help or --version
+/// (`dcwalk --size 800x600` means `dcwalk tour --size 800x600`), then reversed (CLI11 takes them
+/// last-first).
+std::vector<std::string> parseOrder(std::vector<std::string> args);
 
 }  // namespace app

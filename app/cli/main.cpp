@@ -1,5 +1,4 @@
 // dcwalk: one executable, git-style subcommands (tour is the default).
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -16,30 +15,15 @@ int main(int argc, char** argv) {
   cli.set_version_flag("--version", "dcwalk " DCWALK_VERSION);
   cli.require_subcommand(0, 1);
 
-  std::vector<app::Command> commands;
-  commands.push_back(app::addTourCommand(cli));
-  commands.push_back(app::addShotCommand(cli));
-  commands.push_back(app::addSimCommand(cli));
-  commands.push_back(app::addTraceCommand(cli));
-  commands.push_back(app::addBenchCommand(cli));
-  commands.push_back(app::addStationsCommand(cli));
-  commands.push_back(app::addAssetCommand(cli));
-  commands.push_back(app::addSettingsCommand(cli));
+  const std::vector<app::Command> commands = app::addCommands(cli);
 
-  // `tour` is the default: `dcwalk` and `dcwalk --size 800x600` mean `dcwalk tour ...`.
   std::vector<std::string> args(argv + 1, argv + argc);
   // Hidden: `dcwalk --cli-reference` prints the whole command line as JSON, which the man page
   // and the shell completions are generated from (packaging/).
   if (args.size() == 1 && args[0] == "--cli-reference") return app::printCliReference(cli);
-  const bool asksTopLevel = !args.empty() && (args[0] == "-h" || args[0] == "--help" ||
-                                              args[0] == "--help-all" || args[0] == "--version");
-  if (args.empty() || (args[0].rfind("-", 0) == 0 && !asksTopLevel)) {
-    args.insert(args.begin(), "tour");
-  }
-  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last-first
 
   try {
-    cli.parse(args);
+    cli.parse(app::parseOrder(std::move(args)));  // `tour` is the default command
   } catch (const CLI::CallForHelp&) {
     std::cout << cli.help();
     return app::EXIT_OK;

@@ -1,29 +1,45 @@
 #include "app/cli/options.h"
 
-#include <cstdio>
+#include <charconv>
 #include <map>
+#include <string_view>
 
 namespace app {
+namespace {
+
+// One side: decimal digits only, no sign, no overflow (from_chars refuses what uint32 cannot
+// hold, where sscanf's %u wrapped 4294967312 to 16).
+bool parseSide(std::string_view text, uint32_t& side) {
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, side);
+  return !text.empty() && ec == std::errc() && ptr == end && side >= MIN_IMAGE_SIDE &&
+         side <= MAX_IMAGE_SIDE;
+}
+
+}  // namespace
 
 bool parseSize(const std::string& text, uint32_t& width, uint32_t& height) {
-  unsigned w = 0, h = 0;
-  char x = 0, extra = 0;
-  if (std::sscanf(text.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X')) {
+  const size_t x = text.find_first_of("xX");
+  if (x == std::string::npos) return false;
+  uint32_t w = 0, h = 0;
+  if (!parseSide(std::string_view(text).substr(0, x), w) ||
+      !parseSide(std::string_view(text).substr(x + 1), h))
     return false;
-  }
-  if (w < 16 || h < 16 || w > 8192 || h > 8192) return false;
   width = w;
   height = h;
   return true;
 }
 
 void addRenderOptions(CLI::App& sub, RenderOptions& options) {
-  sub.add_option("--size", options.sizeText, "image or window size, WxH (16..8192)")
+  const std::string sides = std::to_string(MIN_IMAGE_SIDE) + ".." + std::to_string(MAX_IMAGE_SIDE);
+  sub.add_option("--size", options.sizeText,
+                 "image or window size, WxH (" + sides +
+                     "; headless, at most the pixels that fit in 1.75 GiB at the quality)")
       ->check(CLI::Validator(
-          [&options](std::string& text) -> std::string {
+          [&options, sides](std::string& text) -> std::string {
             return parseSize(text, options.width, options.height)
                        ? std::string()
-                       : "expected WxH with each side 16..8192, got '" + text + "'";
+                       : "expected WxH with each side " + sides + ", got '" + text + "'";
           },
           "WxH"));
   sub.add_option("--device", options.device,

@@ -14,7 +14,7 @@ namespace app {
 /// Adds --size WxH, --device, --validation, --assets and --quality to `sub`, writing into
 /// `options`.
 void addRenderOptions(CLI::App& sub, RenderOptions& options);
-/// Parses "WxH" (each 16..8192); false when malformed.
+/// Parses "WxH" (each side MIN_IMAGE_SIDE..MAX_IMAGE_SIDE, decimal); false when malformed.
 bool parseSize(const std::string& text, uint32_t& width, uint32_t& height);
 
 }  // namespace app

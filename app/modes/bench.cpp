@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -36,18 +37,66 @@ nlohmann::json summary(const std::vector<double>& v) {
           {"max", v.empty() ? 0.0 : *std::max_element(v.begin(), v.end())}};
 }
 
-struct PathSamples {
-  std::vector<double> frame_ms, sim_ms, world_ms, ui_ms, record_ms, gpu_ms, triangles, draws;
-  std::vector<double> heldBack;  // prototypes kept as proxies by the triangle budget
-  std::vector<double> time_s;    // where on the path each measured frame was
+// One measured frame.
+struct FrameSample {
+  double time_s = 0;    // where on the path
+  std::string station;  // held there, or flown to
+  double frame_ms = 0, sim_ms = 0, world_ms = 0, ui_ms = 0, record_ms = 0;
+  double gpu_ms = -1;             // -1: not known (no timestamps)
+  double overdraw = -1;           // samples passing the depth test per pixel; -1: unknown
+  double fragmentsPerPixel = -1;  // fragment-shader invocations per pixel; -1: unknown
+  double triangles = 0, heldBack = 0, draws = 0;
 };
+
+// The figures of `samples` that are known (>= 0) for `field`.
+std::vector<double> known(const std::vector<FrameSample>& samples, double FrameSample::*field) {
+  std::vector<double> out;
+  for (const FrameSample& s : samples)
+    if (s.*field >= 0) out.push_back(s.*field);
+  return out;
+}
+
+nlohmann::json report(const std::vector<FrameSample>& s) {
+  auto all = [&](double FrameSample::*field) { return summary(known(s, field)); };
+  return {
+      {"frames", s.size()},
+      {"frame_ms", all(&FrameSample::frame_ms)},
+      {"cpu_ms",
+       {{"sim", all(&FrameSample::sim_ms)},
+        {"world", all(&FrameSample::world_ms)},
+        {"ui", all(&FrameSample::ui_ms)},
+        {"record_submit", all(&FrameSample::record_ms)}}},
+      {"gpu_ms", all(&FrameSample::gpu_ms)},
+      {"overdraw", all(&FrameSample::overdraw)},
+      {"fragments_per_pixel", all(&FrameSample::fragmentsPerPixel)},
+      {"triangles", all(&FrameSample::triangles)},
+      {"held_back", all(&FrameSample::heldBack)},
+      {"draw_calls", all(&FrameSample::draws)},
+  };
+}
 
 // The simulation advances as a 30 fps window's would, whatever the frame really took, so every
 // run sees the same simulated moments.
 constexpr double BENCH_FRAME_DT_S = 1.0 / 30.0;
 
-PathSamples flyPath(Session& session, const BenchPath& path, const BenchOptions& options) {
-  PathSamples s;
+// The GPU figures of frame `gpuFrame` (the renderer reads them when the frame's slot comes round
+// again) go to the sample that submitted it.
+void attributeGpuFigures(const renderer::FrameStats& rs, const std::map<uint64_t, size_t>& byFrame,
+                         double pixels, std::vector<FrameSample>& samples) {
+  const auto it = byFrame.find(rs.gpuFrameIndex);
+  if (it == byFrame.end()) return;
+  FrameSample& s = samples[it->second];
+  if (rs.gpuMilliseconds >= 0) s.gpu_ms = rs.gpuMilliseconds;
+  if (rs.samplesPassed >= 0) s.overdraw = double(rs.samplesPassed) / pixels;
+  if (rs.fragmentInvocations >= 0) s.fragmentsPerPixel = double(rs.fragmentInvocations) / pixels;
+}
+
+std::vector<FrameSample> flyPath(Session& session, const BenchPath& path,
+                                 const BenchOptions& options) {
+  std::vector<FrameSample> samples;
+  std::map<uint64_t, size_t> byFrame;
+  renderer::Renderer& r = *session.renderer;
+  const double pixels = double(options.render.width) * options.render.height;
   StationView view;
   view.setOverlay(path.overlay);
   view.setTraffic(path.traffic);
@@ -55,6 +104,7 @@ PathSamples flyPath(Session& session, const BenchPath& path, const BenchOptions&
   if (options.noLod || options.noCull) {
     view.setBaseline(options.noLod ? 0.0 : 1.0, !options.noCull, UINT64_MAX);
   }
+  if (path.prepare) path.prepare(*session.sim);
   FrameSpec spec;
   spec.dt_s = BENCH_FRAME_DT_S;
   spec.extent = {options.render.width, options.render.height};
@@ -62,30 +112,53 @@ PathSamples flyPath(Session& session, const BenchPath& path, const BenchOptions&
   const uint32_t total = options.warmup + options.frames;
   Clock::time_point previous = Clock::now();
   for (uint32_t i = 0; i < total; ++i) {
-    const double t = i < options.warmup ? 0.0
-                                        : path.duration_s * double(i - options.warmup) /
-                                              double(std::max(1u, options.frames - 1));
+    const bool measured = i >= options.warmup;
+    const uint32_t k = measured ? i - options.warmup : 0;
+    const double t = path.duration_s * double(k) / double(std::max(1u, options.frames - 1));
     view.camera().setPose(path.poseAt(t));
-    view.setStation(session.world->station(path.stationAt(t)));
+    const std::string station = path.stationAt(t);
+    // Held at a station, the view is in its studio; flying, the world finds it as it would in
+    // free flight.
+    view.setStation(session.world->station(station), path.heldAt(t));
+    if (measured && path.atFrame) path.atFrame(k, *session.sim);
+    const uint64_t submitted = r.framesSubmitted();
     const FrameResult frame = runFrame(session, view, spec);
     const Clock::time_point now = Clock::now();
     const double frameMs = std::chrono::duration<double, std::milli>(now - previous).count();
     previous = now;
-    if (i < options.warmup) continue;
-    const renderer::FrameStats& rs = session.renderer->lastFrameStats();
-    s.frame_ms.push_back(frameMs);
-    s.time_s.push_back(t);
-    s.sim_ms.push_back(frame.times.commands_ms + frame.times.advance_ms + frame.times.sync_ms);
-    s.world_ms.push_back(frame.times.follow_ms + frame.times.world_ms);
-    s.ui_ms.push_back(frame.times.ui_ms);
-    s.record_ms.push_back(rs.recordSubmitMilliseconds);
-    if (rs.gpuMilliseconds >= 0) s.gpu_ms.push_back(rs.gpuMilliseconds);
-    s.triangles.push_back(double(frame.stats.triangles));
-    s.heldBack.push_back(double(frame.stats.heldBack));
-    s.draws.push_back(double(rs.scene.drawCalls));
+    if (!measured) continue;
+    FrameSample s;
+    s.time_s = t;
+    s.station = station;
+    s.frame_ms = frameMs;
+    s.sim_ms = frame.times.commands_ms + frame.times.advance_ms + frame.times.sync_ms;
+    s.world_ms = frame.times.follow_ms + frame.times.world_ms;
+    s.ui_ms = frame.times.ui_ms;
+    s.record_ms = r.lastFrameStats().recordSubmitMilliseconds;
+    s.triangles = double(frame.stats.triangles);
+    s.heldBack = double(frame.stats.heldBack);
+    s.draws = double(r.lastFrameStats().scene.drawCalls);
+    byFrame[submitted] = samples.size();
+    samples.push_back(s);
+    attributeGpuFigures(r.lastFrameStats(), byFrame, pixels, samples);
   }
-  session.renderer->waitIdle();
-  return s;
+  r.waitIdle();
+  // The last frames' figures: read them by drawing two more (not measured).
+  for (uint32_t i = 0; i < 2; ++i) {
+    runFrame(session, view, spec);
+    attributeGpuFigures(r.lastFrameStats(), byFrame, pixels, samples);
+  }
+  r.waitIdle();
+  return samples;
+}
+
+void writeTrace(const std::string& file, const std::string& path,
+                const std::vector<FrameSample>& samples) {
+  std::ofstream trace(file, std::ios::app);
+  for (const FrameSample& s : samples) {
+    trace << path << "," << s.time_s << "," << s.station << "," << s.frame_ms << "," << s.gpu_ms
+          << "," << s.triangles << "," << s.overdraw << "," << s.fragmentsPerPixel << "\n";
+  }
 }
 
 }  // namespace
@@ -106,81 +179,76 @@ int runBench(const BenchOptions& options) {
     renderStill(session, first, {options.render.width, options.render.height});
   }
   const double firstFrame_s = secondsSinceProcessStart();
+  session.renderer->setMeasureOverdraw(true);
 
-  nlohmann::json report;
-  report["device"] = session.renderer->deviceName();
-  report["quality"] = renderer::qualityName(session.renderer->quality());
-  report["samples_per_pixel"] = session.renderer->samplesPerPixel();
-  report["size"] =
-      std::to_string(options.render.width) + "x" + std::to_string(options.render.height);
-  report["frames"] = options.frames;
-  report["warmup_frames"] = options.warmup;
-  report["lod"] = !options.noLod;
-  report["cull"] = !options.noCull;
-  report["campus_scale"] = options.campusScale;
-  report["campus_racks"] =
-      session.sim->engine().cluster().campusRacks * uint32_t(options.campusScale);
-  report["sim_gpus"] = session.sim->engine().cluster().gpuCount();
-  report["scenario"] = options.scenario;
-  report["first_frame_s"] = firstFrame_s;
+  nlohmann::json out;
+  out["device"] = session.renderer->deviceName();
+  out["quality"] = renderer::qualityName(session.renderer->quality());
+  out["samples_per_pixel"] = session.renderer->samplesPerPixel();
+  out["size"] = std::to_string(options.render.width) + "x" + std::to_string(options.render.height);
+  out["frames"] = options.frames;
+  out["warmup_frames"] = options.warmup;
+  out["lod"] = !options.noLod;
+  out["cull"] = !options.noCull;
+  out["campus_scale"] = options.campusScale;
+  out["campus_racks"] = session.sim->engine().cluster().campusRacks * uint32_t(options.campusScale);
+  out["sim_gpus"] = session.sim->engine().cluster().gpuCount();
+  out["scenario"] = options.scenario;
+  out["first_frame_s"] = firstFrame_s;
+  std::map<std::string, std::map<std::string, std::vector<FrameSample>>> byStation;
   for (const std::string& name : options.paths) {
     BenchPath path;
     if (!makeBenchPath(*session.world, name, path)) {
       std::fprintf(stderr, "dcwalk: bench: unknown path '%s'\n", name.c_str());
       return EXIT_BAD_INPUT;
     }
-    PathSamples s = flyPath(session, path, options);
-    if (!options.traceOut.empty()) {
-      std::ofstream trace(options.traceOut, std::ios::app);
-      for (size_t i = 0; i < s.frame_ms.size(); ++i) {
-        trace << name << "," << s.time_s[i] << "," << s.frame_ms[i] << ","
-              << (i < s.gpu_ms.size() ? s.gpu_ms[i] : -1.0) << "," << s.triangles[i] << "\n";
-      }
+    const std::vector<FrameSample> samples = flyPath(session, path, options);
+    if (!options.traceOut.empty()) writeTrace(options.traceOut, name, samples);
+    nlohmann::json p = report(samples);
+    p["description"] = path.description;
+    p["path_duration_s"] = path.duration_s;
+    for (const FrameSample& s : samples) byStation[name][s.station].push_back(s);
+    for (const auto& [station, stationSamples] : byStation[name]) {
+      p["stations"][station] = report(stationSamples);
     }
-    report["paths"][name] = {
-        {"description", path.description},
-        {"path_duration_s", path.duration_s},
-        {"frame_ms", summary(s.frame_ms)},
-        {"cpu_ms",
-         {{"sim", summary(s.sim_ms)},
-          {"world", summary(s.world_ms)},
-          {"ui", summary(s.ui_ms)},
-          {"record_submit", summary(s.record_ms)}}},
-        {"gpu_ms", summary(s.gpu_ms)},
-        {"triangles",
-         {{"median", percentile(s.triangles, 50)}, {"max", percentile(s.triangles, 100)}}},
-        {"held_back", {{"max", percentile(s.heldBack, 100)}}},
-        {"draw_calls", {{"median", percentile(s.draws, 50)}, {"max", percentile(s.draws, 100)}}},
-    };
+    out["paths"][name] = p;
   }
-  report["peak_resident_MB"] = peakResidentBytes() / 1e6;
-  report["validation_errors"] = vkutil::validationErrorCount();
+  out["peak_resident_MB"] = peakResidentBytes() / 1e6;
+  out["validation_errors"] = vkutil::validationErrorCount();
 
   std::printf("dcwalk bench  %s  %s  quality %s (%ux)  lod %s  cull %s  campus racks %u\n",
-              report["device"].get<std::string>().c_str(),
-              report["size"].get<std::string>().c_str(),
-              report["quality"].get<std::string>().c_str(), session.renderer->samplesPerPixel(),
+              out["device"].get<std::string>().c_str(), out["size"].get<std::string>().c_str(),
+              out["quality"].get<std::string>().c_str(), session.renderer->samplesPerPixel(),
               options.noLod ? "off" : "on", options.noCull ? "off" : "on",
-              report["campus_racks"].get<uint32_t>());
-  std::printf("%-9s %9s %9s %9s %9s | %7s %7s %7s %7s %7s | %9s %5s %6s\n", "path", "median", "p95",
-              "p99", "max", "sim", "world", "ui", "record", "gpu", "tri max", "held", "draws");
-  for (const auto& [name, p] : report["paths"].items()) {
+              out["campus_racks"].get<uint32_t>());
+  std::printf("%-9s %8s %8s %8s %8s | %6s %6s %6s %6s %6s | %5s %5s | %8s %4s %5s\n", "path",
+              "median", "p95", "p99", "max", "sim", "world", "ui", "record", "gpu", "ovrdr", "frag",
+              "tri max", "held", "draws");
+  auto row = [](const std::string& name, const nlohmann::json& p) {
     std::printf(
-        "%-9s %9.2f %9.2f %9.2f %9.2f | %7.3f %7.3f %7.3f %7.3f %7.2f | %9.0f %5.0f %6.0f\n",
+        "%-9s %8.2f %8.2f %8.2f %8.2f | %6.2f %6.2f %6.2f %6.2f %6.2f | %5.2f %5.2f | %8.0f %4.0f "
+        "%5.0f\n",
         name.c_str(), p["frame_ms"]["median"].get<double>(), p["frame_ms"]["p95"].get<double>(),
         p["frame_ms"]["p99"].get<double>(), p["frame_ms"]["max"].get<double>(),
         p["cpu_ms"]["sim"]["median"].get<double>(), p["cpu_ms"]["world"]["median"].get<double>(),
         p["cpu_ms"]["ui"]["median"].get<double>(),
         p["cpu_ms"]["record_submit"]["median"].get<double>(), p["gpu_ms"]["median"].get<double>(),
+        p["overdraw"]["median"].get<double>(), p["fragments_per_pixel"]["median"].get<double>(),
         p["triangles"]["max"].get<double>(), p["held_back"]["max"].get<double>(),
         p["draw_calls"]["max"].get<double>());
+  };
+  for (const auto& [name, p] : out["paths"].items()) row(name, p);
+  for (const auto& [name, p] : out["paths"].items()) {
+    if (!p.contains("stations") || p["stations"].size() < 2) continue;
+    std::printf("%s, per station:\n", name.c_str());
+    for (const auto& [station, s] : p["stations"].items()) row("  " + station, s);
   }
   std::printf("first frame %.2f s   peak resident %.0f MB   validation errors %u\n", firstFrame_s,
-              report["peak_resident_MB"].get<double>(), vkutil::validationErrorCount());
+              out["peak_resident_MB"].get<double>(), vkutil::validationErrorCount());
   if (!options.jsonOut.empty()) {
-    std::ofstream out(options.jsonOut);
-    out << report.dump(2) << "\n";
-    if (!out) {
+    std::ofstream file(options.jsonOut);
+    file << out.dump(2) << "\n";
+    if (!file) {
       std::fprintf(stderr, "dcwalk: bench: cannot write %s\n", options.jsonOut.c_str());
       return EXIT_FAILURE_RUNTIME;
     }

@@ -57,6 +57,10 @@ BenchPath stationsPath(const world::World& world) {
     const Leg* leg = legAt(time_s);
     return time_s - leg->start_s <= HOLD_S || leg->next.empty() ? leg->station : leg->next;
   };
+  path.heldAt = [legAt](double time_s) {
+    const Leg* leg = legAt(time_s);
+    return time_s - leg->start_s <= HOLD_S || leg->next.empty();
+  };
   return path;
 }
 
@@ -74,13 +78,43 @@ BenchPath campusPath(const world::World& world) {
     return world::toPose(orbit);
   };
   path.stationAt = [](double) { return std::string("campus"); };
+  path.heldAt = [](double) { return false; };  // circling: the world finds the studio
+  return path;
+}
+
+// The rack station while a fault is asked for 12 simulated seconds in the past (a pump trip at
+// t = 600 s when the simulation is at 612 s): the sim host restores its checkpoint from before
+// 600 s and catches up in slices while the frames go on; the path's longest frame is the figure.
+BenchPath catchUpPath(const world::World& world) {
+  const world::Station* rack = world.station("rack");
+  const world::OrbitPose at = rack ? rack->viewpoint : world::OrbitPose{};
+  BenchPath path;
+  path.name = "catch_up";
+  path.description = "the rack while a pump trip at t = 600 s is caught up from t = 612 s";
+  path.duration_s = 10.0;
+  path.poseAt = [at](double) { return world::toPose(at); };
+  path.stationAt = [](double) { return std::string("rack"); };
+  path.heldAt = [](double) { return true; };
+  path.prepare = [](SimHost& sim) {
+    sim.keepCheckpoints(true);  // as the window does
+    sim.runTo(612.0);
+  };
+  path.atFrame = [](uint32_t k, SimHost& sim) {
+    if (k != 10) return;
+    sim::engine::EngineRequest request = sim.request();
+    sim::engine::FaultDesc trip;
+    trip.kind = sim::engine::FaultKind::PumpTrip;
+    trip.start_s = 600.0;
+    request.faults.push_back(trip);
+    sim.queue(SimCommand::restart(request, /*resumeNow=*/true));
+  };
   return path;
 }
 
 }  // namespace
 
 std::vector<std::string> benchPathNames() {
-  return {"stations", "campus", "overlays"};
+  return {"stations", "campus", "overlays", "catch_up"};
 }
 
 bool makeBenchPath(const world::World& world, const std::string& name, BenchPath& out) {
@@ -96,6 +130,8 @@ bool makeBenchPath(const world::World& world, const std::string& name, BenchPath
     out.description = "the station path with the power overlay, live labels and traffic on";
     out.overlay = world::OverlayMetric::Power;
     out.traffic = true;
+  } else if (name == "catch_up") {
+    out = catchUpPath(world);
   } else {
     return false;
   }

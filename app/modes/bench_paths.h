@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/session/sim_host.h"
 #include "world/live/overlays.h"
 #include "world/world.h"
 
@@ -16,8 +17,12 @@ struct BenchPath {
   double duration_s = 0;
   std::function<world::Pose(double time_s)> poseAt;
   std::function<std::string(double time_s)> stationAt;        // the station held, or flown to
+  std::function<bool(double time_s)> heldAt;                  // holding at stationAt (not flying)
   world::OverlayMetric overlay = world::OverlayMetric::None;  // heat overlay shown along the way
   bool traffic = false;                                       // traffic particles too
+  std::function<void(SimHost&)> prepare;  // before the first frame (the simulation's start)
+  // Before measured frame k (0-based): what a visitor asks of the simulation then.
+  std::function<void(uint32_t k, SimHost&)> atFrame;
 };
 
 /// Names of the paths `makeBenchPath` knows.

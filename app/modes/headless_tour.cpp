@@ -42,6 +42,11 @@ int openHeadlessTour(const HeadlessTourOptions& options, const world::TourPlayer
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
     return EXIT_BAD_INPUT;
   }
+  // Frames of a step whose simulation cannot start would show the previous one's: refuse.
+  if (auto runs = checkTourRuns(player->tour(), *out.session.catalog); !runs) {
+    std::fprintf(stderr, "dcwalk: %s\n", runs.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
   auto panel = TourPanel::load(*out.session.catalog);
   if (!panel) {
     std::fprintf(stderr, "dcwalk: %s\n", panel.error().c_str());

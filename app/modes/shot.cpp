@@ -30,7 +30,8 @@ int runShot(const ShotOptions& options) {
                  options.station.c_str(), names.c_str());
     return EXIT_BAD_INPUT;
   }
-  session.sim->runTo(options.time_s);
+  SimProgress progress("dcwalk shot", session.sim->time_s(), options.time_s);
+  if (!session.sim->runTo(options.time_s, &progress)) return EXIT_BAD_INPUT;  // the host said why
   StationView view;
   view.camera().setPose(world::toPose(station->viewpoint));
   view.setStation(station);

@@ -134,6 +134,10 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
     std::fprintf(stderr, "dcwalk: %s\n", fullTour.error().c_str());
     return EXIT_BAD_INPUT;
   }
+  if (auto runs = checkTourRuns(fullTour->tour(), *session.catalog); !runs) {
+    std::fprintf(stderr, "dcwalk: %s\n", runs.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
   TourDriver driver(std::move(*fullTour));
   TourView view(driver, *panel, options.language);
   view.setInteractive(true);

@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <fstream>
 #include <system_error>
 
 #include "sim/json_file.h"
@@ -137,6 +136,22 @@ sim::Result<bool> writeFileAtomic(const fs::path& path, std::string_view content
   return true;
 }
 
+int readWhole(const fs::path& path, uint64_t size, std::string& text) {
+  FdGuard file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (file.fd < 0) return errno;
+  text.resize(size);
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::read(file.fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) break;  // shorter than stat said (being rewritten): what is there is checked
+    done += size_t(n);
+  }
+  text.resize(done);
+  return 0;
+}
+
 std::string checkJsonObject(const std::string& text) {
   auto parsed = sim::parseJsonText(text, "settings");
   if (!parsed) return parsed.error();
@@ -157,16 +172,19 @@ LoadedFile readFileOrDefaults(const fs::path& path, const ReadDesc& desc) {
   std::string problem;
   if (!fs::is_regular_file(status)) {
     problem = "not a regular file";
+    result.unreadable = true;
   } else if (uint64_t size = fs::file_size(path, ec); ec) {
     problem = "cannot read its size: " + ec.message();
+    result.unreadable = true;
   } else if (size > desc.maxBytes) {
     problem = std::to_string(size) + " bytes, more than the " + std::to_string(desc.maxBytes) +
               " allowed";
   } else {
-    std::ifstream in(path, std::ios::binary);
-    std::string text(size, '\0');
-    if (!in.read(text.data(), static_cast<std::streamsize>(size))) {
-      problem = "cannot read it";
+    std::string text;
+    if (int error = readWhole(path, size, text); error != 0) {
+      // Not a sign of a bad file (permissions, an I/O error): it stays as it is.
+      problem = std::string("cannot be read (") + std::strerror(error) + ")";
+      result.unreadable = true;
     } else if (desc.check) {
       problem = desc.check(text);
     }
@@ -178,7 +196,7 @@ LoadedFile readFileOrDefaults(const fs::path& path, const ReadDesc& desc) {
 
   result.contents = desc.defaults;
   result.usedDefaults = true;
-  if (!fs::is_regular_file(status)) {
+  if (result.unreadable) {
     result.message = path.string() + ": " + problem + "; using defaults (left where it is)";
     return result;
   }

@@ -23,10 +23,15 @@ using ContentCheck = std::function<std::string(const std::string& text)>;
 /// A ContentCheck for settings-style files: a JSON object within sim's size and depth caps.
 std::string checkJsonObject(const std::string& text);
 
+/// Reads the whole of `path` (expected `size` bytes) into `text`; 0, or the errno of the open or
+/// read that failed.
+int readWhole(const std::filesystem::path& path, uint64_t size, std::string& text);
+
 struct LoadedFile {
-  std::string contents;                // the file's text, or the defaults
-  bool usedDefaults = false;           // true when the file was missing or set aside
-  std::string message;                 // why the file was set aside; empty otherwise
+  std::string contents;       // the file's text, or the defaults
+  bool usedDefaults = false;  // true when the file was missing, unreadable or set aside
+  bool unreadable = false;    // it exists but could not be read: left alone, and not to be replaced
+  std::string message;        // why the file was set aside; empty otherwise
   std::filesystem::path setAsidePath;  // FILE.corrupt-<UTC timestamp>; empty when none
 };
 
@@ -36,9 +41,11 @@ struct ReadDesc {
   uint64_t maxBytes = 16u << 20;  // larger files count as corrupt (16 MiB, powers of two)
 };
 
-/// Reads `path`. Missing: the defaults, no message. Unreadable, too large or refused by
-/// `desc.check`: renamed to PATH.corrupt-<YYYYMMDDTHHMMSSZ> with a message naming both files,
-/// and the defaults are returned. When even the rename fails, the message says so.
+/// Reads `path`. Missing: the defaults, no message. Unreadable (not a regular file, or its open
+/// or read fails: permissions, I/O): the defaults, with a message, and the file left where it is
+/// (it may be fine). Too large or refused by `desc.check` (corrupt): renamed to
+/// PATH.corrupt-<YYYYMMDDTHHMMSSZ> with a message naming both files, and the defaults are
+/// returned. When even the rename fails, the message says so.
 LoadedFile readFileOrDefaults(const std::filesystem::path& path, const ReadDesc& desc);
 
 }  // namespace app

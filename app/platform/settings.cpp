@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -11,8 +12,10 @@
 namespace app {
 namespace {
 
+constexpr uint64_t MAX_SETTINGS_BYTES = 64u << 10;  // a settings file is a few lines (64 KiB)
+
 // Why `root` is not a usable settings object, or "". Unknown keys are allowed (a newer dcwalk
-// may have written them) and kept out of the way.
+// may have written them): ignored here, kept by saveSettings.
 std::string validate(const nlohmann::json& root, Settings& out) {
   if (!root.is_object()) return "not a JSON object";
   std::string error;
@@ -51,7 +54,7 @@ LoadedSettings loadSettings(const std::filesystem::path& path) {
   LoadedSettings loaded;
   ReadDesc desc;
   desc.defaults = settingsJson(Settings{});
-  desc.maxBytes = 64u << 10;  // a settings file is a few lines (64 KiB)
+  desc.maxBytes = MAX_SETTINGS_BYTES;
   desc.check = [&path](const std::string& text) {
     auto parsed = sim::parseJsonText(text, path.string());
     if (!parsed) return parsed.error();
@@ -60,6 +63,7 @@ LoadedSettings loadSettings(const std::filesystem::path& path) {
   };
   const LoadedFile file = readFileOrDefaults(path, desc);
   loaded.message = file.message;
+  loaded.unreadable = file.unreadable;
   auto parsed = sim::parseJsonText(file.contents, path.string());
   if (parsed) validate(parsed->root, loaded.settings);  // checked above; defaults parse too
   return loaded;
@@ -72,7 +76,24 @@ sim::Result<bool> saveSettings(const std::filesystem::path& path, const Settings
     return sim::Result<bool>::failure(path.parent_path().string() +
                                       ": cannot create the settings folder: " + ec.message());
   }
-  return writeFileAtomic(path, settingsJson(settings));
+  nlohmann::ordered_json out = nlohmann::ordered_json::parse(settingsJson(settings));
+  // Keys this dcwalk does not know (a newer one wrote them) stay in the file; a file that exists
+  // but cannot be read is not replaced (it may be fine: its permissions, a disk error).
+  if (const auto status = std::filesystem::status(path, ec); std::filesystem::exists(status)) {
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    std::string text;
+    const int error = ec ? ec.value() : readWhole(path, size, text);
+    if (error != 0)
+      return sim::Result<bool>::failure(path.string() + ": exists but cannot be read (" +
+                                        std::strerror(error) + "); not replacing it");
+    auto current = size <= MAX_SETTINGS_BYTES ? sim::parseJsonText(text, path.string())
+                                              : sim::Result<sim::JsonFile>::failure("too large");
+    if (current && current->root.is_object()) {
+      for (const auto& [key, value] : current->root.items())
+        if (!out.contains(key)) out[key] = value;
+    }
+  }
+  return writeFileAtomic(path, out.dump(2) + "\n");
 }
 
 bool setSetting(Settings& settings, const std::string& key, const std::string& value,

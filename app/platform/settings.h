@@ -1,7 +1,9 @@
 // The user's settings (caption language, reduced motion, UI scale): one small JSON file kept
 // between runs, written atomically (app/platform/atomic_file.h), so a kill mid-save leaves the old
 // file or the new one. A file that cannot be used (not JSON, wrong types, values out of range) is
-// set aside as FILE.corrupt-<timestamp> with a message, and the defaults are used.
+// set aside as FILE.corrupt-<timestamp> with a message, and the defaults are used; one that
+// cannot be read (permissions, I/O) is left alone and never replaced. Keys from a newer dcwalk
+// are kept when the file is saved.
 #pragma once
 
 #include <filesystem>
@@ -30,13 +32,16 @@ std::filesystem::path settingsPath();
 
 struct LoadedSettings {
   Settings settings;
-  std::string message;  // set when the file was set aside (shown to the user); empty otherwise
+  std::string message;      // set when the file was set aside or unreadable (shown to the user)
+  bool unreadable = false;  // it exists but could not be read: saving would be refused
 };
 
 /// Reads `path`; missing gives the defaults silently, unusable is set aside with a message.
 LoadedSettings loadSettings(const std::filesystem::path& path);
 
-/// Writes `settings` to `path` atomically (creating its folder); errors name the file.
+/// Writes `settings` to `path` atomically (creating its folder), keeping the keys of the file
+/// there that this dcwalk does not know; refused when that file exists but cannot be read.
+/// Errors name the file.
 sim::Result<bool> saveSettings(const std::filesystem::path& path, const Settings& settings);
 
 /// Sets one setting from text ("language" "de", "reduced_motion" "true", "ui_scale" "1.5");

@@ -38,7 +38,7 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
   const sim::engine::Snapshot snapshot = sim.snapshot();  // 3
   // Colours and glow follow at a bounded rate of wall time, so nothing flashes (a still: at once).
   session.world->sync(snapshot, source.overlay(), sim.generation(),
-                      world::Calm{spec.calm ? spec.dt_s : 0.0, source.reducedMotion()});
+                      world::Calm{spec.dt_s, source.reducedMotion()});
   result.generation = sim.generation();
   result.times.sync_ms = msSince(mark);
 

@@ -73,10 +73,7 @@ struct FrameSpec {
   // A still made in one frame: ImGui shows a new window from its second frame, so the UI is
   // built twice and the second one drawn.
   bool settleUi = false;
-  bool alsoReadBack = false;  // Present, and the pixels too (F12, F9)
-  // The live world follows the simulation at a bounded rate (world/live/calm.h); false: it
-  // jumps to the values every frame (the flash test's reference, what the window did before).
-  bool calm = true;
+  bool alsoReadBack = false;               // Present, and the pixels too (F12, F9)
   std::function<void()> platformNewFrame;  // window: the GLFW backend's NewFrame before the UI
 };
 

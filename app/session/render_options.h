@@ -9,6 +9,12 @@
 
 namespace app {
 
+/// The sides an image or window may have, pixels (`--size WxH`). Below about 200 pixels the UI
+/// is drawn at its smallest font (6 px) and may not fit; the memory a size implies is checked by
+/// checkImageMemory.
+inline constexpr uint32_t MIN_IMAGE_SIDE = 16;
+inline constexpr uint32_t MAX_IMAGE_SIDE = 8192;
+
 struct RenderOptions {
   uint32_t width = 1280;
   uint32_t height = 720;
@@ -18,6 +24,17 @@ struct RenderOptions {
   std::string assetsFile;  // --assets: asset override file (world/build/asset_overrides.h)
   renderer::Quality quality = renderer::Quality::Auto;  // --quality
 };
+
+/// Host memory a headless image may take: with the ~150 MB the rest of a run holds (catalog,
+/// engine, world, fonts), every accepted size stays under 2 GiB.
+inline constexpr uint64_t IMAGE_MEMORY_BUDGET_BYTES = 1792ull << 20;
+/// Bytes a headless width x height image costs at `quality` (Low or High), measured on software
+/// Vulkan (lavapipe keeps every attachment in host memory): Low 22 bytes a pixel (colour and
+/// depth targets, readback buffer, the pixels and the PNG encoder's buffers), High 77 (4x MSAA
+/// HDR colour and depth, the resolve, bloom, then the same as Low). docs/reliability.md.
+uint64_t imageMemoryBytes(uint32_t width, uint32_t height, renderer::Quality quality);
+/// Why a headless width x height image at `quality` is refused ("" when it fits the budget).
+std::string checkImageMemory(uint32_t width, uint32_t height, renderer::Quality quality);
 
 /// The renderer description for these options (headless unless a surface is set later).
 renderer::RendererDesc rendererDesc(const RenderOptions& options);

@@ -22,7 +22,7 @@ sim::Result<std::unique_ptr<world::World>> buildWorld(const world::Dimensions& d
   using R = sim::Result<std::unique_ptr<world::World>>;
   world::WorldDesc worldDesc;
   if (!sessionDesc.modelFile.empty()) {
-    auto model = world::importGltf(sessionDesc.modelFile);
+    auto model = world::importWithinBudget(sessionDesc.modelFile);
     if (!model) return R::failure(model.error());
     for (const std::string& warning : model->warnings) {
       std::fprintf(stderr, "dcwalk: warning: %s\n", warning.c_str());
@@ -34,7 +34,7 @@ sim::Result<std::unique_ptr<world::World>> buildWorld(const world::Dimensions& d
   if (!options.assetsFile.empty()) {
     auto overrides = world::loadAssetOverrides(options.assetsFile);
     if (!overrides) return R::failure(overrides.error());
-    worldDesc.componentModels = std::move(*overrides);
+    worldDesc.componentModels = std::move(overrides->models);
   }
   return world::World::create(dims, worldDesc);
 }
@@ -81,6 +81,16 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     // A --device that names no usable device is bad input; anything else is the machine's.
     const bool badChoice = !options.device.empty() && error.find("--device") != std::string::npos;
     return badChoice ? EXIT_BAD_INPUT : EXIT_FAILURE_RUNTIME;
+  }
+  // A headless image's size was checked by its flag; what it costs depends on the quality the
+  // device got (auto: low on software Vulkan), known only now, before anything is allocated.
+  if (!window) {
+    const std::string why =
+        checkImageMemory(options.width, options.height, out.renderer->quality());
+    if (!why.empty()) {
+      std::fprintf(stderr, "dcwalk: %s\n", why.c_str());
+      return EXIT_BAD_INPUT;
+    }
   }
   out.renderer->setMeshes(out.world->meshes());
   out.renderer->setTextures(out.world->textures());

@@ -27,12 +27,6 @@ sim::Result<std::unique_ptr<Engine>> createEngine(const sim::Catalog& catalog,
   return Engine::create(catalog, *desc);
 }
 
-std::string timeText(double t_s) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.1f", t_s);
-  return text;
-}
-
 }  // namespace
 
 sim::Result<std::unique_ptr<SimHost>> SimHost::create(const sim::Catalog& catalog,
@@ -113,10 +107,10 @@ void SimHost::apply(const SimCommand& c) {
       m_paused = !m_paused;
       break;
     case SimCommand::Kind::RunTo:
-      if (std::isfinite(c.value)) runTo(c.value);
+      runTo(c.value);  // refused with a notice when not finite or beyond the budget
       break;
     case SimCommand::Kind::RunFor:
-      if (std::isfinite(c.value)) runTo(m_engine->time_s() + c.value);
+      runTo(m_engine->time_s() + c.value);
       break;
     case SimCommand::Kind::ScaleSpeed:
       if (std::isfinite(c.value) && c.value > 0)
@@ -277,8 +271,13 @@ void SimHost::stepAndCheckpoint(Engine& engine, std::vector<Checkpoint>* checkpo
   }
 }
 
-void SimHost::runWithCheckpoints(double t_s) {
-  while (m_engine->time_s() < t_s) stepAndCheckpoint(*m_engine, &m_checkpoints);
+void SimHost::runWithCheckpoints(double t_s, SimProgress* progress) {
+  constexpr uint64_t STEPS_BETWEEN_CLOCK_READS = 256;
+  for (uint64_t n = 1; m_engine->time_s() < t_s; ++n) {
+    stepAndCheckpoint(*m_engine, &m_checkpoints);
+    if (progress && n % STEPS_BETWEEN_CLOCK_READS == 0) progress->update(m_engine->time_s());
+  }
+  if (progress) progress->finish(m_engine->time_s());
 }
 
 void SimHost::advance(double dt_s) {
@@ -293,9 +292,18 @@ void SimHost::finishCatchUp() {
   }
 }
 
-void SimHost::runTo(double t_s) {
+bool SimHost::runTo(double t_s, SimProgress* progress) {
   finishCatchUp();
-  runWithCheckpoints(t_s);
+  if (!std::isfinite(t_s) || t_s - m_engine->time_s() > MAX_COMMAND_SIM_S) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "cannot run the simulation to t = %g s: at most %g s at once (it is at %g s)",
+                  t_s, MAX_COMMAND_SIM_S, m_engine->time_s());
+    say(text, true);
+    return false;
+  }
+  runWithCheckpoints(t_s, progress);
+  return true;
 }
 
 double SimHost::catchUpProgress() const {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "app/session/sim_budget.h"
 #include "app/ui/sim_command.h"
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
@@ -74,8 +75,10 @@ class SimHost {
   void advance(double dt_s);
   /// Headless: finishes any catch-up now, however long it takes.
   void finishCatchUp();
-  /// Headless: runs the current engine to `t_s` at once (checkpoints taken on the way).
-  void runTo(double t_s);
+  /// Headless: runs the current engine to `t_s` at once (checkpoints taken on the way), telling
+  /// `progress` (when given) as it goes. A target more than MAX_COMMAND_SIM_S (sim_budget.h)
+  /// ahead of the engine, or not finite, is refused with an error notice: false.
+  bool runTo(double t_s, SimProgress* progress = nullptr);
 
   sim::engine::Snapshot snapshot() const { return m_engine->snapshot(); }
   /// Raised by every engine swap (restart, scrub, caught-up rerun).
@@ -117,7 +120,7 @@ class SimHost {
   /// The newest checkpoint at or before `t_s` (copied), or a fresh engine at 0.
   sim::Result<std::unique_ptr<sim::engine::Engine>> restoreBefore(double t_s);
   void stepAndCheckpoint(sim::engine::Engine& engine, std::vector<Checkpoint>* checkpoints);
-  void runWithCheckpoints(double t_s);
+  void runWithCheckpoints(double t_s, SimProgress* progress = nullptr);
   void say(std::string text, bool error, ClearedChanges cleared = {});
 
   const sim::Catalog* m_catalog;

@@ -1,6 +1,11 @@
 #include "app/session/tour_session.h"
 
+#include <algorithm>
+
+#include "sim/engine/engine.h"
+#include "sim/engine/request.h"
 #include "sim/engine/scenarios.h"
+#include "sim/evaluate.h"
 #include "sim/scenario.h"
 
 namespace app {
@@ -18,6 +23,38 @@ sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const s
   auto bundle = world::loadTourBundle(name, refs);
   if (!bundle) return sim::Result<world::TourPlayer>::failure(bundle.error());
   return world::TourPlayer::create(std::move(*bundle), std::move(views), desc);
+}
+
+sim::Result<bool> checkTourRuns(const world::Tour& tour, const sim::Catalog& catalog) {
+  std::vector<std::string> scenariosDone;
+  std::vector<sim::engine::EngineRequest> requestsDone;
+  for (size_t c = 0; c < tour.chapters.size(); ++c) {
+    const world::TourChapter& chapter = tour.chapters[c];
+    for (const world::TourStep& step : chapter.steps) {
+      auto refuse = [&](const std::string& why) {
+        return sim::Result<bool>::failure(step.where + ": chapter " + std::to_string(c + 1) +
+                                          " \"" + chapter.id + "\": " + why);
+      };
+      if (!step.scenario.empty() && std::find(scenariosDone.begin(), scenariosDone.end(),
+                                              step.scenario) == scenariosDone.end()) {
+        auto scenario = sim::loadScenario(step.scenario);
+        if (!scenario) return refuse(scenario.error());
+        auto evaluation = sim::evaluateScenario(*scenario, catalog);
+        if (!evaluation) return refuse("scenario " + step.scenario + ": " + evaluation.error());
+        scenariosDone.push_back(step.scenario);
+      }
+      const sim::engine::EngineRequest request{step.engineScenario, {}, step.faults};
+      if (step.engineScenario.empty() ||
+          std::find(requestsDone.begin(), requestsDone.end(), request) != requestsDone.end())
+        continue;
+      auto desc = sim::engine::engineDescOf(request);
+      if (!desc) return refuse(desc.error());
+      auto engine = sim::engine::Engine::create(catalog, *desc);
+      if (!engine) return refuse("engine scenario " + step.engineScenario + ": " + engine.error());
+      requestsDone.push_back(request);
+    }
+  }
+  return true;
 }
 
 HudInfo tourHud(const world::TourFrame& frame) {

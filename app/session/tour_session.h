@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/ui/ui_layer.h"
+#include "sim/catalog.h"
 #include "sim/result.h"
 #include "world/live/overlays.h"
 #include "world/tour/tour_player.h"
@@ -15,6 +16,12 @@ namespace app {
 /// Loads tour `name` (a file, or assets/tours/<name>.json) and makes its player.
 sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const std::string& name,
                                               const world::TourPlayerDesc& desc);
+
+/// Checks what every step of `tour` will run, before anything is rendered: its scenario preset
+/// loads and evaluates with `catalog`, its engine scenario with its faults makes an engine (a
+/// fault target the cluster does not have, say). The first failure names the step's file, line
+/// and pointer and its chapter. Each distinct scenario and engine request is checked once.
+sim::Result<bool> checkTourRuns(const world::Tour& tour, const sim::Catalog& catalog);
 
 /// The HUD for a tour frame: chapter as title, the caption below it.
 HudInfo tourHud(const world::TourFrame& frame);

@@ -10,7 +10,12 @@ void TourView::advance(double dt_s, std::vector<SimCommand>& commands) {
 }
 
 world::FrameDesc TourView::frameDesc(VkExtent2D extent, const SimHost& sim) const {
-  return m_driver.frameDesc(extent.width, extent.height, m_panel.hbmFill(), sim.time_s());
+  world::FrameDesc frame =
+      m_driver.frameDesc(extent.width, extent.height, m_panel.hbmFill(), sim.time_s());
+  // A step that has landed at its station is in that station's studio.
+  const world::TourFrame& step = m_driver.player().frame();
+  if (!step.freeFlight && !step.cameraMoving) frame.studio = step.station;
+  return frame;
 }
 
 void TourView::follow(FrameContext& context) {
@@ -67,6 +72,7 @@ world::FrameDesc StationView::frameDesc(VkExtent2D extent, const SimHost& sim) c
   frame.lodScale = m_lodScale;
   frame.cull = m_cull;
   frame.triangleBudget = m_triangleBudget;
+  if (m_station && m_stationStudio) frame.studio = m_station->name;
   return frame;
 }
 

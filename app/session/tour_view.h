@@ -67,8 +67,12 @@ class StationView : public FrameSource {
  public:
   StationView() = default;
   world::Camera& camera() { return m_camera; }
-  /// The station the HUD names (nullptr: no title, as for a model of one's own).
-  void setStation(const world::Station* station) { m_station = station; }
+  /// The station the HUD names (nullptr: no title, as for a model of one's own); with `studio`
+  /// the view is in its studio (a still of it; the bench's paths find theirs from the camera).
+  void setStation(const world::Station* station, bool studio = true) {
+    m_station = station;
+    m_stationStudio = studio;
+  }
   void setOverlay(world::OverlayMetric metric) { m_overlay = metric; }
   void setTraffic(bool on) { m_traffic = on; }
   void setCoolant(bool on) { m_coolant = on; }
@@ -87,6 +91,7 @@ class StationView : public FrameSource {
  private:
   world::Camera m_camera;
   const world::Station* m_station = nullptr;
+  bool m_stationStudio = true;
   world::OverlayMetric m_overlay = world::OverlayMetric::None;
   bool m_traffic = false, m_coolant = false;
   TextMode m_mode = TextMode::Engineer;

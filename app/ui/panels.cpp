@@ -122,6 +122,16 @@ class PanelParser : sim::JsonChecker {
   }
   sim::Result<PanelSet> error() const { return sim::Result<PanelSet>::failure(m_error); }
 
+  // Every panel string is a label, title or name drawn on one line or two: short (hides
+  // JsonChecker::text, so each string the parser reads is checked).
+  bool text(const Pointer& at, std::string& out) {
+    if (!JsonChecker::text(at, out)) return false;
+    if (out.size() > MAX_PANEL_TEXT_BYTES)
+      return flag(at, "is " + std::to_string(out.size()) + " bytes long, more than the " +
+                          std::to_string(MAX_PANEL_TEXT_BYTES) + " a panel text may have");
+    return true;
+  }
+
   bool optionalText(const Pointer& at, std::string& out) { return !find(at) || text(at, out); }
 
   bool number(const Pointer& at, double& out) {

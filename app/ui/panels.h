@@ -217,6 +217,10 @@ struct PanelView {
   const PanelRowView* value(std::string_view key) const;
 };
 
+/// Longest string a panels file may hold (labels, titles, keys, --set paths), bytes of UTF-8:
+/// five times the longest shipped (49); each is drawn on a line or two of a panel.
+inline constexpr size_t MAX_PANEL_TEXT_BYTES = 256;
+
 /// Parses a panels document; unknown fields, ids, sections, race keys or --set paths fail with
 /// file:line (pointer). Every id of world::knownPanels() must appear, and no other.
 sim::Result<PanelSet> parsePanels(const sim::JsonFile& file);

@@ -14,7 +14,7 @@ Timeline timelineOf(const sim::engine::Snapshot& snapshot) {
   // spent in it so far.
   auto finite = [](double s) { return std::isfinite(s) ? s : 0.0; };
   const double pipeline_s = finite(snapshot.pipelineTime_s);
-  const double dp_s = plan->dpFlows.empty() ? 0.0 : finite(snapshot.dataParallelTime_s);
+  const double dp_s = plan->dpFlows.empty() ? 0.0 : finite(snapshot.dataParallelExposedTime_s);
   t.phases = {{"pipeline", pipeline_s}, {"DP all-reduce", dp_s}, {"optimizer", plan->optimizer_s}};
   t.currentPhase = size_t(snapshot.phase);
   double before_s = 0;

@@ -7,6 +7,7 @@
 #include <cfloat>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include <imgui.h>
@@ -48,6 +49,15 @@ constexpr ImWchar LARGE_GLYPHS[] = {
 constexpr float TITLE_SCALE = 1.6f;
 constexpr float CAPTION_SCALE = 1.3f;
 constexpr float HEADLINE_SCALE = 2.0f;
+
+// The UI's size guard. Below MIN_FONT_PIXELS ImGui's scaled style sizes round to nothing
+// (WindowMinSize < 1 aborts with "Invalid style setting": a 16-pixel-tall image asked for a
+// 0.4 px font), so the UI is drawn at that size and may overflow a tiny image. Fonts are
+// rasterised at MAX_FONT_RASTER_PIXELS at most (the body; the larger fonts at their scale of it)
+// and scaled up beyond it: the atlas grows with the square of the size (a 204 px font for an
+// 8192-pixel-tall image took 1.6 GB).
+constexpr float MIN_FONT_PIXELS = 6.0f;
+constexpr float MAX_FONT_RASTER_PIXELS = 64.0f;
 
 ImFont* loadFirst(const char* const* candidates, size_t count, float pixels,
                   const ImWchar* ranges) {
@@ -182,19 +192,22 @@ UiLayer::~UiLayer() {
 void UiLayer::buildFonts(float fontPixels) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  m_fontPixels = fontPixels;
-  ImFont* body = loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), fontPixels, BODY_GLYPHS);
+  m_fontPixels = fontPixels;  // as asked, so that fitTo compares like with like
+  if (!(fontPixels >= MIN_FONT_PIXELS)) fontPixels = MIN_FONT_PIXELS;  // NaN too
+  const float raster = std::min(fontPixels, MAX_FONT_RASTER_PIXELS);
+  io.FontGlobalScale = fontPixels / raster;
+  ImFont* body = loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), raster, BODY_GLYPHS);
   if (!body) {
     ImFontConfig config;
-    config.SizePixels = fontPixels;
+    config.SizePixels = raster;
     io.Fonts->AddFontDefault(&config);
   }
   m_titleFont = loadFirst(STRONG_FONT_CANDIDATES, std::size(STRONG_FONT_CANDIDATES),
-                          fontPixels * TITLE_SCALE, LARGE_GLYPHS);
-  m_captionFont = loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), fontPixels * CAPTION_SCALE,
-                            LARGE_GLYPHS);
+                          raster * TITLE_SCALE, LARGE_GLYPHS);
+  m_captionFont =
+      loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), raster * CAPTION_SCALE, LARGE_GLYPHS);
   m_headlineFont = loadFirst(STRONG_FONT_CANDIDATES, std::size(STRONG_FONT_CANDIDATES),
-                             fontPixels * HEADLINE_SCALE, LARGE_GLYPHS);
+                             raster * HEADLINE_SCALE, LARGE_GLYPHS);
   io.Fonts->Build();
   applyStyle(fontPixels);
 }
@@ -251,20 +264,26 @@ std::vector<PlacedLabel> layoutLabels(
     const float w = textW + 2 * pad, h = textH + 2 * pad;
     if (w > width || h > height) continue;
     // Above the anchor, centred on it, kept whole on screen (the leader line still points at
-    // the anchor).
+    // the anchor); below it where the place above is taken by a window or another label.
     const float x0 = std::clamp(x - 0.5f * w, 0.0f, width - w);
-    const float y0 = std::clamp(y - h, 0.0f, height - h);
-    PlacedLabel out{{x0, y0, x0 + w, y0 + h}, x, y, label->text, label->rgba};
-    const ScreenRect box{out.box[0], out.box[1], out.box[2], out.box[3]};
-    if (std::any_of(placed.begin(), placed.end(),
-                    [&](const PlacedLabel& o) {
-                      return overlaps(box, {o.box[0], o.box[1], o.box[2], o.box[3]});
-                    }) ||
-        std::any_of(reserved.begin(), reserved.end(),
-                    [&](const ScreenRect& r) { return overlaps(box, r); })) {
-      continue;
+    auto free = [&](const ScreenRect& box) {
+      auto hits = [&](const ScreenRect& r) { return overlaps(box, r); };
+      return std::none_of(placed.begin(), placed.end(),
+                          [&](const PlacedLabel& o) {
+                            return hits({o.box[0], o.box[1], o.box[2], o.box[3]});
+                          }) &&
+             std::none_of(reserved.begin(), reserved.end(), hits);
+    };
+    std::optional<PlacedLabel> out;
+    for (const float wantedY0 : {y - h, y}) {
+      const float y0 = std::clamp(wantedY0, 0.0f, height - h);
+      if (free({x0, y0, x0 + w, y0 + h})) {
+        out = PlacedLabel{{x0, y0, x0 + w, y0 + h}, x, y, label->text, label->rgba};
+        break;
+      }
     }
-    placed.push_back(out);
+    if (!out) continue;
+    placed.push_back(*out);
   }
   return placed;
 }
@@ -311,7 +330,10 @@ int UiLayer::drawLabels(const world::RenderList& list, float width, float height
   for (const PlacedLabel& p : m_placedLabels) {
     const ImVec2 min(p.box[0], p.box[1]), max(p.box[2], p.box[3]);
     draw->AddRectFilled(min, max, LABEL_PLATE_RGBA, pad);
-    draw->AddLine(ImVec2(p.anchorX, max.y), ImVec2(p.anchorX, max.y + pad * 2),
+    // The leader from the plate's edge toward the anchor: down from above it, up from below.
+    const bool below = min.y >= p.anchorY;
+    const float edge = below ? min.y : max.y;
+    draw->AddLine(ImVec2(p.anchorX, edge), ImVec2(p.anchorX, edge + (below ? -2 : 2) * pad),
                   IM_COL32(255, 255, 255, 160), 1.5f);
     draw->AddText(ImVec2(min.x + pad, min.y + pad), p.rgba, p.text.c_str());
     if (m_captureText) m_capturedText += p.text + "\n";

@@ -79,7 +79,8 @@ std::vector<std::string> wrapText(const std::string& text, float width,
 class UiLayer {
  public:
   /// Creates the ImGui context and loads the UI fonts at `fontPixels` (Inter, else DejaVu Sans,
-  /// else ImGui's built-in font).
+  /// else ImGui's built-in font): never below 6 px (a smaller UI cannot be drawn), rasterised at
+  /// 64 px at most and scaled beyond (the font atlas's memory stays bounded).
   explicit UiLayer(float fontPixels);
   ~UiLayer();
   UiLayer(const UiLayer&) = delete;

@@ -78,16 +78,17 @@ void ScenePass::create(const vkutil::Context& ctx, VkCommandPool pool, const Sce
   scene.depthFormat = desc.depthFormat;
   scene.cache = desc.cache;
   scene.samples = desc.samples;
-  // ALPHA_TEST, TEXTURED, SHADOWS, LINEAR_OUTPUT, SHADOW_MANUAL_BILINEAR (scene.frag's constant
-  // ids 0..4).
-  constexpr uint32_t CONSTANTS = 5;
+  // ALPHA_TEST, TEXTURED, SHADOWS, LINEAR_OUTPUT, SHADOW_MANUAL_BILINEAR, BOX_DETAIL (scene.frag's
+  // constant ids 0..5). Variant bits: 4 box detail, 2 alpha test, 1 textured.
+  constexpr uint32_t CONSTANTS = 6;
   VkSpecializationMapEntry entries[CONSTANTS];
   for (uint32_t id = 0; id < CONSTANTS; ++id) {
     entries[id] = {id, id * uint32_t(sizeof(VkBool32)), sizeof(VkBool32)};
   }
-  for (uint32_t variant = 0; variant < 4; ++variant) {
-    const bool flags[CONSTANTS] = {variant / 2 != 0, variant % 2 != 0, m_shadows.enabled(),
-                                   desc.linearOutput, !m_shadows.linearCompares()};
+  for (uint32_t variant = 0; variant < SCENE_VARIANTS; ++variant) {
+    const bool flags[CONSTANTS] = {(variant & 2u) != 0,         (variant & 1u) != 0,
+                                   m_shadows.enabled(),         desc.linearOutput,
+                                   !m_shadows.linearCompares(), (variant & 4u) != 0};
     VkBool32 constants[CONSTANTS];
     for (uint32_t id = 0; id < CONSTANTS; ++id) constants[id] = flags[id] ? VK_TRUE : VK_FALSE;
     const VkSpecializationInfo specialization{CONSTANTS, entries, sizeof(constants), constants};
@@ -199,7 +200,7 @@ void ScenePass::recordShadows(VkCommandBuffer cmd, const world::RenderList& list
 }
 
 SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
-                             VkExtent2D extent) const {
+                             VkExtent2D extent, const SceneQueries& queries) const {
   VkViewport viewport{0, 0, float(extent.width), float(extent.height), 0, 1};
   VkRect2D scissor{{0, 0}, extent};
   vkCmdSetViewport(cmd, 0, 1, &viewport);
@@ -214,7 +215,9 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
                               view.sunDirection[2] * view.sunDirection[2]);
   frame.sunDirection = {view.sunDirection[0] / sunLength, view.sunDirection[1] / sunLength,
                         view.sunDirection[2] / sunLength, view.ambient};
-  frame.fogColor = vec4Of(view.skyHorizon, view.fogDistanceMeters);
+  frame.backdropTop = vec4Of(view.skyTop, view.fogStartMeters);
+  frame.backdropHorizon = vec4Of(view.skyHorizon, view.fogEndMeters);
+  frame.lights = {view.rimStrength, view.keyStrength, view.edgeStrength, view.xrayStrength};
 
   uint32_t bound = 0;
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_scenePipelines[bound]);
@@ -223,22 +226,33 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
   const VkDescriptorSet sets[2] = {m_textures.set(), m_shadows.set()};
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_sceneLayout, 0, 2, sets, 0,
                           nullptr);
+  if (queries.occlusion) {
+    vkCmdBeginQuery(cmd, queries.occlusion, 0, VK_QUERY_CONTROL_PRECISE_BIT);
+  }
+  if (queries.fragments) vkCmdBeginQuery(cmd, queries.fragments, 0, 0);
   const SceneStats stats = drawBatches(cmd, list, instances, [&](const world::DrawBatch& batch) {
-    const uint32_t variant = (batch.alphaTest ? 2u : 0u) + (batch.textured ? 1u : 0u);
+    const uint32_t variant =
+        (batch.boxDetail ? 4u : 0u) + (batch.alphaTest ? 2u : 0u) + (batch.textured ? 1u : 0u);
     if (variant != bound) {
       bound = variant;
       vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_scenePipelines[bound]);
     }
   });
+  if (queries.occlusion) vkCmdEndQuery(cmd, queries.occlusion, 0);
+  if (queries.fragments) vkCmdEndQuery(cmd, queries.fragments, 0);
   gpu::SkyConstants sky{};
-  // The inverse of a rotation is its transpose.
-  for (int c = 0; c < 4; ++c) {
-    float* column = &sky.inverseViewRotation.columns[c].x;
-    for (int r = 0; r < 4; ++r) column[r] = view.viewRotation[r * 4 + c];
+  // The inverse of a rotation is its transpose: its columns are the view matrix's rows.
+  for (int col = 0; col < 3; ++col) {
+    sky.inverseViewRotation[col] = {view.viewRotation[col], view.viewRotation[4 + col],
+                                    view.viewRotation[8 + col], 0.0f};
   }
-  sky.projection = {std::tan(view.verticalFovRadians * 0.5f), aspect, 0, 0};
-  sky.top = vec4Of(view.skyTop, 1);
-  sky.horizon = vec4Of(view.skyHorizon, 1);
+  sky.projection = {std::tan(view.verticalFovRadians * 0.5f), aspect,
+                    view.studioFloor ? 1.0f : 0.0f, 0.0f};
+  sky.top = vec4Of(view.skyTop, view.fogStartMeters);
+  sky.horizon = vec4Of(view.skyHorizon, view.fogEndMeters);
+  sky.hero = {view.heroCenter[0], view.heroCenter[1], view.heroHalfExtent[0],
+              view.heroHalfExtent[1]};
+  sky.floor = {view.floorHeightMeters, view.poolRadiusMeters, 0.0f, 0.0f};
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_skyPipeline);
   vkCmdPushConstants(cmd, m_skyLayout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(sky), &sky);
   vkCmdDraw(cmd, 3, 1, 0, 0);

@@ -26,6 +26,13 @@ struct SceneStats {
   uint32_t instances = 0;
 };
 
+/// Queries recorded around the scene's draws (the sky excluded); VK_NULL_HANDLE: none. Each pool's
+/// query 0 must have been reset.
+struct SceneQueries {
+  VkQueryPool occlusion = VK_NULL_HANDLE;  // precise: samples that pass the depth test
+  VkQueryPool fragments = VK_NULL_HANDLE;  // pipeline statistics: fragment-shader invocations
+};
+
 struct ScenePassDesc {
   VkFormat colorFormat = VK_FORMAT_UNDEFINED;
   VkFormat depthFormat = VK_FORMAT_UNDEFINED;
@@ -52,7 +59,7 @@ class ScenePass {
   void recordShadows(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances) const;
   /// Records the sky and the batches inside an active dynamic-rendering scope.
   SceneStats record(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
-                    VkExtent2D extent) const;
+                    VkExtent2D extent, const SceneQueries& queries = {}) const;
 
  private:
   /// Binds the meshes and the instances and draws every well-formed batch of `list`;
@@ -69,7 +76,8 @@ class ScenePass {
   VkPipelineLayout m_sceneLayout = VK_NULL_HANDLE;
   VkPipelineLayout m_skyLayout = VK_NULL_HANDLE;
   // Indexed by alphaTest * 2 + textured.
-  VkPipeline m_scenePipelines[4] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
+  static constexpr uint32_t SCENE_VARIANTS = 8;  // box detail x alpha test x textured
+  VkPipeline m_scenePipelines[SCENE_VARIANTS] = {};
   VkPipeline m_skyPipeline = VK_NULL_HANDLE;
   vkutil::Buffer m_vertices;
   vkutil::Buffer m_indices;

@@ -196,10 +196,16 @@ bool createContext(const ContextDesc& desc, Context& ctx, std::string& error) {
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
 
+  VkPhysicalDeviceFeatures available{};
+  vkGetPhysicalDeviceFeatures(chosen, &available);
+  ctx.occlusionQueryPrecise = available.occlusionQueryPrecise == VK_TRUE;
+  ctx.pipelineStatisticsQuery = available.pipelineStatisticsQuery == VK_TRUE;
   VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   f13.dynamicRendering = VK_TRUE;
   f13.synchronization2 = VK_TRUE;
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
+  features.features.occlusionQueryPrecise = available.occlusionQueryPrecise;
+  features.features.pipelineStatisticsQuery = available.pipelineStatisticsQuery;
 
   std::vector<const char*> extensions;
   if (ctx.surface) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);

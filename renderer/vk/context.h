@@ -31,6 +31,9 @@ struct Context {
   uint32_t queueFamily = 0;
   VkQueue queue = VK_NULL_HANDLE;
   bool timestampsSupported = false;
+  // Enabled when the device has them (lavapipe does): the bench's overdraw measurement.
+  bool occlusionQueryPrecise = false;    // exact samples passing the depth test
+  bool pipelineStatisticsQuery = false;  // fragment shader invocations
   bool validationEnabled = false;
 };
 

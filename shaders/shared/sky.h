@@ -1,4 +1,6 @@
-// Push constants of the sky pass (a full-screen gradient behind everything).
+// Push constants of the backdrop pass (drawn behind everything, where nothing else was): the
+// studio's gradient, and under a hero its dark floor with a pool of light and a soft contact
+// shadow. 128 bytes: what every Vulkan device offers.
 #ifndef DCWALK_SHADERS_SHARED_SKY_H
 #define DCWALK_SHADERS_SHARED_SKY_H
 
@@ -9,14 +11,20 @@ namespace gpu {
 #endif
 
 struct SkyConstants {
-  mat4 inverseViewRotation;  // view space -> world axes
-  vec4 projection;           // x: tan(fovY/2), y: aspect (w/h)
-  vec4 top;                  // linear RGB
-  vec4 horizon;              // linear RGB
+  vec4 inverseViewRotation[3];  // view space -> world axes: the rotation's columns (xyz)
+  vec4 projection;  // x: tan(fovY/2), y: aspect (w/h), z: 1 with a studio floor, w: unused
+  vec4 top;         // rgb linear; a: fog start (metres from the eye)
+  vec4 horizon;     // rgb linear; a: fog end
+  // The studio floor: x, y: the hero's centre over the floor (x, z camera-relative, metres);
+  // z, w: its half extent along x and z.
+  vec4 hero;
+  // x: the floor's height relative to the eye (metres, negative below); y: light pool radius
+  // (metres); z, w: unused.
+  vec4 floor;
 };
 
 #ifdef __cplusplus
-static_assert(sizeof(SkyConstants) == 112, "SkyConstants must match the GLSL layout");
+static_assert(sizeof(SkyConstants) == 128, "SkyConstants must match the GLSL layout");
 }  // namespace gpu
 #endif
 

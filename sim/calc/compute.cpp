@@ -39,30 +39,4 @@ double criticalTokens(double d, double f, double bytesPerElement, double ridge) 
   return ridge * bytesPerElement * d * f / denominator;
 }
 
-double prefillTime_s(double params, double promptTokens, double batch, double gpus,
-                     double peak_flops, double mfu, double weights_bytes, double bandwidth_Bps) {
-  const double flops = inferenceFlopsPerToken(params) * promptTokens * batch;
-  return std::max(flops / (gpus * peak_flops * mfu), weights_bytes / (gpus * bandwidth_Bps));
-}
-
-double decodeStepTime_s(double params, double batch, double gpus, double peak_flops, double mfu,
-                        double weights_bytes, double kvRead_bytes, double bandwidth_Bps) {
-  const double flops = inferenceFlopsPerToken(params) * batch;
-  return rooflineTime_s(flops / gpus, (weights_bytes + kvRead_bytes) / gpus, peak_flops * mfu,
-                        bandwidth_Bps);
-}
-
-double decodeTokensPerSecond(double batch, double timePerOutputToken_s) {
-  return batch / timePerOutputToken_s;
-}
-
-double staticBatchingTokensPerSecond(double batch, double meanOutputTokens, double maxOutputTokens,
-                                     double timePerOutputToken_s) {
-  return batch * meanOutputTokens / (maxOutputTokens * timePerOutputToken_s);
-}
-
-double continuousBatchingTokensPerSecond(double batch, double timePerOutputToken_s) {
-  return batch / timePerOutputToken_s;
-}
-
 }  // namespace sim::calc

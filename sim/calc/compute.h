@@ -1,5 +1,5 @@
-// Compute calculators: FLOPs per token, arithmetic intensity, roofline, prefill / decode times,
-// throughput and batching. Units: FLOP, FLOP/s, bytes, bytes/s, seconds, tokens.
+// Compute calculators: FLOPs per token, arithmetic intensity, roofline. Serving times and
+// batching are sim/calc/serving.h. Units: FLOP, FLOP/s, bytes, bytes/s, seconds, tokens.
 // Sources: Kaplan et al. 2020 and Transformer Math 101 (2N / 6N); JAX scaling book roofline.md and
 // gpus.md (intensity, ridge, critical batch); Williams et al. 2009 (roofline).
 #pragma once
@@ -26,23 +26,5 @@ double gemmIntensity(double tokens, double d, double f, double bytesPerElement);
 /// Tokens in flight at which gemmIntensity equals `ridge`:
 /// B* = r b DF / (2DF - r b (D + F)); infinite when the matmul can never reach the ridge.
 double criticalTokens(double d, double f, double bytesPerElement, double ridge_flops_per_byte);
-
-/// Time to first token for `batch` prompts of `promptTokens` on `gpus` devices:
-/// max(2 N tokens batch / (gpus peak mfu), weights / (gpus bandwidth)).
-double prefillTime_s(double params, double promptTokens, double batch, double gpus,
-                     double peak_flops, double mfu, double weights_bytes, double bandwidth_Bps);
-/// Time per output token of one decode step (all sequences advance one token): the roofline of
-/// 2 N batch FLOPs against (weights + KV read) bytes, spread over `gpus` devices.
-double decodeStepTime_s(double params, double batch, double gpus, double peak_flops, double mfu,
-                        double weights_bytes, double kvRead_bytes, double bandwidth_Bps);
-/// Output tokens per second: batch / timePerOutputToken.
-double decodeTokensPerSecond(double batch, double timePerOutputToken_s);
-
-/// Static batching: the batch waits for its longest request, so
-/// throughput = batch x meanOutputTokens / (maxOutputTokens x tpot).
-double staticBatchingTokensPerSecond(double batch, double meanOutputTokens, double maxOutputTokens,
-                                     double timePerOutputToken_s);
-/// Continuous (in-flight) batching: finished slots refill at once, throughput = batch / tpot.
-double continuousBatchingTokensPerSecond(double batch, double timePerOutputToken_s);
 
 }  // namespace sim::calc

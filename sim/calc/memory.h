@@ -1,5 +1,6 @@
-// Memory calculators: weights, KV cache, activations (Korthikanti et al.), mixed-precision Adam
-// training state and ZeRO shares (Rajbhandari et al.), inference overhead, and fit checks.
+// Memory calculators: weights, KV cache, mixed-precision Adam training state and ZeRO shares
+// (Rajbhandari et al.). Activations per layer are sim/calc/transformer.h, per pipeline stage
+// sim/calc/training.h; the serving budget sim/calc/serving.h.
 // All sizes are bytes (decimal GB = 1e9 when printed); pure functions, no catalog access.
 #pragma once
 
@@ -21,23 +22,19 @@ double kvCacheBytesPerToken(const ModelSpec& model, Precision precision);
 /// KV cache for `tokens` of context per sequence and `batch` sequences: perToken x tokens x batch.
 double kvCacheBytes(double bytesPerToken, double tokens, double batch);
 
-/// Activation-memory strategies of Korthikanti et al. (arXiv:2205.05198, Table 2).
+/// Activation-memory strategies of Korthikanti et al. (arXiv:2205.05198, Table 2); the bytes
+/// per layer are calc::layerActivationBytes (sim/calc/transformer.h).
 enum class ActivationStrategy {
-  None,            // no parallelism: sbh(34 + 5as/h)
+  None,            // no parallelism: sbh(34 + 5as/h) for GPT shapes
   TensorParallel,  // sbh(10 + 24/t + 5as/(ht))
   TensorSequence,  // TP + sequence parallel: (sbh/t)(34 + 5as/h)
-  Selective,       // TP + SP + selective recompute: 34 sbh / t
+  Selective,       // TP + SP + selective recompute: 34 sbh / t (attention core recomputed)
   Full,            // full recompute: 2 sbh (the layer input only)
 };
 /// Name used in scenarios ("none", "tp", "tp_sp", "selective", "full").
 std::string_view activationStrategyName(ActivationStrategy strategy);
 /// Parses a strategy name; nullopt when unknown.
 std::optional<ActivationStrategy> parseActivationStrategy(std::string_view name);
-
-/// Activation bytes per transformer layer with 16-bit activations (Korthikanti Table 2):
-/// s = seqLen, b = microBatch, h = hidden, a = heads, t = TP degree.
-double activationBytesPerLayer(ActivationStrategy strategy, double seqLen, double microBatch,
-                               double hidden, double heads, double tp);
 
 /// Mixed-precision Adam model state: params x bytesPerParam (16 = 2 + 2 + K, K = 12; ZeRO paper).
 double trainingStateBytes(double params, double bytesPerParam);
@@ -49,26 +46,7 @@ double trainingStateBytes(double params, double bytesPerParam);
 double zeroModelStateBytesPerGpu(double params, int stage, double dp,
                                  double optimizerBytesPerParam);
 
-/// Inference memory: weights x (1 + overheadFraction) + KV cache (framework overhead rule of
-/// Transformer Math 101: <= 20% on top of weights).
-double inferenceMemoryBytes(double weights_bytes, double kvCache_bytes, double overheadFraction);
-
 /// HF accelerate's "training with Adam" rule: 4 x the model size in the load dtype.
 double accelerateAdamBytes(double weights_bytes);
-
-/// Whether `required_bytes` per device fits into `capacity_bytes` per device.
-struct MemoryFit {
-  double required_bytes = 0;
-  double capacity_bytes = 0;
-  double headroom_bytes = 0;  // capacity - required (negative when it does not fit)
-  bool fits = false;
-};
-/// Fit check: fits when required <= capacity.
-MemoryFit checkFit(double required_bytes, double capacity_bytes);
-
-/// Largest batch whose KV cache fits beside `fixed_bytes` in `capacity_bytes`:
-/// floor((capacity - fixed) / (kvPerToken x tokens)); 0 when nothing fits.
-double maxBatchForKv(double capacity_bytes, double fixed_bytes, double kvBytesPerToken,
-                     double tokensPerSequence);
 
 }  // namespace sim::calc

@@ -1,30 +1,38 @@
 #include "sim/calc/parallelism.h"
 
+#include <algorithm>
+
 #include "sim/calc/compute.h"
 
 namespace sim::calc {
 
-int layoutGpus(const ParallelLayout& layout) {
-  return layout.tp * layout.pp * layout.dp;
+std::optional<int64_t> layoutGpus(const ParallelLayout& layout) {
+  int64_t gpus = 1;
+  for (int degree : {layout.tp, layout.cp, layout.pp, layout.dp}) {
+    if (degree < 1 || __builtin_mul_overflow(gpus, int64_t(degree), &gpus)) return std::nullopt;
+  }
+  return gpus;
 }
 
 std::string checkLayout(const ParallelLayout& layout, int heads, int layers, int experts) {
-  if (layout.tp < 1) return "tp must be >= 1";
-  if (layout.pp < 1) return "pp must be >= 1";
-  if (layout.dp < 1) return "dp must be >= 1";
-  if (layout.ep < 1) return "ep must be >= 1";
+  if (layout.tp < 1) return "tp: must be >= 1";
+  if (layout.pp < 1) return "pp: must be >= 1";
+  if (layout.dp < 1) return "dp: must be >= 1";
+  if (layout.ep < 1) return "ep: must be >= 1";
+  if (layout.cp < 1) return "cp: must be >= 1";
   if (heads % layout.tp != 0) {
-    return "tp " + std::to_string(layout.tp) + " does not divide the " + std::to_string(heads) +
+    return "tp: " + std::to_string(layout.tp) + " does not divide the " + std::to_string(heads) +
            " attention heads";
   }
   if (layout.pp > layers) {
-    return "pp " + std::to_string(layout.pp) + " exceeds the " + std::to_string(layers) + " layers";
+    return "pp: " + std::to_string(layout.pp) + " exceeds the " + std::to_string(layers) +
+           " layers";
   }
   if (layout.dp % layout.ep != 0) {
-    return "ep " + std::to_string(layout.ep) + " does not divide dp " + std::to_string(layout.dp);
+    return "ep: " + std::to_string(layout.ep) + " does not divide dp " + std::to_string(layout.dp);
   }
   if (layout.ep > 1 && (experts == 0 || experts % layout.ep != 0)) {
-    return "ep " + std::to_string(layout.ep) + " does not divide the " + std::to_string(experts) +
+    return "ep: " + std::to_string(layout.ep) + " does not divide the " + std::to_string(experts) +
            " experts";
   }
   return "";
@@ -35,11 +43,30 @@ double bubbleFraction1F1B(int stages, int microBatches) {
 }
 
 double bubbleShareOfIteration(int stages, int microBatches) {
-  return (stages - 1.0) / (microBatches + stages - 1.0);
+  // In doubles throughout: m + p in int overflows for m near 2^31.
+  return (stages - 1.0) / (double(microBatches) + double(stages) - 1.0);
 }
 
 double bubbleFractionInterleaved(int stages, int microBatches, int virtualStages) {
   return (stages - 1.0) / (static_cast<double>(virtualStages) * microBatches);
+}
+
+int stageLayers(int layers, int stages, int stage) {
+  const int base = layers / stages;
+  int extra = layers - base * stages;
+  // Spare layers fill the middle stages, then the first, then the last.
+  const int middle = std::max(stages - 2, 0);
+  if (stage > 0 && stage < stages - 1) return base + (stage <= extra ? 1 : 0);
+  extra -= std::min(extra, middle);
+  if (stage == 0) return base + (extra > 0 ? 1 : 0);
+  return base + (extra > 1 || (stages == 1 && extra > 0) ? 1 : 0);
+}
+
+double inFlightMicroBatches(int stage, int stages, int microBatches, int virtualStages) {
+  const double m = microBatches, v = virtualStages, p = stages, s = stage;
+  if (virtualStages <= 1) return std::min(m, p - s);
+  const double chunks = std::min(m * v, 2.0 * (p - s - 1.0) + (v - 1.0) * p + 1.0);
+  return chunks / v;
 }
 
 int tpAllReducesPerLayer() {
@@ -69,11 +96,6 @@ double tpComputeBoundMaxDegree(double ffn, double peak_flops, double bandwidth_B
 
 double megatronTrainingTime_s(double tokens, double params, double gpus, double flopsPerGpu) {
   return 8.0 * tokens * params / (gpus * flopsPerGpu);
-}
-
-double trainingTime_s(double tokens, double params, double gpus, double peak_flops, double mfu,
-                      bool fullRecompute) {
-  return trainingFlops(params, tokens, fullRecompute) / (gpus * peak_flops * mfu);
 }
 
 }  // namespace sim::calc

@@ -1,11 +1,18 @@
 #include "sim/calc/power.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sim::calc {
 
 double devicesPower_W(double count, double idle_W, double max_W, double utilization) {
   return count * (idle_W + utilization * (max_W - idle_W));
+}
+
+double nodePower_W(double gpus, double gpuIdle_W, double gpuTdp_W, double utilization,
+                   double nodeMax_W, double otherShare) {
+  const double other = std::max(0.0, nodeMax_W - gpus * gpuTdp_W);
+  return devicesPower_W(gpus, gpuIdle_W, gpuTdp_W, utilization) + otherShare * other;
 }
 
 double rackPower_W(double systemsPerRack, double systemPower_W, double other_W) {

@@ -8,6 +8,11 @@ namespace sim::calc {
 /// Power of `count` devices at `utilization` (0..1) between idle and max: count (idle + u (max -
 /// idle)).
 double devicesPower_W(double count, double idle_W, double max_W, double utilization);
+/// A node's power while its GPUs are busy `utilization` of the time: the GPUs between idle and
+/// TDP (devicesPower_W) + the rest of the node (CPUs, NICs, switches, fans, conversion) at
+/// `otherShare` of what its rating leaves beside the GPUs (node max - GPUs x TDP).
+double nodePower_W(double gpus, double gpuIdle_W, double gpuTdp_W, double utilization,
+                   double nodeMax_W, double otherShare);
 /// Rack IT power: systems per rack x system power + other rack loads (switches, fans).
 double rackPower_W(double systemsPerRack, double systemPower_W, double other_W);
 /// Facility power: IT power x PUE.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/calc/power.h"
+#include "sim/engine/request.h"
 
 namespace sim::engine {
 namespace {
@@ -70,6 +71,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   if (desc.seriesEvery < 1) return R::failure("seriesEvery must be >= 1");
   if (desc.seriesCapacity < 1 || desc.seriesCapacity > 10'000'000)
     return R::failure("seriesCapacity must be 1..10,000,000");
+  if (auto valid = checkEngineDesc(desc); !valid) return R::failure(valid.error());
   auto figures = loadEngineFigures(catalog);
   if (!figures) return R::failure(figures.error());
   auto specs = loadClusterSpecs(catalog, desc.cluster);
@@ -93,7 +95,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
     auto plan = planInference(catalog, c, desc.workload.inference);
     if (!plan) return R::failure(plan.error());
     e->m_inferencePlan = std::move(*plan);
-    e->m_service = InferenceService(&e->m_inferencePlan, &e->m_cluster.specs.gpu, desc.seed);
+    e->m_service = InferenceService(&e->m_inferencePlan, desc.seed);
     e->m_replicaSpeed.assign(e->m_inferencePlan.replicas, 1.0f);
   }
   for (size_t i = 0; i < desc.faults.size(); ++i)
@@ -152,7 +154,8 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   if (e->training()) {
     e->m_faultFreeDp_s = e->m_dpTime_s;
     e->m_faultFreePipeline_s = e->m_pipeline_s;
-    e->m_faultFreeStep_s = e->m_pipeline_s + e->m_dpTime_s + e->m_training.optimizer_s;
+    e->m_faultFreeStep_s =
+        e->m_pipeline_s + e->m_training.dpExposed_s(e->m_dpTime_s) + e->m_training.optimizer_s;
     e->trainingPower();
   } else {
     e->inferencePower();
@@ -326,7 +329,8 @@ void Engine::advanceTraining(double dt_s) {
         stalled = paused || !std::isfinite(m_pipeline_s);
         break;
       case TrainingPhase::DataParallel:
-        duration = m_dpTime_s, nominal = m_faultFreeDp_s;
+        // Only what the bubble and the last backward cannot hide holds the step up.
+        duration = p.dpExposed_s(m_dpTime_s), nominal = p.dpExposed_s(m_faultFreeDp_s);
         stalled = paused || !std::isfinite(m_dpTime_s);
         break;
       case TrainingPhase::Optimizer:
@@ -388,7 +392,7 @@ void Engine::trainingPower() {
   const bool paused = m_pausedSwitches > 0;
   // Weights read once forward and twice backward per micro-batch slot.
   const double weightsPerGpu_bytes =
-      p.params / (p.desc.tp * p.desc.pp) * bytesPerElement(p.desc.precision);
+      p.params / (double(p.desc.tp) * p.desc.pp) * bytesPerElement(p.desc.precision);
   const double computeHbm_Bps =
       p.microBatchSlot_s > 0 ? std::min(hbm, 3.0 * weightsPerGpu_bytes / p.microBatchSlot_s) : 0;
   const double tau = m_phaseFraction * p.pipeline_s;
@@ -558,8 +562,10 @@ void Engine::aggregate() {
   a.pausedSwitches = m_pausedSwitches;
   if (training()) {
     const TrainingPlan& p = m_training;
-    a.goodput = m_goodput;
-    a.goodputCumulative = m_time_s > 0 ? m_useful_s / m_time_s : 0;
+    // Shares of the fault-free rate: the phase fractions' rounding may put useful seconds a few
+    // ulps above the elapsed ones, which is no progress faster than fault-free.
+    a.goodput = std::min(1.0, m_goodput);
+    a.goodputCumulative = m_time_s > 0 ? std::min(1.0, m_useful_s / m_time_s) : 0;
     a.trainingSteps = double(m_completedSteps);
     a.lastStepTime_s = m_lastStepTime_s;
     a.tokensPerSecond = m_lastStepTime_s > 0 ? p.tokensPerStep / m_lastStepTime_s : 0;
@@ -614,6 +620,7 @@ Snapshot Engine::snapshot() const {
   s.faultFreeStepTime_s = m_faultFreeStep_s;
   s.pipelineTime_s = m_pipeline_s;
   s.dataParallelTime_s = m_dpTime_s;
+  s.dataParallelExposedTime_s = dataParallelExposedTime_s();
   s.dpLinkBytes = m_dpLoad;
   s.ppLinkBytes = m_ppLoad;
   s.allToAllLinkBytes = m_a2aLoad;
@@ -626,7 +633,7 @@ std::unique_ptr<Engine> Engine::clone() const {
   std::unique_ptr<Engine> e(new Engine(*this));
   // The members that point into the engine itself point into the copy.
   e->m_router.rebind(&e->m_cluster);
-  e->m_service.rebind(&e->m_inferencePlan, &e->m_cluster.specs.gpu);
+  e->m_service.rebind(&e->m_inferencePlan);
   e->m_linkUtil = m_linkUtil == &m_ppUtil   ? &e->m_ppUtil
                   : m_linkUtil == &m_dpUtil ? &e->m_dpUtil
                                             : &e->m_zeroUtil;

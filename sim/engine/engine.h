@@ -77,6 +77,11 @@ class Engine {
   double faultFreeStepTime_s() const { return m_faultFreeStep_s; }
   /// The DP collective's time on the fabric as routed now (busiest link + latency).
   double dataParallelTime_s() const { return m_dpTime_s; }
+  /// The part of it the step waits for (the DataParallel phase's duration): what one pass of a
+  /// micro-batch through the stage does not hide.
+  double dataParallelExposedTime_s() const {
+    return training() ? m_training.dpExposed_s(m_dpTime_s) : 0.0;
+  }
   /// One EP all-to-all's time on the fabric as routed now (0 without EP).
   double allToAllTime_s() const { return m_a2aTime_s; }
   /// The pipeline phase's time as routed now (compute, TP, PP and EP all-to-alls, bubble).

@@ -34,10 +34,11 @@ struct TrainingDesc {
   int ep = 1;         // expert parallel (MoE models): all-to-all over ep consecutive DP replicas
   int zeroStage = 1;  // 0..3 (optimizer state sharded over dp from 1)
   double seqLen_tokens = 8192;
-  int microBatch = 1;            // sequences per micro-batch
-  int microBatches = 16;         // micro-batches per DP replica per step (1F1B)
-  int virtualStages = 1;         // interleaved 1F1B chunks per device (1 = plain 1F1B)
-  double computeEfficiency = 0;  // achieved share of dense peak in matmuls; 0 = rules.mfu
+  int microBatch = 1;     // sequences per micro-batch
+  int microBatches = 16;  // micro-batches per DP replica per step (1F1B)
+  int virtualStages = 1;  // interleaved 1F1B chunks per device (1 = plain 1F1B)
+  int cp = 1;             // context parallel (ring attention), inside the TP domain's rack
+  std::string activations = "selective";  // none, tp, tp_sp, selective, full (recompute choice)
 };
 
 struct InferenceDesc {
@@ -47,12 +48,11 @@ struct InferenceDesc {
   Precision math = Precision::FP8;
   int tp = 8;                                 // GPUs per replica, inside one NVLink domain
   uint32_t replicas = 0;                      // 0 = as many as the modelled fabric holds
-  double arrivalRatePerReplica_per_s = 20.0;  // Poisson mean
+  double arrivalRatePerReplica_per_s = 10.0;  // Poisson mean (a 70B TP-8 replica serves ~20)
   double promptTokens = 2048;
   double outputTokens = 256;
   int maxBatch = 64;             // sequences decoded together (continuous batching)
   uint32_t queueCapacity = 256;  // waiting requests per replica; more are rejected
-  double computeEfficiency = 0;  // 0 = rules.mfu
 };
 
 enum class WorkloadKind { Training, Inference };

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <string>
 
-#include "sim/calc/compute.h"
 #include "sim/calc/memory.h"
 #include "sim/model_params.h"
+#include "sim/workload_inputs.h"
 
 namespace sim::engine {
 namespace {
@@ -27,8 +27,6 @@ Result<InferencePlan> planInference(const Catalog& catalog, const Cluster& clust
   auto model = loadModel(catalog, desc.modelId);
   if (!model) return R::failure(model.error());
   p.model = *model;
-  auto rules = loadRules(catalog);
-  if (!rules) return R::failure(rules.error());
   if (desc.tp < 1 || cluster.gpusPerRack % desc.tp != 0)
     return R::failure("workload.inference.tp: " + std::to_string(desc.tp) +
                       " must divide the NVLink domain of " + std::to_string(cluster.gpusPerRack));
@@ -47,19 +45,21 @@ Result<InferencePlan> planInference(const Catalog& catalog, const Cluster& clust
     return R::failure("workload.inference.replicas: " + std::to_string(p.replicas) +
                       " exceed the " + std::to_string(most) + " the fabric holds");
 
-  const GpuSpec& gpu = cluster.specs.gpu;
   p.params = paramCount(p.model);
   p.weightsBytesPerReplica = calc::weightBytes(p.params, desc.weights);
   p.kvBytesPerToken = calc::kvCacheBytesPerToken(p.model, desc.kvCache);
-  const double capacity = desc.tp * gpu.hbmCapacity_bytes;
-  const double fixed =
-      calc::inferenceMemoryBytes(p.weightsBytesPerReplica, 0, rules->inferenceOverheadFraction);
-  p.kvCapacityTokensPerReplica = calc::maxBatchForKv(capacity, fixed, p.kvBytesPerToken, 1.0);
+  auto hw = hardwareInputs(catalog, cluster.specs.gpu, cluster.specs.system, cluster.specs.nic,
+                           cluster.specs.fabricSwitch, int(cluster.gpuCount()));
+  if (!hw) return R::failure(hw.error());
+  p.serving.model = calc::transformerShape(p.model);
+  p.serving.tp = desc.tp;
+  p.serving.weightBytes = bytesPerElement(desc.weights);
+  p.serving.kvBytes = bytesPerElement(desc.kvCache);
+  applyHardware(p.serving, *hw, desc.math);
+  p.kvCapacityTokensPerReplica = calc::kvCapacityTokens(p.serving);
   if (p.kvCapacityTokensPerReplica < desc.promptTokens + desc.outputTokens)
     return R::failure("workload.inference: " + desc.modelId + " on tp " + std::to_string(desc.tp) +
                       " leaves no room for one request's KV cache");
-  p.peak_flops = denseFlops(gpu, desc.math);
-  p.efficiency = desc.computeEfficiency > 0 ? desc.computeEfficiency : rules->mfu;
 
   p.replicaOfGpu.assign(cluster.gpuCount(), INVALID_INDEX);
   p.firstGpuOfReplica.resize(p.replicas);
@@ -71,8 +71,7 @@ Result<InferencePlan> planInference(const Catalog& catalog, const Cluster& clust
   return p;
 }
 
-InferenceService::InferenceService(const InferencePlan* plan, const GpuSpec* gpu, uint64_t seed)
-    : m_plan(plan), m_gpu(gpu) {
+InferenceService::InferenceService(const InferencePlan* plan, uint64_t seed) : m_plan(plan) {
   const uint32_t n = plan->replicas;
   m_slots = static_cast<uint32_t>(plan->desc.maxBatch);
   m_queueCap = plan->desc.queueCapacity;
@@ -165,10 +164,11 @@ void InferenceService::step(double now_s, double dt_s, const std::vector<float>&
     }
     double prefill_s = 0;
     if (admitted > 0) {
-      prefill_s =
-          calc::prefillTime_s(p.params, d.promptTokens, admitted, d.tp, p.peak_flops, p.efficiency,
-                              p.weightsBytesPerReplica, m_gpu->hbmBandwidth_Bps) /
-          f;
+      prefill_s = calc::iterationCost(
+                      p.serving, admitted * d.promptTokens, admitted, 0.0,
+                      admitted * calc::causalAttentionFlops(p.serving.model, d.promptTokens))
+                      .total_s /
+                  f;
       const double firstToken_s = now_s + prefill_s;
       for (uint32_t s = 0; s < m_slots; ++s)
         if (slotFresh[s]) {
@@ -184,9 +184,8 @@ void InferenceService::step(double now_s, double dt_s, const std::vector<float>&
     uint32_t iterations = 0;
     if (m_activeCount[r] > 0) {
       const double tpot_s =
-          calc::decodeStepTime_s(p.params, m_activeCount[r], d.tp, p.peak_flops, p.efficiency,
-                                 p.weightsBytesPerReplica, m_kvTokens[r] * p.kvBytesPerToken,
-                                 m_gpu->hbmBandwidth_Bps) /
+          calc::iterationCost(p.serving, m_activeCount[r], m_activeCount[r], m_kvTokens[r], 0.0)
+              .total_s /
           f;
       const double available = m_carry_s[r] + dt_s - prefill_s;
       iterations = available > 0 ? static_cast<uint32_t>(available / tpot_s) : 0;

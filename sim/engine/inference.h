@@ -1,14 +1,15 @@
 // An inference service: replicas of one model (TP inside an NVLink domain), requests arriving
 // as a seeded Poisson process, a bounded queue, continuous batching (finished sequences free
 // their slot and KV at once, waiting ones join at the next iteration), prefill then decode.
-// Iteration times come from the compute calculator (prefillTime_s, decodeStepTime_s); KV bytes
-// from the memory calculator. State is flat per-replica arrays sized at creation; step() does not
-// allocate.
+// Iteration times and the KV capacity come from the serving calculator (sim/calc/serving.h, the
+// same one `dcwalk sim` evaluates). State is flat per-replica arrays sized at creation; step() does
+// not allocate.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "sim/calc/serving.h"
 #include "sim/engine/cluster.h"
 #include "sim/engine/engine_desc.h"
 #include "sim/specs.h"
@@ -21,9 +22,8 @@ struct InferencePlan {
   double params = 0;
   double weightsBytesPerReplica = 0;
   double kvBytesPerToken = 0;
-  double kvCapacityTokensPerReplica = 0;  // HBM left after weights and overhead, in tokens
-  double peak_flops = 0;                  // per GPU, dense, at the math precision
-  double efficiency = 0;
+  double kvCapacityTokensPerReplica = 0;  // HBM left after weights and reserve, in tokens
+  calc::ServingDesc serving;              // one replica, for the iteration costs
   uint32_t replicas = 0;
   std::vector<uint32_t> replicaOfGpu;  // by GpuId; INVALID_INDEX when the GPU serves nobody
   std::vector<uint32_t> firstGpuOfReplica;
@@ -42,12 +42,9 @@ struct ReplicaActivity {
 class InferenceService {
  public:
   InferenceService() = default;
-  InferenceService(const InferencePlan* plan, const GpuSpec* gpu, uint64_t seed);
-  /// Points at `plan` and `gpu` (copies of the ones it was made for: Engine::clone).
-  void rebind(const InferencePlan* plan, const GpuSpec* gpu) {
-    m_plan = plan;
-    m_gpu = gpu;
-  }
+  InferenceService(const InferencePlan* plan, uint64_t seed);
+  /// Points at `plan` (a copy of the one it was made for: Engine::clone).
+  void rebind(const InferencePlan* plan) { m_plan = plan; }
 
   /// Advances every replica by dt; `speed[r]` is replica r's clock share (throttle, straggler).
   void step(double now_s, double dt_s, const std::vector<float>& speed);
@@ -76,7 +73,6 @@ class InferenceService {
   uint32_t poisson(uint32_t replica, double mean);
 
   const InferencePlan* m_plan = nullptr;
-  const GpuSpec* m_gpu = nullptr;
   uint32_t m_slots = 0, m_queueCap = 0;
   std::vector<uint64_t> m_rng;         // per replica
   std::vector<double> m_queueArrival;  // [replica x queueCap], ring buffer

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/domain.h"
 #include "sim/engine/fault_spec.h"
 #include "sim/engine/scenarios.h"
 #include "sim/precision.h"
@@ -13,17 +14,18 @@ namespace {
 
 enum class FieldType { Int, Count, Number, Text, Precision, Flag, Workload };
 
-// One settable field: where it lives in EngineDesc (one of the references, by type) and the
-// smallest and largest value a number may take.
+// One settable field: where it lives in EngineDesc (one of the references, by type) and, for a
+// number, its domain (sim/domain.h: the same mechanism and shared dimensions as the analytic
+// scenario's fields, narrowed where the engine models less: 250 stages, EP up to 64, 4,096
+// sequences per replica, arrivals a replica's queue can take).
 struct Field {
   const char* path;
   FieldType type;
   void* (*ref)(EngineDesc&);
-  double min = 0;
-  double max = 0;
+  Domain domain{};
 };
 
-constexpr double BIG = 1e12;
+using namespace sim::domains;
 
 const std::vector<Field>& fields() {
   using T = FieldType;
@@ -34,23 +36,23 @@ const std::vector<Field>& fields() {
       {"workload.training.precision", T::Precision,
        [](EngineDesc& d) -> void* { return &d.workload.training.precision; }},
       {"workload.training.tp", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.tp; }, 1, 1e6},
+       [](EngineDesc& d) -> void* { return &d.workload.training.tp; }, TP},
       {"workload.training.pp", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.pp; }, 1, 1e6},
+       [](EngineDesc& d) -> void* { return &d.workload.training.pp; }, wholeNumbers(1, 250)},
       {"workload.training.dp", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.dp; }, 1, 1e6},
+       [](EngineDesc& d) -> void* { return &d.workload.training.dp; }, DP},
       {"workload.training.ep", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.ep; }, 1, 1e6},
+       [](EngineDesc& d) -> void* { return &d.workload.training.ep; }, wholeNumbers(1, 64)},
       {"workload.training.zero_stage", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.zeroStage; }, 0, 3},
+       [](EngineDesc& d) -> void* { return &d.workload.training.zeroStage; }, ZERO_STAGE},
       {"workload.training.seq_len_tokens", T::Number,
-       [](EngineDesc& d) -> void* { return &d.workload.training.seqLen_tokens; }, 1, BIG},
+       [](EngineDesc& d) -> void* { return &d.workload.training.seqLen_tokens; }, SEQ_LEN},
       {"workload.training.micro_batch", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.microBatch; }, 1, 1e6},
+       [](EngineDesc& d) -> void* { return &d.workload.training.microBatch; }, MICRO_BATCH},
       {"workload.training.micro_batches", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.microBatches; }, 1, 1e6},
+       [](EngineDesc& d) -> void* { return &d.workload.training.microBatches; }, MICRO_BATCHES},
       {"workload.training.virtual_stages", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.virtualStages; }, 1, 1e3},
+       [](EngineDesc& d) -> void* { return &d.workload.training.virtualStages; }, VIRTUAL_STAGES},
       {"workload.inference.model", T::Text,
        [](EngineDesc& d) -> void* { return &d.workload.inference.modelId; }},
       {"workload.inference.weights", T::Precision,
@@ -60,18 +62,21 @@ const std::vector<Field>& fields() {
       {"workload.inference.math", T::Precision,
        [](EngineDesc& d) -> void* { return &d.workload.inference.math; }},
       {"workload.inference.tp", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.tp; }, 1, 1e6},
+       [](EngineDesc& d) -> void* { return &d.workload.inference.tp; }, TP},
       {"workload.inference.replicas", T::Count,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.replicas; }, 0, 1e9},
+       [](EngineDesc& d) -> void* { return &d.workload.inference.replicas; }, orZero(DP)},
       {"workload.inference.max_batch", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.maxBatch; }, 1, 1e6},
+       [](EngineDesc& d) -> void* { return &d.workload.inference.maxBatch; },
+       wholeNumbers(1, 4096)},
       {"workload.inference.prompt_tokens", T::Number,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.promptTokens; }, 1, BIG},
+       [](EngineDesc& d) -> void* { return &d.workload.inference.promptTokens; }, REQUEST_TOKENS},
       {"workload.inference.output_tokens", T::Number,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.outputTokens; }, 1, BIG},
+       [](EngineDesc& d) -> void* { return &d.workload.inference.outputTokens; }, REQUEST_TOKENS},
+      // Poisson arrivals are drawn per replica and step: beyond ~1e4/s a replica's queue of 256
+      // overflows within a step anyway, and the draw's cost grows with the mean.
       {"workload.inference.arrival_rate_per_replica_per_s", T::Number,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.arrivalRatePerReplica_per_s; }, 0,
-       BIG},
+       [](EngineDesc& d) -> void* { return &d.workload.inference.arrivalRatePerReplica_per_s; },
+       orZero(realNumbers(1e-6, 1e4, "requests/s"))},
       {"cluster.system", T::Text, [](EngineDesc& d) -> void* { return &d.cluster.systemId; }},
       {"cluster.switch", T::Text, [](EngineDesc& d) -> void* { return &d.cluster.switchId; }},
       {"cluster.rail_optimized", T::Flag,
@@ -86,9 +91,22 @@ const Field* findField(std::string_view path) {
   return nullptr;
 }
 
+// A number as --set spells it; "nan" and "inf" parse, so the domain (finite) refuses them.
 bool parseNumber(std::string_view text, double& out) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && end == text.data() + text.size() && std::isfinite(out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+// The number a numeric field holds.
+double numberOf(const Field& f, EngineDesc& d) {
+  void* p = f.ref(d);
+  if (f.type == FieldType::Int) return *static_cast<int*>(p);
+  if (f.type == FieldType::Count) return *static_cast<uint32_t*>(p);
+  return *static_cast<double*>(p);
+}
+
+bool numeric(const Field& f) {
+  return f.type == FieldType::Int || f.type == FieldType::Count || f.type == FieldType::Number;
 }
 
 // Sets `f` in `d` from `value`; an error says what the value must be.
@@ -100,9 +118,8 @@ std::string setField(const Field& f, EngineDesc& d, std::string_view value) {
     case FieldType::Number: {
       double x = 0;
       if (!parseNumber(value, x)) return "must be a number";
-      if (f.type != FieldType::Number && x != std::floor(x)) return "must be a whole number";
-      if (x < f.min || x > f.max) {
-        return "must be in " + shortestText(f.min) + ".." + shortestText(f.max);
+      if (std::string why = domainError(f.domain, x); !why.empty()) {
+        return why + " (" + describeDomain(f.domain) + ")";
       }
       if (f.type == FieldType::Int) *static_cast<int*>(p) = int(x);
       if (f.type == FieldType::Count) *static_cast<uint32_t*>(p) = uint32_t(x);
@@ -138,6 +155,27 @@ std::string shortestText(double value) {
   char text[32];
   auto [end, ec] = std::to_chars(text, text + sizeof(text), value);
   return ec == std::errc() ? std::string(text, end) : std::string("?");
+}
+
+std::vector<EngineField> engineFields() {
+  std::vector<EngineField> out;
+  for (const Field& f : fields()) {
+    if (numeric(f)) out.push_back({f.path, f.domain});
+  }
+  return out;
+}
+
+Result<bool> checkEngineDesc(const EngineDesc& desc) {
+  EngineDesc copy = desc;  // the table's references are to a mutable description
+  for (const Field& f : fields()) {
+    if (!numeric(f)) continue;
+    const double value = numberOf(f, copy);
+    if (std::string why = domainError(f.domain, value); !why.empty()) {
+      return Result<bool>::failure(std::string(f.path) + " = " + numberText(value) + " " + why +
+                                   " (" + describeDomain(f.domain) + ")");
+    }
+  }
+  return true;
 }
 
 std::vector<std::string> engineFieldPaths() {
@@ -252,6 +290,76 @@ Result<EngineDesc> engineDescOf(const EngineRequest& request) {
     }
   }
   for (const FaultDesc& f : request.faults) desc->faults.push_back(f);
+  return desc;
+}
+
+namespace {
+
+// The conversion itself (engineDescFromScenario checks both ends).
+Result<EngineDesc> convertScenario(const ScenarioDesc& s) {
+  using R = Result<EngineDesc>;
+  if (!s.model.hfConfig.empty() || s.model.layers > 0) {
+    return R::failure("model: the time engine runs catalog models (workload.model)");
+  }
+  if (!s.accelerator.name.empty() || s.accelerator.denseBf16_flops > 0 ||
+      s.accelerator.hbmBandwidth_Bps > 0 || s.accelerator.hbmBytes > 0) {
+    return R::failure("accelerator: the time engine runs catalog GPUs (cluster.gpu)");
+  }
+  if (!s.cluster.gpu.empty()) {
+    return R::failure("cluster.gpu: the time engine runs the system's own GPU (cluster.system)");
+  }
+  EngineDesc d;
+  d.cluster.systemId = s.cluster.system;  // the analytic and engine ClusterDescs differ
+  d.cluster.switchId = s.cluster.switchId;
+  d.cluster.nicId = s.cluster.scaleOutNic;
+  d.cluster.facilityProfile = s.facility.profile;
+  d.cluster.facilityPower_W = s.facility.powerBudget_W;
+  d.cluster.fabricGpus = static_cast<uint32_t>(s.cluster.gpus);
+  const sim::WorkloadDesc& w = s.workload;
+  if (w.kind == "training") {
+    d.workload.kind = WorkloadKind::Training;
+    TrainingDesc& t = d.workload.training;
+    t.modelId = w.model;
+    t.precision = *parsePrecision(w.computeDtype);
+    t.tp = w.tp;
+    t.cp = w.cp;
+    t.pp = w.pp;
+    t.dp = w.dp;
+    t.ep = w.ep;
+    t.zeroStage = w.zeroStage;
+    t.seqLen_tokens = w.seqLen;
+    t.microBatch = w.microBatch;
+    t.microBatches = w.microBatches;
+    t.virtualStages = w.virtualStages;
+    t.activations = w.activations;
+    return d;
+  }
+  d.workload.kind = WorkloadKind::Inference;
+  InferenceDesc& i = d.workload.inference;
+  i.modelId = w.model;
+  i.weights = *parsePrecision(w.weightsDtype);
+  i.kvCache = *parsePrecision(w.kvDtype);
+  i.math = *parsePrecision(w.computeDtype);
+  i.tp = w.tp;
+  i.replicas = static_cast<uint32_t>(w.dp);
+  i.promptTokens = w.promptTokens;
+  i.outputTokens = w.outputTokens;
+  if (w.batch > 0) i.maxBatch = w.batch;
+  if (w.requestRate_per_s > 0) i.arrivalRatePerReplica_per_s = w.requestRate_per_s;
+  return d;
+}
+
+}  // namespace
+
+Result<EngineDesc> engineDescFromScenario(const ScenarioDesc& s) {
+  using R = Result<EngineDesc>;
+  if (auto valid = checkScenario(s); !valid) return R::failure(valid.error());
+  auto desc = convertScenario(s);
+  if (!desc) return desc;
+  // The engine models less than the calculators (250 stages, 1e4 arrivals/s per replica ...).
+  if (auto valid = checkEngineDesc(*desc); !valid) {
+    return R::failure("the time engine's " + valid.error());
+  }
   return desc;
 }
 

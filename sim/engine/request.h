@@ -8,8 +8,10 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/domain.h"
 #include "sim/engine/engine_desc.h"
 #include "sim/result.h"
+#include "sim/scenario.h"
 
 namespace sim::engine {
 
@@ -18,6 +20,17 @@ std::string shortestText(double value);
 
 /// Every engine-scenario field an override may set, by dotted path ("workload.training.tp", ...).
 std::vector<std::string> engineFieldPaths();
+
+/// A numeric engine field and its domain (sim/domain.h).
+struct EngineField {
+  std::string path;
+  Domain domain;
+};
+/// Every numeric field an override may set, with its domain, in table order.
+std::vector<EngineField> engineFields();
+/// Every numeric field of `desc` checked against its domain (descriptions built in code, or
+/// converted from an analytic scenario); fails naming the first field outside.
+Result<bool> checkEngineDesc(const EngineDesc& desc);
 /// The value of field `path` of `desc` as the text an override takes; "" for an unknown path.
 std::string engineFieldValue(const EngineDesc& desc, std::string_view path);
 /// Applies one "path=value" to `desc`. Fails naming the assignment when the path is unknown, the
@@ -46,5 +59,11 @@ struct EngineRequest {
 /// The engine description of `request` (the scenario's own faults first); the first bad part
 /// fails, named.
 Result<EngineDesc> engineDescOf(const EngineRequest& request);
+
+/// The time engine's description of an analytic scenario (a `dcwalk sim --scenario` file): the
+/// cluster (system, NIC, switch, GPUs as the fabric size, facility) and the workload (training
+/// layout, or TP replicas serving at the scenario's batch and request rate). Fails naming the
+/// scenario field the engine cannot take (a model given by dimensions, an accelerator by figures).
+Result<EngineDesc> engineDescFromScenario(const ScenarioDesc& scenario);
 
 }  // namespace sim::engine

@@ -3,37 +3,40 @@
 #include <cmath>
 #include <iomanip>
 
+#include "sim/domain.h"
+
 namespace sim::engine {
 namespace {
 
 struct Column {
   std::string_view name;
   double Aggregates::*field;
+  std::string_view unit;  // the output domain it lies in (sim/domain.h)
 };
 
 constexpr Column COLUMNS[] = {
-    {"time_s", &Aggregates::time_s},
-    {"campus_it_W", &Aggregates::campusIt_W},
-    {"fabric_it_W", &Aggregates::fabricIt_W},
-    {"facility_W", &Aggregates::facility_W},
-    {"pue", &Aggregates::pue},
-    {"mean_gpu_power_W", &Aggregates::meanGpuPower_W},
-    {"max_junction_C", &Aggregates::maxJunction_C},
-    {"max_loop_C", &Aggregates::maxLoop_C},
-    {"min_clock_fraction", &Aggregates::minClock},
-    {"goodput_fraction", &Aggregates::goodput},
-    {"goodput_cumulative_fraction", &Aggregates::goodputCumulative},
-    {"tokens_per_s", &Aggregates::tokensPerSecond},
-    {"training_steps", &Aggregates::trainingSteps},
-    {"last_step_time_s", &Aggregates::lastStepTime_s},
-    {"phase", &Aggregates::phase},
-    {"max_link_utilisation", &Aggregates::maxLinkUtilisation},
-    {"paused_switches", &Aggregates::pausedSwitches},
-    {"queued_requests", &Aggregates::queued},
-    {"active_sequences", &Aggregates::active},
-    {"mean_ttft_s", &Aggregates::meanTtft_s},
-    {"tpot_s", &Aggregates::tpot_s},
-    {"mean_kv_occupancy_fraction", &Aggregates::meanKvOccupancy},
+    {"time_s", &Aggregates::time_s, "s"},
+    {"campus_it_W", &Aggregates::campusIt_W, "W"},
+    {"fabric_it_W", &Aggregates::fabricIt_W, "W"},
+    {"facility_W", &Aggregates::facility_W, "W"},
+    {"pue", &Aggregates::pue, "ratio"},
+    {"mean_gpu_power_W", &Aggregates::meanGpuPower_W, "W"},
+    {"max_junction_C", &Aggregates::maxJunction_C, "C"},
+    {"max_loop_C", &Aggregates::maxLoop_C, "C"},
+    {"min_clock_fraction", &Aggregates::minClock, "share"},
+    {"goodput_fraction", &Aggregates::goodput, "share"},
+    {"goodput_cumulative_fraction", &Aggregates::goodputCumulative, "share"},
+    {"tokens_per_s", &Aggregates::tokensPerSecond, "tokens/s"},
+    {"training_steps", &Aggregates::trainingSteps, "count"},
+    {"last_step_time_s", &Aggregates::lastStepTime_s, "s"},
+    {"phase", &Aggregates::phase, "count"},
+    {"max_link_utilisation", &Aggregates::maxLinkUtilisation, "share"},
+    {"paused_switches", &Aggregates::pausedSwitches, "count"},
+    {"queued_requests", &Aggregates::queued, "count"},
+    {"active_sequences", &Aggregates::active, "count"},
+    {"mean_ttft_s", &Aggregates::meanTtft_s, "s"},
+    {"tpot_s", &Aggregates::tpot_s, "s"},
+    {"mean_kv_occupancy_fraction", &Aggregates::meanKvOccupancy, "share"},
 };
 
 void number(std::ostream& out, double v) {
@@ -49,6 +52,15 @@ std::optional<SeriesFormat> parseSeriesFormat(std::string_view name) {
   if (name == "csv") return SeriesFormat::Csv;
   if (name == "json") return SeriesFormat::Json;
   return std::nullopt;
+}
+
+std::string checkAggregates(const Aggregates& row) {
+  for (const Column& c : COLUMNS) {
+    if (std::string why = outputError(c.unit, row.*c.field); !why.empty()) {
+      return std::string(c.name) + " " + why;
+    }
+  }
+  return "";
 }
 
 std::vector<std::string_view> seriesColumns() {

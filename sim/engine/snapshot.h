@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "sim/engine/cluster.h"
 #include "sim/engine/engine_desc.h"
@@ -70,20 +71,27 @@ struct Snapshot {
   // Training (training == nullptr for an inference service).
   const TrainingPlan* training = nullptr;
   TrainingPhase phase = TrainingPhase::Pipeline;
-  double phaseFraction = 0;             // share of the current phase done (0..1)
-  double stepElapsed_s = 0;             // since the current training step began
-  double lastStepTime_s = 0;            // of the last completed step
-  double faultFreeStepTime_s = 0;       // routed DP collective, no throttling
-  double pipelineTime_s = 0;            // the pipeline phase as routed now
-  double dataParallelTime_s = 0;        // the DP collective on the fabric as routed now
-  std::span<const double> dpLinkBytes;  // 2 x links, directional bytes of one step's DP collective
-  std::span<const double> ppLinkBytes;  // 2 x links, one step's PP sends
+  double phaseFraction = 0;              // share of the current phase done (0..1)
+  double stepElapsed_s = 0;              // since the current training step began
+  double lastStepTime_s = 0;             // of the last completed step
+  double faultFreeStepTime_s = 0;        // routed DP collective, no throttling
+  double pipelineTime_s = 0;             // the pipeline phase as routed now
+  double dataParallelTime_s = 0;         // the DP collective on the fabric as routed now
+  double dataParallelExposedTime_s = 0;  // the part of it the step waits for (its phase)
+  std::span<const double> dpLinkBytes;   // 2 x links, directional bytes of one step's DP collective
+  std::span<const double> ppLinkBytes;   // 2 x links, one step's PP sends
   std::span<const double> allToAllLinkBytes;  // 2 x links, one EP all-to-all
   double nvlinkBytes = 0;                     // moved so far over NVLink (bytes)
 
   // Inference (nullptr for training).
   const InferencePlan* inference = nullptr;
 };
+
+/// "" when every figure of `snapshot` lies in its quantity's domain (sim/domain.h): its
+/// aggregates, every per-id array (utilisations, KV and flow shares and clocks in [0, 1], powers
+/// and bandwidths >= 0, temperatures above absolute zero) and the step times (>= 0; the DP and
+/// pipeline times may be NEVER_S, a ring that cannot complete); else the first figure outside.
+std::string checkSnapshot(const Snapshot& snapshot);
 
 /// IT power of campus racks [firstRack, endRack) (W): the racks the engine models as it has
 /// them, every other rack at the mean of the modelled ones (the campus mirrors its modelled

@@ -8,6 +8,7 @@
 #include "sim/calc/memory.h"
 #include "sim/calc/parallelism.h"
 #include "sim/model_params.h"
+#include "sim/workload_inputs.h"
 
 namespace sim::engine {
 
@@ -19,22 +20,21 @@ Result<TrainingPlan> planTraining(const Catalog& catalog, const Cluster& cluster
   auto model = loadModel(catalog, desc.modelId);
   if (!model) return R::failure(model.error());
   p.model = *model;
-  auto rules = loadRules(catalog);
-  if (!rules) return R::failure(rules.error());
-  auto nvlink = loadInterconnect(catalog, cluster.specs.gpu.scaleUpInterconnect);
-  if (!nvlink) return R::failure(nvlink.error());
 
   if (desc.tp < 1 || desc.pp < 1 || desc.dp < 1)
     return R::failure("workload.training: tp, pp and dp must be >= 1");
-  if (cluster.gpusPerRack % desc.tp != 0)
-    return R::failure("workload.training.tp: " + std::to_string(desc.tp) +
+  if (desc.cp < 1 || desc.cp > 64) return R::failure("workload.training.cp must be 1..64");
+  // TP and CP ranks of a (stage, replica) share one NVLink domain: the placement unit.
+  const int unit = desc.tp * desc.cp;
+  if (cluster.gpusPerRack % unit != 0)
+    return R::failure("workload.training.tp: tp x cp = " + std::to_string(unit) +
                       " does not divide the NVLink domain of " +
                       std::to_string(cluster.gpusPerRack) + " GPUs");
   if (desc.pp > 250) return R::failure("workload.training.pp: at most 250 stages");
   const uint64_t groups = uint64_t(desc.pp) * desc.dp;
-  const uint64_t slots = uint64_t(cluster.racks) * (cluster.gpusPerRack / desc.tp);
+  const uint64_t slots = uint64_t(cluster.racks) * (cluster.gpusPerRack / unit);
   if (groups > slots)
-    return R::failure("workload.training: tp x pp x dp = " + std::to_string(groups * desc.tp) +
+    return R::failure("workload.training: tp x cp x pp x dp = " + std::to_string(groups * unit) +
                       " GPUs exceed the fabric's " + std::to_string(cluster.gpuCount()));
   if (desc.microBatch < 1 || desc.microBatches < 1 || desc.virtualStages < 1)
     return R::failure("workload.training: microBatch, microBatches, virtualStages must be >= 1");
@@ -55,52 +55,60 @@ Result<TrainingPlan> planTraining(const Catalog& catalog, const Cluster& cluster
   p.activeParams = activeParamCount(p.model);
   p.tokensPerStep = dp * m * mbTokens;
   p.peak_flops = denseFlops(cluster.specs.gpu, desc.precision);
-  p.efficiency = desc.computeEfficiency > 0 ? desc.computeEfficiency : rules->mfu;
 
-  // Compute: 6N per token (2N forward, 4N backward) with N the parameters a token touches (all of
-  // them for a dense model, the routed experts' for MoE), split over tp x pp GPUs.
-  const double flopsPerMicroBatch =
-      calc::trainingFlops(p.activeParams, mbTokens, false) / (tp * pp);
-  const double rate = p.peak_flops * p.efficiency;
-  p.forward_s = flopsPerMicroBatch / 3.0 / rate;
-  p.backward_s = flopsPerMicroBatch * 2.0 / 3.0 / rate;
-
-  // TP: 4 all-reduces per layer per micro-batch on NVLink (Megatron).
-  const double layersPerStage = p.model.layers / pp;
-  const double tpBytes =
-      calc::tpAllReduceBytes(desc.microBatch, desc.seqLen_tokens, p.model.hidden, bpe);
-  const calc::AlphaBeta nvl{nvlink->latency_s, scaleUpPerDirection_Bps(cluster.specs.gpu)};
-  const double tpCount = calc::tpAllReducesPerLayer() * layersPerStage;
-  p.tpComm_s = desc.tp > 1 ? tpCount * calc::ringAllReduceTime_s(tpBytes, desc.tp, nvl) : 0;
-
-  // PP: one activation send forward and one gradient send backward per micro-batch, each TP
-  // rank sending its 1/tp share (scatter/gather, Narayanan et al.) over its own NIC.
+  // Step parts from the training calculator (the same numbers `dcwalk sim` prints).
+  auto hw = hardwareInputs(catalog, cluster.specs.gpu, cluster.specs.system, cluster.specs.nic,
+                           cluster.specs.fabricSwitch, int(cluster.gpuCount()));
+  if (!hw) return R::failure(hw.error());
+  const auto strategy = calc::parseActivationStrategy(desc.activations);
+  if (!strategy)
+    return R::failure("workload.training.activations: unknown \"" + desc.activations + "\"");
+  calc::TrainingDesc td;
+  td.model = calc::transformerShape(p.model);
+  td.tp = desc.tp;
+  td.cp = desc.cp;
+  td.pp = desc.pp;
+  td.dp = desc.dp;
+  td.zeroStage = desc.zeroStage;
+  td.microBatch = desc.microBatch;
+  td.microBatches = desc.microBatches;
+  td.virtualStages = desc.virtualStages;
+  td.seqLen = desc.seqLen_tokens;
+  td.activations = *strategy;
+  applyHardware(td, *hw, desc.precision);
+  p.step = calc::trainingStep(td);
+  const double layersPerStage = p.step.stageLayers;
+  p.tpComm_s = layersPerStage * (p.step.layerTpComm_s + p.step.layerCpComm_s);
+  const double compute = p.step.slot_s - p.step.ppSend_s - p.tpComm_s;
+  p.forward_s = compute / 3.0;  // forward 1, backward 2 (input and weight gradients)
+  p.backward_s = compute - p.forward_s;
+  p.ppSend_s = p.step.ppSend_s;
+  p.microBatchSlot_s = p.step.slot_s;
+  p.bubbleFraction = p.step.bubbleFraction;
+  p.pipeline_s = p.step.pipeline_s;
   const calc::AlphaBeta nic{cluster.specs.nic.latency_s, cluster.links[0].capacity_Bps};
+  const double tpBytes =
+      calc::tpAllReduceBytes(desc.microBatch, desc.seqLen_tokens / desc.cp, p.model.hidden, bpe);
+  const double tpCount = calc::tpAllReducesPerLayer() * p.model.layers / pp;  // bytes, on average
   const double ppBytes =
-      calc::ppActivationBytes(desc.microBatch, desc.seqLen_tokens, p.model.hidden, bpe) / tp;
-  p.ppSend_s = desc.pp > 1 ? 2.0 * (nic.alpha_s + ppBytes / nic.bandwidth_Bps) : 0;
-  p.microBatchSlot_s = p.forward_s + p.backward_s + p.tpComm_s + p.ppSend_s;
-  p.bubbleFraction =
-      calc::bubbleFractionInterleaved(desc.pp, desc.microBatches, desc.virtualStages);
-  p.pipeline_s = m * p.microBatchSlot_s * (1.0 + p.bubbleFraction);
+      calc::ppActivationBytes(desc.microBatch, desc.seqLen_tokens / desc.cp, p.model.hidden, bpe) /
+      tp;
 
   // DP: gradients of the GPU's shard; ZeRO-1/2 reduce-scatter + all-gather move the same bytes
-  // as a ring all-reduce, ZeRO-3 1.5x (Rajbhandari et al.).
+  // as a ring all-reduce, ZeRO-3 1.5x (Rajbhandari et al.). Routed link by link below; the
+  // calculator's time and overlap window give the nominal step.
   p.gradientBytesPerGpu = p.params / (tp * pp) * bpe;
   const double zeroFactor = desc.zeroStage == 3 ? 1.5 : 1.0;
   p.dpRingBytesPerGpu = desc.dp > 1 ? 2.0 * (dp - 1) / dp * p.gradientBytesPerGpu * zeroFactor : 0;
-  p.dpAlphaBeta_s =
-      desc.dp > 1 ? calc::ringAllReduceTime_s(p.gradientBytesPerGpu * zeroFactor, desc.dp, nic) : 0;
+  p.dpAlphaBeta_s = p.step.dpReduceScatter_s + p.step.dpAllGather_s;
   p.dpAlpha_s = desc.dp > 1 ? 2.0 * (dp - 1) * nic.alpha_s : 0;
+  p.dpOverlap_s = p.step.dpOverlapWindow_s;
+  p.optimizer_s = p.step.optimizer_s;
 
-  // Optimizer: read and write the GPU's model state once at HBM bandwidth.
-  const double state = calc::zeroModelStateBytesPerGpu(p.params / (tp * pp), desc.zeroStage, dp,
-                                                       rules->adamOptimizerBytesPerParam);
-  p.optimizer_s = 2.0 * state / cluster.specs.gpu.hbmBandwidth_Bps;
-
-  // Placement: rank (stage s, replica d) is group i = s dp + d, in rack i mod racks at TP group
-  // i / racks, so DP ring neighbours sit at the same local index in consecutive racks (one rail).
-  p.jobGpus = static_cast<uint32_t>(groups * desc.tp);
+  // Placement: rank (stage s, replica d) is group i = s dp + d of tp x cp GPUs, in rack i mod
+  // racks at group i / racks, so DP ring neighbours sit at the same local index in consecutive
+  // racks (one rail).
+  p.jobGpus = static_cast<uint32_t>(groups * unit);
   p.stageOfGpu.assign(cluster.gpuCount(), NOT_IN_JOB);
   p.gpuOfRank.resize(p.jobGpus);
   for (uint32_t s = 0; s < uint32_t(desc.pp); ++s)
@@ -108,26 +116,26 @@ Result<TrainingPlan> planTraining(const Catalog& catalog, const Cluster& cluster
       const uint64_t i = uint64_t(s) * desc.dp + d;
       const uint32_t rack = static_cast<uint32_t>(i % cluster.racks);
       const uint32_t group = static_cast<uint32_t>(i / cluster.racks);
-      for (uint32_t t = 0; t < uint32_t(desc.tp); ++t) {
-        const uint32_t g = rack * cluster.gpusPerRack + group * desc.tp + t;
-        p.gpuOfRank[i * desc.tp + t] = g;
+      for (uint32_t t = 0; t < uint32_t(unit); ++t) {
+        const uint32_t g = rack * cluster.gpusPerRack + group * unit + t;
+        p.gpuOfRank[i * unit + t] = g;
         p.stageOfGpu[g] = static_cast<uint8_t>(s);
       }
     }
   auto rank = [&](uint32_t s, uint32_t d, uint32_t t) {
-    return p.gpuOfRank[(uint64_t(s) * desc.dp + d) * desc.tp + t];
+    return p.gpuOfRank[(uint64_t(s) * desc.dp + d) * unit + t];
   };
   if (desc.dp > 1) {
     p.dpFlows.reserve(p.jobGpus);
     for (uint32_t s = 0; s < uint32_t(desc.pp); ++s)
-      for (uint32_t t = 0; t < uint32_t(desc.tp); ++t)
+      for (uint32_t t = 0; t < uint32_t(unit); ++t)
         for (uint32_t d = 0; d < uint32_t(desc.dp); ++d)
           p.dpFlows.push_back({rank(s, d, t), rank(s, (d + 1) % desc.dp, t), p.dpRingBytesPerGpu});
   }
   const double ppStepBytes = m * ppBytes;
   for (uint32_t s = 0; s + 1 < uint32_t(desc.pp); ++s)
     for (uint32_t d = 0; d < uint32_t(desc.dp); ++d)
-      for (uint32_t t = 0; t < uint32_t(desc.tp); ++t) {
+      for (uint32_t t = 0; t < uint32_t(unit); ++t) {
         p.ppFlows.push_back({rank(s, d, t), rank(s + 1, d, t), ppStepBytes});
         p.ppFlows.push_back({rank(s + 1, d, t), rank(s, d, t), ppStepBytes});
       }
@@ -136,13 +144,13 @@ Result<TrainingPlan> planTraining(const Catalog& catalog, const Cluster& cluster
   // equal share to every other member of its EP group (uniform routing).
   if (desc.ep > 1) {
     p.allToAllBytesPerGpu =
-        calc::moeAllToAllBytes(mbTokens / tp, p.model.expertsPerToken, p.model.hidden, bpe);
+        calc::moeAllToAllBytes(mbTokens / unit, p.model.expertsPerToken, p.model.hidden, bpe);
     p.allToAllAlphaBeta_s = calc::allToAllTime_s(p.allToAllBytesPerGpu, desc.ep, nic);
     p.allToAllAlpha_s = (desc.ep - 1) * nic.alpha_s;
     p.allToAllsPerMicroBatch = 2.0 * layersPerStage;
     const double perPeer = p.allToAllBytesPerGpu / desc.ep;
     for (uint32_t s = 0; s < uint32_t(desc.pp); ++s)
-      for (uint32_t t = 0; t < uint32_t(desc.tp); ++t)
+      for (uint32_t t = 0; t < uint32_t(unit); ++t)
         for (uint32_t g = 0; g < uint32_t(desc.dp); g += desc.ep)
           for (uint32_t i = 0; i < uint32_t(desc.ep); ++i)
             for (uint32_t j = 0; j < uint32_t(desc.ep); ++j)

@@ -153,7 +153,9 @@ TEST(Controls, EveryButtonOfEveryPanelTakesAClickWhileTheSimulationRuns) {
     const app::PanelView* view = rig.panel->view();
     ASSERT_NE(view, nullptr);
     SCOPED_TRACE(view->id);
-    if (!view->knobs.empty()) EXPECT_TRUE(rig.click("reset"));
+    if (!view->knobs.empty()) {
+      EXPECT_TRUE(rig.click("reset"));
+    }
     for (const app::PanelButtonView& b : view->buttons) {
       SCOPED_TRACE(b.id);
       const uint64_t generation = sim.generation();

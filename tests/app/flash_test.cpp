@@ -5,8 +5,11 @@
 // 0.1 or more where the darker state is below 0.8, over an area of at least 25 % of a 10-degree
 // visual field: 341 x 256 px at 1024 x 768, a third of each side, so the mean luminance of every
 // window a third of the frame's width and height (at steps of a sixth) is followed frame by frame.
-// The same frames with the live world jumping to the engine's values every frame (the old
-// behaviour) flash: the utilisation overlay on the rack does.
+// (Before the fix, the utilisation overlay on the rack flashed 4+ times a second with the live
+// world jumping to the engine's values every frame. Since the studio look, where overlays light
+// indicator parts and edges rather than whole parts, even jumping values stay at 0 flashes a
+// second on every station and overlay, so that reference is gone; the detector itself is held by
+// the synthetic series below.)
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -76,7 +79,7 @@ int mostFlashesPerSecond(const std::vector<double>& series) {
 }
 
 // Records FRAMES frames of `station` with `metric`, returning the worst window's flashes/s.
-int flashesOf(app::Session& session, const char* station, world::OverlayMetric metric, bool calm,
+int flashesOf(app::Session& session, const char* station, world::OverlayMetric metric,
               bool reducedMotion = false) {
   class View : public app::StationView {
    public:
@@ -97,7 +100,6 @@ int flashesOf(app::Session& session, const char* station, world::OverlayMetric m
     spec.dt_s = 1.0 / FPS;
     spec.extent = {W, H};
     spec.output = app::FrameOutput::Pixels;
-    spec.calm = calm;
     const app::FrameResult frame = app::runFrame(session, view, spec);
     const std::vector<double> l = windowLuminance(frame.pixels);
     for (size_t i = 0; i < l.size(); ++i) series[i].push_back(l[i]);
@@ -137,27 +139,13 @@ TEST(Flash, NoOverlayFlashesMoreThanThreeTimesASecond) {
       world::OverlayMetric::Stage};
   for (const char* station : {"die", "rack", "hall"}) {
     for (world::OverlayMetric metric : metrics) {
-      const int flashes = flashesOf(session, station, metric, true);
+      const int flashes = flashesOf(session, station, metric);
       std::printf("%s %s: %d flashes/s\n", station,
                   std::string(world::overlayMetricName(metric)).c_str(), flashes);
       EXPECT_LE(flashes, 3) << station << " " << world::overlayMetricName(metric);
     }
   }
   // Reduced motion is calmer still.
-  EXPECT_LE(flashesOf(session, "die", world::OverlayMetric::Utilisation, true, true), 1);
+  EXPECT_LE(flashesOf(session, "die", world::OverlayMetric::Utilisation, true), 1);
   EXPECT_EQ(vkutil::validationErrorCount(), errorsBefore);
-}
-
-TEST(Flash, TheOldBehaviourFlashed) {
-  // The reference: the world jumping to the engine's values every frame, as before the fix.
-  app::RenderOptions options;
-  options.width = W;
-  options.height = H;
-  app::Session session;
-  ASSERT_EQ(app::openSession(options, nullptr, app::fontPixelsFor(H), session), 0);
-  session.sim->queue(app::SimCommand::scaleSpeed(32.0));
-  session.sim->runTo(10.0);
-  const int flashes = flashesOf(session, "rack", world::OverlayMetric::Utilisation, false);
-  std::printf("rack utilisation, jumping: %d flashes/s\n", flashes);
-  EXPECT_GT(flashes, 3);
 }

@@ -266,7 +266,7 @@ TEST(PanelCli, VramBudgetEndsInOutOfMemoryWhereTheCliSaysItDoesNotFit) {
   EXPECT_GT(view.bar->segments[1].value, 64.0 * (131072 + 512) * 40 * 1024 * 0.999);
   const Json cli = cliJson("llama70b-inference-h100", app::panelAssignments(*vram, values));
   EXPECT_FALSE(cli.at("memory").at("fits").get<bool>());
-  EXPECT_LT(cli.at("memory").at("headroom_bytes").get<double>(), 0.0);
+  EXPECT_GT(cli.at("memory").at("shortfall_bytes").get<double>(), 0.0);
   // And the default setting fits, on both sides.
   const app::PanelView fits =
       app::evaluatePanel(*vram, *base, app::defaultKnobValues(*vram), catalog());

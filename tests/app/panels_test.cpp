@@ -178,6 +178,20 @@ TEST(Panels, MalformedFilesAreRefusedWithFileAndLine) {
   EXPECT_FALSE(absent.ok());
 }
 
+// Issue 19: every string a panels file holds has a length limit (a label is drawn on a line).
+TEST(Panels, LongTextsAreRefusedWithFileLineAndLength) {
+  const std::string label(app::MAX_PANEL_TEXT_BYTES + 1, 'l');
+  expectRefused("long_label",
+                R"({"id": "pixel_race", "title": "t", "rows": [{"label": ")" + label +
+                    R"(", "key": "hardware.gpu"}]})",
+                3, std::to_string(app::MAX_PANEL_TEXT_BYTES + 1) + " bytes long");
+  const std::string fits(app::MAX_PANEL_TEXT_BYTES, 'l');
+  auto result = loadText("longest_label",
+                         panelsText(R"({"id": "pixel_race", "title": "t", "rows": [{"label": ")" +
+                                    fits + R"(", "key": "hardware.gpu"}]})"));
+  EXPECT_TRUE(result.ok()) << result.error();
+}
+
 TEST(Panels, UnitsFollowTheKeySuffix) {
   using app::formatQuantity;
   EXPECT_EQ(formatQuantity(80e9, "hardware.gpu_hbm_capacity_bytes"), "80 GB");
@@ -249,7 +263,10 @@ TEST(Panels, VramBarSumsToTheEvaluatedNeedAndEndsInOom) {
   EXPECT_DOUBLE_EQ(fits.bar->segments[0].value, 70553706496.0 * 2.0 / 8.0);
   // KV per token 2 x 80 layers x 8 KV heads x 128 x 2 B; per GPU / 8; tokens = 32 x (2048 + 512).
   EXPECT_DOUBLE_EQ(fits.bar->segments[1].value, 2.0 * 80 * 8 * 128 * 2 / 8.0 * 32 * 2560);
-  EXPECT_EQ(fits.bar->capacity, 80e9);
+  // The bar holds what the serving engine may take: its memory fraction of the usable HBM
+  // (nvidia-smi's 81,559 MiB on an H100, not the marketed 80 GB).
+  EXPECT_DOUBLE_EQ(fits.bar->capacity, catalog().find("gpus.h100_sxm.hbm_usable_bytes")->value *
+                                           catalog().find("rules.serving_memory_fraction")->value);
   EXPECT_LT(fits.bar->total, fits.bar->capacity);
   EXPECT_EQ(fits.knobs[0].value, 32);    // the scenario's batch
   EXPECT_EQ(fits.knobs[1].value, 2048);  // its prompt

@@ -8,12 +8,14 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "app/platform/settings.h"
 #include "tests/common/cli.h"
@@ -75,6 +77,59 @@ TEST(Settings, UnknownKeysAreIgnored) {
   EXPECT_EQ(loaded.message, "");
   EXPECT_EQ(loaded.settings.language, "de");
   EXPECT_EQ(setAsideCount(dir), 0);
+  fs::remove_all(dir);
+}
+
+// Issue 19: keys from a newer dcwalk were deleted on save. They stay, values and all.
+TEST(Settings, UnknownKeysAreKeptWhenSaving) {
+  const fs::path dir = freshDir("keep");
+  const fs::path file = dir / "settings.json";
+  writeText(file, R"({"language": "de", "from_a_newer_version": {"depth": [1, 2]}, "z": null})");
+  app::Settings settings = app::loadSettings(file).settings;
+  settings.uiScale = 2.0;
+  ASSERT_TRUE(app::saveSettings(file, settings).ok());
+  std::ifstream in(file);
+  const nlohmann::json saved = nlohmann::json::parse(in);
+  EXPECT_EQ(saved["ui_scale"], 2.0);
+  EXPECT_EQ(saved["language"], "de");
+  EXPECT_EQ(saved["from_a_newer_version"], nlohmann::json::parse(R"({"depth": [1, 2]})"));
+  EXPECT_TRUE(saved.contains("z") && saved["z"].is_null());
+  auto run = testcli::dcwalk("settings set reduced_motion true", true,
+                             "DCWALK_SETTINGS='" + file.string() + "'");
+  EXPECT_EQ(run.status, 0) << run.out;
+  std::ifstream again(file);
+  EXPECT_TRUE(nlohmann::json::parse(again).contains("from_a_newer_version"));
+  fs::remove_all(dir);
+}
+
+// Issue 19: a valid file the user cannot read was called corrupt and moved aside. It is left
+// where it is, the defaults are used, and saving refuses to replace it. Run as an unprivileged
+// user (root reads every file): a child drops to nobody when the test runs as root.
+TEST(Settings, AnUnreadableFileIsLeftAloneAndNeverReplaced) {
+  const fs::path dir = freshDir("unreadable");
+  const fs::path file = dir / "settings.json";
+  writeText(file, R"({"language": "de"})");
+  fs::permissions(dir, fs::perms::all);  // the folder lets anyone rename or replace the file
+  fs::permissions(file, fs::perms::none);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(10);
+    const app::LoadedSettings loaded = app::loadSettings(file);
+    if (loaded.message.find("cannot be read (Permission denied)") == std::string::npos) ::_exit(11);
+    if (loaded.message.find("left where it is") == std::string::npos) ::_exit(12);
+    if (!loaded.unreadable || loaded.settings.language != "en") ::_exit(13);
+    if (app::saveSettings(file, loaded.settings).ok()) ::_exit(14);
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "10 setuid, 11-13 the load, 14 the save";
+  fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(setAsideCount(dir), 0);
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(text, R"({"language": "de"})");  // untouched
   fs::remove_all(dir);
 }
 

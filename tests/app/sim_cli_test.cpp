@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -146,4 +148,119 @@ TEST(SimCli, BadInputExitsWith2AndNamesThePlace) {
 
   const CliRun flag = dcwalk("sim --bogus", true);
   EXPECT_EQ(flag.status, 2);
+}
+
+TEST(SimCli, PrintsTheFatTreeTheSupportedItPowerAndTheSweep) {
+  const CliRun table = dcwalk("sim --scenario llama405b-training-16k-h100");
+  EXPECT_EQ(table.status, 0);
+  for (const char* part : {"[fabric]", "leaf_switches", "facility_supported_it_power_W",
+                           "[collective_sweep]", "busbw (GB/s)", "algorithm/protocol"}) {
+    EXPECT_NE(table.out.find(part), std::string::npos) << part;
+  }
+  const auto j = simJson("--scenario llama405b-training-16k-h100");
+  EXPECT_DOUBLE_EQ(j["fabric"]["leaf_switches"].get<double>(), 512);  // known answer 15
+  EXPECT_DOUBLE_EQ(j["power"]["facility_supported_it_power_W"].get<double>(), 100e6 / 1.2);
+  EXPECT_TRUE(j["collective_sweep"].contains("8589934592B_bus_bandwidth_Bps"));
+  EXPECT_TRUE(j["memory"]["fits"].get<bool>());  // the Llama 3 layout on 80 GB H100s
+}
+
+TEST(SimCli, EngineTakesAScenarioFileAndSet) {
+  // An analytic scenario file through the time engine, with an analytic --set.
+  const std::string file =
+      std::string(DCWALK_SOURCE_DIR) + "/assets/scenarios/llama405b-training-16k-gb200.json";
+  const CliRun run = dcwalk("sim --engine " + file + " --set workload.micro_batches=32 --until 1");
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("time_s"), std::string::npos);
+  // A built-in engine scenario takes the engine's own --set paths.
+  const CliRun builtin =
+      dcwalk("sim --engine training_405b --set workload.training.micro_batches=32 --until 1");
+  EXPECT_EQ(builtin.status, 0) << builtin.out;
+  // Bad paths exit 2 naming them, either way.
+  const CliRun bad = dcwalk("sim --engine " + file + " --set workload.bogus=1", true);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.out.find("workload.bogus"), std::string::npos) << bad.out;
+  const CliRun badEngine = dcwalk("sim --engine training_405b --set workload.training.tp=x", true);
+  EXPECT_EQ(badEngine.status, 2);
+  EXPECT_NE(badEngine.out.find("workload.training.tp"), std::string::npos) << badEngine.out;
+}
+
+TEST(SimCli, ValidateReportsEveryCase) {
+  const CliRun report = dcwalk("sim --validate");
+  EXPECT_EQ(report.status, 0);
+  EXPECT_NE(report.out.find("cases within"), std::string::npos);
+  for (const char* id : {"T01", "T03", "T04", "T06", "I01", "I02", "I03", "I05", "I07", "I09",
+                         "C01", "C02", "C04", "P01", "P04"}) {
+    EXPECT_NE(report.out.find(std::string("| ") + id + " |"), std::string::npos) << id;
+  }
+  const CliRun json = dcwalk("sim --validate --json", false);
+  auto parsed = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_FALSE(parsed.is_discarded()) << json.out;
+  EXPECT_EQ(parsed.size(), 15u);
+}
+
+// Issue 19's simulation reproducers through the command line: each exits 2 naming the field
+// (5: a layout that wrapped, 6: a one-rank collective, 7: a contradiction, 9: extreme values),
+// as do a duplicate key, a config.json naming its experts twice and an engine arrival rate that
+// would have run for hours; nan and inf reach the domains through --set.
+TEST(SimCli, ReliabilityReproducersExitWith2NamingTheField) {
+  const std::string training = "sim --scenario llama405b-training-16k-h100 ";
+  const std::pair<std::string, std::string> cases[] = {
+      {training + "--set workload.dp=16777216", "workload.dp must be <= 1048576"},
+      {training + "--set workload.micro_batches=2147483647", "workload.micro_batches"},
+      {"sim " + BASE + "--set collective.ranks=1", "collective.ranks must be 0"},
+      {"sim " + BASE + "--set workload.batching=static --set workload.batch=4096",
+       "workload.batch: a static batch"},
+      {training + "--set workload.training_tokens=1e308", "workload.training_tokens must be <="},
+      {training + "--set facility.pue=1e308", "facility.pue must be <= 10"},
+      {training + "--set workload.seq_len=nan", "workload.seq_len must be a finite number"},
+      {training + "--set accelerator.tdp_W=inf", "accelerator.tdp_W must be a finite number"},
+      {"sim --engine inference_70b --set workload.inference.arrival_rate_per_replica_per_s=1e12",
+       "workload.inference.arrival_rate_per_replica_per_s"},
+      {"sim --engine llama70b-inference-h100 --set workload.request_rate_per_s=1e6",
+       "the time engine's workload.inference.arrival_rate_per_replica_per_s"},
+  };
+  for (const auto& [args, expected] : cases) {
+    const CliRun run = dcwalk(args, true);
+    EXPECT_EQ(run.status, 2) << args << "\n" << run.out;
+    EXPECT_NE(run.out.find(expected), std::string::npos) << args << "\n" << run.out;
+    EXPECT_EQ(run.out.find("internal error"), std::string::npos) << run.out;
+  }
+  const auto dup = tempFile("dup.json",
+                            "{\n  \"workload\": {\"batch\": 4},\n"
+                            "  \"workload\": {\"tp\": 8}\n}\n");
+  const CliRun dupRun = dcwalk("sim --scenario " + dup.string(), true);
+  EXPECT_EQ(dupRun.status, 2);
+  EXPECT_NE(dupRun.out.find(dup.string() + ":3:3 (/workload): duplicate key \"workload\""),
+            std::string::npos)
+      << dupRun.out;
+  std::filesystem::remove(dup);
+  const auto experts = tempFile("experts.json", R"({"model_type": "mixtral",
+    "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+    "intermediate_size": 14336, "vocab_size": 32000, "num_experts_per_tok": 2,
+    "num_local_experts": 8, "num_experts": 0})");
+  const CliRun expertsRun = dcwalk("sim --hf-config " + experts.string(), true);
+  EXPECT_EQ(expertsRun.status, 2);
+  EXPECT_NE(expertsRun.out.find("contradicts \"num_local_experts\" = 8"), std::string::npos)
+      << expertsRun.out;
+  std::filesystem::remove(experts);
+}
+
+// No built-in scenario prints a null in its JSON or an inf / nan in its table.
+TEST(SimCli, EveryBuiltInPrintsOnlyFiniteFigures) {
+  const CliRun list = dcwalk("sim --list", false);
+  std::istringstream names(list.out);
+  size_t checked = 0;
+  for (std::string line; std::getline(names, line);) {
+    if (line.find(' ') != std::string::npos) continue;  // engine scenarios: "(time simulation)"
+    const CliRun json = dcwalk("sim --json --scenario " + line, false);
+    EXPECT_EQ(json.status, 0) << line;
+    EXPECT_EQ(json.out.find("null"), std::string::npos) << line;
+    const CliRun table = dcwalk("sim --scenario " + line, false);
+    std::istringstream words(table.out);
+    for (std::string w; words >> w;) {
+      EXPECT_TRUE(w != "inf" && w != "-inf" && w != "nan" && w != "-nan") << line << ": " << w;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 6u);
 }

@@ -31,7 +31,7 @@ TEST(Timeline, PhasesAreTheEnginesRoutedDurations) {
   ASSERT_TRUE(t.training);
   ASSERT_EQ(t.phases.size(), 3u);
   EXPECT_DOUBLE_EQ(t.phases[0].duration_s, engine->pipelineTime_s());
-  EXPECT_DOUBLE_EQ(t.phases[1].duration_s, engine->dataParallelTime_s());
+  EXPECT_DOUBLE_EQ(t.phases[1].duration_s, engine->dataParallelExposedTime_s());
   EXPECT_DOUBLE_EQ(t.phases[2].duration_s, engine->training()->optimizer_s);
   EXPECT_NEAR(t.step_s, sum(t.phases), 1e-12);
   // Without faults the step as routed is the engine's fault-free step.

@@ -115,7 +115,9 @@ TEST(UiLayout, WindowsFitWithoutOverlapAtFourSizes) {
                                   : ""));
         const app::FrameResult frame = app::renderStill(session, view, {size.width, size.height});
         const float font = session.ui->fontPixels();
-        if (size.width >= 1280) EXPECT_GE(font, 18.0f);
+        if (size.width >= 1280) {
+          EXPECT_GE(font, 18.0f);
+        }
         EXPECT_GT(font, lastFont);  // grows with the window
         lastFont = font;
         const auto& windows = session.ui->drawnWindows();
@@ -133,9 +135,12 @@ TEST(UiLayout, WindowsFitWithoutOverlapAtFourSizes) {
           EXPECT_LE(w.rect[2], float(size.width));
           EXPECT_LE(w.rect[3], float(size.height));
           EXPECT_FALSE(w.clipped) << "its content does not fit and does not scroll";
-          if (w.name == "##title") EXPECT_FALSE(w.scrolls);
-          for (size_t j = 0; j < i; ++j)
+          if (w.name == "##title") {
+            EXPECT_FALSE(w.scrolls);
+          }
+          for (size_t j = 0; j < i; ++j) {
             EXPECT_FALSE(app::overlaps(w.rect, windows[j].rect)) << "over " << windows[j].name;
+          }
         }
         EXPECT_FALSE(frame.pixels.rgba.empty());
       }

@@ -182,8 +182,10 @@ TEST(BashCompletion, OffersStationsScenariosOverlaysAndFiles) {
   // sim --scenario: the scenario files shipped in assets/scenarios, or a file of one's own.
   Words scenarioFiles{"my-scenario.json"};
   for (const auto& e :
-       std::filesystem::directory_iterator(testpaths::sourceDir() / "assets" / "scenarios"))
-    scenarioFiles.insert(e.path().stem().string());
+       std::filesystem::directory_iterator(testpaths::sourceDir() / "assets" / "scenarios")) {
+    if (e.is_regular_file() && e.path().extension() == ".json")  // not its validation/ folder
+      scenarioFiles.insert(e.path().stem().string());
+  }
   ASSERT_GE(scenarioFiles.size(), 4u);
   EXPECT_EQ(bashComplete("dcwalk sim --scenario ", cwd), scenarioFiles);
 

@@ -36,7 +36,8 @@ class RenderTest : public ::testing::Test {
 TEST_F(RenderTest, TopLeftBoxLandsTopLeftInRedChannel) {
   world::RenderList list = lookingDownMinusZ();
   list.view.ambient = 1.0f;  // unlit: the pixel is the base colour
-  list.view.fogDistanceMeters = 1e9f;
+  list.view.fogStartMeters = 1e9f;
+  list.view.fogEndMeters = 2e9f;
   // A pure red box up and to the left of the view axis, at 5 m.
   fixtures::addBatch(list, {fixtures::box(-1.5f, 0.8f, -5, 1, 1, 1, 1, 0, 0)});
   renderer::Pixels p = m_renderer->renderToPixels(list, nullptr, SMALL);
@@ -60,7 +61,8 @@ TEST_F(RenderTest, ReverseZKeepsOrderAtMicrometreAndKilometreScale) {
   world::RenderList list = lookingDownMinusZ();
   list.view.nearMeters = 10e-6f;
   list.view.ambient = 1.0f;
-  list.view.fogDistanceMeters = 1e9f;
+  list.view.fogStartMeters = 1e9f;
+  list.view.fogEndMeters = 2e9f;
   fixtures::addBatch(list, {
                                fixtures::box(0, 0, -100e-6f, 20e-6f, 20e-6f, 1e-6f, 0, 1, 0),
                                fixtures::box(0, 0, -110e-6f, 30e-6f, 30e-6f, 1e-6f, 0, 0, 1),
@@ -110,7 +112,8 @@ TEST_F(RenderTest, GoldenBoxesUnderSky) {
   float rot[16] = {1, 0, 0, 0, 0, std::cos(a), std::sin(a), 0, 0, -std::sin(a), std::cos(a),
                    0, 0, 0, 0, 1};
   std::copy(rot, rot + 16, list.view.viewRotation);
-  list.view.fogDistanceMeters = 60.0f;
+  list.view.fogStartMeters = 0.0f;
+  list.view.fogEndMeters = 120.0f;
   fixtures::addBatch(list,
                      {
                          fixtures::box(0, -2.5f, -12, 40, 0.2f, 40, 0.35f, 0.37f, 0.4f),
@@ -130,7 +133,8 @@ size_t blendedEdgePixels(renderer::Renderer& r, const world::MeshLibrary& librar
   r.setMeshes(library);
   world::RenderList list = lookingDownMinusZ();
   list.view.ambient = 1.0f;
-  list.view.fogDistanceMeters = 1e9f;
+  list.view.fogStartMeters = 1e9f;
+  list.view.fogEndMeters = 2e9f;
   gpu::Instance wall = fixtures::box(0, 0, -10, 40, 40, 1, 0, 1, 0);
   gpu::Instance square = fixtures::box(0, 0, -5, 1, 1, 1, 1, 0, 0);
   // Turn the square 20 degrees about the view axis so its edges cross pixel rows.

@@ -126,9 +126,10 @@ TEST(Catalog, BadBasisSyntaxAndDuplicatesFailWithPlaces) {
 
 TEST(Catalog, SpecValidationNamesTheFigure) {
   const std::string src = R"("source": "test text", "basis": "estimate")";
+  // 0 is inside the unit's domain (an optional figure may be absent) but a GPU needs its HBM.
   auto c = Catalog::loadTexts({{"gpus.json",
                                 "{\"gpus\": {\"g\": {\n\"name\": \"G\",\n"
-                                "\"hbm_capacity_bytes\": {\"value\": -1, \"unit\": \"B\", " +
+                                "\"hbm_capacity_bytes\": {\"value\": 0, \"unit\": \"B\", " +
                                     src + "}\n}}}"}});
   ASSERT_TRUE(c.ok()) << c.error();
   auto g = loadGpu(*c, "g");

@@ -39,7 +39,8 @@ TEST(EngineFaults, NicLinkDownDoublesTheDpCollectiveThenRecovers) {
   EXPECT_GT(e->dataParallelTime_s(), dpBefore);
   EXPECT_DOUBLE_EQ(e->dpRoute().nvlink_bytes, 2 * p.dpRingBytesPerGpu);
   enginetest::runTrainingSteps(*e, 1);  // the step that saw the fault
-  EXPECT_NEAR(e->lastStepTime_s(), t0 + (e->dataParallelTime_s() - dpBefore), 1e-6);
+  EXPECT_NEAR(e->lastStepTime_s(),
+              t0 + (p.dpExposed_s(e->dataParallelTime_s()) - p.dpExposed_s(dpBefore)), 1e-6);
   // Cleared at 20 s: routes come back, and a step that starts after it is fault-free again.
   runUntil(*e, 20.05);
   EXPECT_EQ(e->snapshot().linkUp[0], 1);
@@ -58,7 +59,8 @@ TEST(EngineFaults, StragglerSlowsTheWholeSynchronousJobThenRecovers) {
   EXPECT_NEAR(e->snapshot().aggregates.goodput, 0.5, 1e-9);  // pipeline at half speed
   enginetest::runTrainingSteps(*e, 2);  // the second of these lies wholly inside the fault
   const TrainingPlan& p = *e->training();
-  const double slowed = p.pipeline_s / 0.5 + e->dataParallelTime_s() + p.optimizer_s / 0.5;
+  const double slowed =
+      p.pipeline_s / 0.5 + p.dpExposed_s(e->dataParallelTime_s()) + p.optimizer_s / 0.5;
   EXPECT_NEAR(e->lastStepTime_s(), slowed, 1e-6);
   EXPECT_LT(e->snapshot().aggregates.goodputCumulative, 0.9);
   runUntil(*e, 30);

@@ -1,10 +1,10 @@
 // The inference service: seeded Poisson arrivals, continuous batching, KV occupancy that grows
-// and frees, queueing under overload, and TTFT / TPOT from the compute calculator.
+// and frees, queueing under overload, and TTFT / TPOT from the serving calculator.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "sim/calc/compute.h"
+#include "sim/calc/serving.h"
 #include "tests/sim/engine_test_util.h"
 
 using namespace sim::engine;
@@ -22,16 +22,16 @@ EngineDesc service(double ratePerReplica, uint32_t replicas = 36) {
 }  // namespace
 
 TEST(EngineInference, ArrivalsArePoissonWithTheConfiguredRate) {
-  auto e = enginetest::make(service(20));
+  auto e = enginetest::make(service(10));
   ASSERT_TRUE(e);
   e->advanceTo(20);
-  const double expected = 20.0 * 36 * 20;  // rate x replicas x seconds = 14,400
+  const double expected = 10.0 * 36 * 20;  // rate x replicas x seconds = 7,200
   const double sigma = std::sqrt(expected);
   EXPECT_NEAR(double(e->inference()->arrived), expected, 4 * sigma);
 }
 
 TEST(EngineInference, StableLoadServesEveryRequestAtTheOfferedRate) {
-  auto e = enginetest::make(service(20));
+  auto e = enginetest::make(service(10));
   ASSERT_TRUE(e);
   e->advanceTo(10);
   const InferenceService& s = *e->inference();
@@ -39,28 +39,34 @@ TEST(EngineInference, StableLoadServesEveryRequestAtTheOfferedRate) {
   e->advanceTo(40);
   EXPECT_EQ(s.rejected, 0u);
   // Offered output tokens/s = rate x replicas x output tokens; served matches within 5 %.
-  const double offered = 20.0 * 36 * 256;
+  const double offered = 10.0 * 36 * 256;
   EXPECT_NEAR((s.outputTokens - tokens0) / 30.0, offered, 0.05 * offered);
-  // Time per output token: a decode step of the current batch, which is memory-bound, so it is
-  // at least the weights read from HBM per step (the scaling book's decode lower bound).
+  // Time per output token: a decode step of the current batch, at least the weights read from
+  // HBM per step (the scaling book's decode lower bound) plus each layer's kernels at their
+  // shortest, and not more than twice that plus the TP all-reduces at NCCL's latency-bound LL
+  // ring (6.6 us + 2 (tp - 1) x 0.6 us per all-reduce, 2 per layer: tuning.cc).
   const InferencePlan& p = *e->inferencePlan();
-  const double weightsBound =
-      p.weightsBytesPerReplica / (p.desc.tp * e->cluster().specs.gpu.hbmBandwidth_Bps);
+  const double layers = p.model.layers;
+  const double floor_s =
+      p.weightsBytesPerReplica / (p.desc.tp * e->cluster().specs.gpu.hbmBandwidth_Bps) +
+      layers * 8 * 5e-6;
+  const double allReduces_s = 2 * layers * (6.6e-6 + 2 * (p.desc.tp - 1) * 0.6e-6);
   const Aggregates a = e->snapshot().aggregates;
-  EXPECT_GE(a.tpot_s, weightsBound);
-  EXPECT_LT(a.tpot_s, 2 * weightsBound);
+  EXPECT_GE(a.tpot_s, floor_s);
+  EXPECT_LT(a.tpot_s, 2 * floor_s + allReduces_s);
   // Little's law: sequences in flight = completion rate x time in the system, which is 256
   // decode steps stretched by the share of time the replica spends in prefill (compute-bound,
   // so one prompt's prefill time per arrival).
   const double prefill =
-      sim::calc::prefillTime_s(p.params, 2048, 1, p.desc.tp, p.peak_flops, p.efficiency,
-                               p.weightsBytesPerReplica, e->cluster().specs.gpu.hbmBandwidth_Bps);
-  const double perRequest_s = 256 * a.tpot_s / (1 - 20 * prefill);
-  EXPECT_NEAR(a.active, 20.0 * 36 * perRequest_s, 0.15 * 20.0 * 36 * perRequest_s);
+      sim::calc::iterationCost(p.serving, 2048, 1, 0,
+                               sim::calc::causalAttentionFlops(p.serving.model, 2048))
+          .total_s;
+  const double perRequest_s = 256 * a.tpot_s / (1 - 10 * prefill);
+  EXPECT_NEAR(a.active, 10.0 * 36 * perRequest_s, 0.15 * 10.0 * 36 * perRequest_s);
 }
 
 TEST(EngineInference, KvOccupancyTracksTheSequencesInFlight) {
-  auto e = enginetest::make(service(20));
+  auto e = enginetest::make(service(10));
   ASSERT_TRUE(e);
   EXPECT_EQ(e->snapshot().aggregates.meanKvOccupancy, 0.0);
   e->advanceTo(15);
@@ -85,7 +91,7 @@ TEST(EngineInference, KvOccupancyTracksTheSequencesInFlight) {
 }
 
 TEST(EngineInference, OverloadQueuesRejectsAndStretchesTimeToFirstToken) {
-  auto light = enginetest::make(service(20, 9));
+  auto light = enginetest::make(service(10, 9));
   auto heavy = enginetest::make(service(400, 9));
   ASSERT_TRUE(light && heavy);
   light->advanceTo(20);
@@ -98,15 +104,13 @@ TEST(EngineInference, OverloadQueuesRejectsAndStretchesTimeToFirstToken) {
   };
   EXPECT_GT(ttft(*heavy), 10 * ttft(*light));
   // The light service's TTFT is at least one prefill of a 2,048-token prompt.
+  // (its matmuls at least: 2 N FLOPs per token at the GPU's dense FP8 peak).
   const InferencePlan& p = *light->inferencePlan();
   const auto& gpu = light->cluster().specs.gpu;
-  const double prefill =
-      sim::calc::prefillTime_s(p.params, 2048, 1, p.desc.tp, p.peak_flops, p.efficiency,
-                               p.weightsBytesPerReplica, gpu.hbmBandwidth_Bps);
+  const double prefill = 2.0 * p.params * 2048 / (p.desc.tp * gpu.denseFp8_flops);
   EXPECT_GE(ttft(*light), prefill);
-  // A saturated replica decodes a full batch: its throughput is the continuous-batching figure.
-  const double full = sim::calc::continuousBatchingTokensPerSecond(
-      p.desc.maxBatch, heavy->snapshot().aggregates.tpot_s);
+  // A saturated replica decodes a full batch each step: maxBatch tokens per TPOT at most.
+  const double full = p.desc.maxBatch / heavy->snapshot().aggregates.tpot_s;
   EXPECT_LT(heavy->snapshot().aggregates.tokensPerSecond, 9 * full * 1.05);
 }
 

@@ -29,6 +29,7 @@ int replay(const std::string& target,
            const std::function<std::string(const uint8_t*, size_t)>& entry) {
   const fs::path dir = testpaths::sourceDir() / "fuzz" / "regressions" / target;
   int replayed = 0;
+  EXPECT_TRUE(fs::is_directory(dir)) << dir << " is missing: the replay would pass on nothing";
   if (!fs::is_directory(dir)) return 0;
   for (const auto& file : fs::directory_iterator(dir)) {
     if (!file.is_regular_file()) continue;
@@ -50,23 +51,23 @@ const uint8_t* data(const std::string& s) {
 }  // namespace
 
 TEST(FuzzRegressions, ReplayJson) {
-  replay("json", fuzzentry::json);
+  EXPECT_GE(replay("json", fuzzentry::json), 1);
 }
 
 TEST(FuzzRegressions, ReplayCatalog) {
-  replay("catalog", fuzzentry::catalog);
+  EXPECT_GE(replay("catalog", fuzzentry::catalog), 3);
 }
 
 TEST(FuzzRegressions, ReplayScenario) {
-  replay("scenario", fuzzentry::scenario);
+  EXPECT_GE(replay("scenario", fuzzentry::scenario), 6);
 }
 
 TEST(FuzzRegressions, ReplayHfConfig) {
-  replay("hf_config", fuzzentry::hfConfig);
+  EXPECT_GE(replay("hf_config", fuzzentry::hfConfig), 1);
 }
 
 TEST(FuzzRegressions, ReplayTrace) {
-  replay("trace", fuzzentry::trace);
+  EXPECT_GE(replay("trace", fuzzentry::trace), 1);
 }
 
 // The trace seeds are accepted whole and refused when cut, both within the contract.

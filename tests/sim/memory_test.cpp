@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/calc/memory.h"
+#include "sim/calc/transformer.h"
 #include "sim/catalog.h"
 #include "sim/model_params.h"
 #include "sim/specs.h"
@@ -51,8 +52,13 @@ TEST(Memory, KA34_70BBf16DoesNotFitH200ButFitsMi300x) {
   auto h200 = loadGpu(shipped(), "h200");
   auto mi300x = loadGpu(shipped(), "mi300x");
   ASSERT_TRUE(h200.ok() && mi300x.ok());
-  EXPECT_FALSE(checkFit(weights, h200->hbmCapacity_bytes).fits);
-  EXPECT_TRUE(checkFit(weights, mi300x->hbmCapacity_bytes).fits);
+  // Against the marketed capacity (the reference's reading) ...
+  EXPECT_GT(weights, h200->hbmCapacity_bytes);
+  EXPECT_LT(weights, mi300x->hbmCapacity_bytes);
+  // ... and against what a serving engine may take of the usable HBM (vLLM's 0.9 of 143,771 MiB
+  // = 135.7 GB, less the 2 GB framework reserve): the measured "H200 cannot load it".
+  EXPECT_GT(weights + 2e9, 0.9 * 143771.0 * (1 << 20));
+  EXPECT_DOUBLE_EQ(h200->hbmUsable_bytes, 143771.0 * (1 << 20));
 }
 
 TEST(Memory, SeedFigure70BIn8BitStreamsAbout70GBPerToken) {
@@ -99,32 +105,29 @@ TEST(Memory, Zero70BStagesMatchReference) {
 }
 
 TEST(Memory, KorthikantiGpt3ActivationsPerLayer) {
-  // GPT-3 175B, s = 2048, b = 1, h = 12288, a = 96, t = 8 (reference C.4).
-  const double s = 2048, b = 1, h = 12288, a = 96, t = 8;
-  EXPECT_NEAR(activationBytesPerLayer(ActivationStrategy::None, s, b, h, a, t), 2.869e9, 0.001e9);
-  EXPECT_NEAR(activationBytesPerLayer(ActivationStrategy::TensorParallel, s, b, h, a, t), 0.579e9,
+  // GPT-3 175B, s = 2048, b = 1, h = 12288, a = 96, t = 8 (reference C.4): the tensor-by-tensor
+  // count with GPT-3's shapes (multi-head attention, a 4h GELU MLP, dropout) is Table 2.
+  const TransformerShape gpt3 = transformerShape(model("gpt3_175b"));
+  const double s = 2048;
+  EXPECT_NEAR(layerActivationBytes(gpt3, ActivationStrategy::None, s, s, 8), 2.869e9, 0.001e9);
+  EXPECT_NEAR(layerActivationBytes(gpt3, ActivationStrategy::TensorParallel, s, s, 8), 0.579e9,
               0.001e9);
-  EXPECT_NEAR(activationBytesPerLayer(ActivationStrategy::TensorSequence, s, b, h, a, t), 0.359e9,
+  EXPECT_NEAR(layerActivationBytes(gpt3, ActivationStrategy::TensorSequence, s, s, 8), 0.359e9,
               0.001e9);
-  EXPECT_NEAR(activationBytesPerLayer(ActivationStrategy::Selective, s, b, h, a, t), 0.107e9,
-              0.001e9);
-  EXPECT_NEAR(activationBytesPerLayer(ActivationStrategy::Full, s, b, h, a, t), 0.0503e9, 0.0001e9);
+  EXPECT_NEAR(layerActivationBytes(gpt3, ActivationStrategy::Selective, s, s, 8), 0.107e9, 0.001e9);
+  EXPECT_NEAR(layerActivationBytes(gpt3, ActivationStrategy::Full, s, s, 8), 0.0503e9, 0.0001e9);
 }
 
-TEST(Memory, Llama70BActivationsAt8kWithoutParallelism) {
-  // Reference C.4: 23.76 GB per layer at s = 8192, b = 1.
-  EXPECT_NEAR(activationBytesPerLayer(ActivationStrategy::None, 8192, 1, 8192, 64, 1), 23.76e9,
-              0.01e9);
-}
-
-TEST(Memory, InferenceOverheadAndFit) {
-  EXPECT_DOUBLE_EQ(inferenceMemoryBytes(100e9, 10e9, 0.2), 130e9);
-  const MemoryFit fit = checkFit(90e9, 80e9);
-  EXPECT_FALSE(fit.fits);
-  EXPECT_DOUBLE_EQ(fit.headroom_bytes, -10e9);
-  // 80 GB - 20 GB fixed = 60 GB of KV at 1 GB per sequence -> 60 sequences.
-  EXPECT_EQ(maxBatchForKv(80e9, 20e9, 1e9 / 1000.0, 1000.0), 60.0);
-  EXPECT_EQ(maxBatchForKv(80e9, 90e9, 1.0, 1.0), 0.0);
+TEST(Memory, Llama70BActivationsAt8kWithoutParallelismUseItsOwnShapes) {
+  // Reference C.4 quotes 23.76 GB per layer at s = 8192 by GPT's formula sbh(34 + 5as/h). With
+  // Llama's own shapes, per token (2-byte tensors): both norm inputs, the QKV and MLP inputs
+  // (4 x 2h); Q and the attention output (2 x 2h), K and V with 8 of 64 heads (2 x 2 x h/8);
+  // gate, up and activation outputs (3 x 2F, F = 28,672); the softmax (2 a s); no dropout masks.
+  const double h = 8192, f = 28672, a = 64, s = 8192;
+  const double perToken = 8 * h + 4 * h + 4 * h / 8 + 6 * f + 2 * a * s;
+  const TransformerShape llama = transformerShape(model("llama3_1_70b"));
+  EXPECT_NEAR(layerActivationBytes(llama, ActivationStrategy::None, s, s, 1), perToken * s, 1.0);
+  EXPECT_LT(perToken * s, 23.76e9 / 2);  // GQA and no dropout: less than half GPT's count
 }
 
 TEST(Memory, StrategyNamesRoundTrip) {

@@ -25,11 +25,29 @@ TEST(Parallelism, KA41_MegatronTrainingTimeGpt3) {
   EXPECT_NEAR(megatronTrainingTime_s(450e9, 1e12, 3072, 163e12) / 86400.0, 83.2, 0.1);
 }
 
-TEST(Parallelism, TrainingTimeMatchesMegatronWithRecompute) {
-  // 8TP/(nX) is the full-recompute form of C / (n X) with C = 8 P T.
-  EXPECT_DOUBLE_EQ(trainingTime_s(300e9, 175e9, 1024, 140e12, 1.0, true),
-                   megatronTrainingTime_s(300e9, 175e9, 1024, 140e12));
-  EXPECT_DOUBLE_EQ(trainingTime_s(1, 1, 1, 1, 0.5, false), 12.0);
+TEST(Parallelism, StageLayersFollowTheLlama3Layout) {
+  // Llama 3 405B on PP 16: one layer less on the first and last stages (arXiv:2407.21783
+  // §3.3.2): 7 + 14 x 8 + 7 = 126.
+  EXPECT_EQ(stageLayers(126, 16, 0), 7);
+  EXPECT_EQ(stageLayers(126, 16, 15), 7);
+  int total = 0;
+  for (int stage = 0; stage < 16; ++stage) total += stageLayers(126, 16, stage);
+  EXPECT_EQ(total, 126);
+  for (int stage = 1; stage < 15; ++stage) EXPECT_EQ(stageLayers(126, 16, stage), 8);
+  EXPECT_EQ(stageLayers(80, 8, 3), 10);  // an even split stays even
+  EXPECT_EQ(stageLayers(9, 1, 0), 9);
+}
+
+TEST(Parallelism, MicroBatchesInFlightUnder1F1BAndInterleaving) {
+  // 1F1B: stage s holds p - s micro-batches (Narayanan et al. §2.2), at most m.
+  EXPECT_DOUBLE_EQ(inFlightMicroBatches(0, 16, 32, 1), 16);
+  EXPECT_DOUBLE_EQ(inFlightMicroBatches(15, 16, 32, 1), 1);
+  EXPECT_DOUBLE_EQ(inFlightMicroBatches(0, 16, 4, 1), 4);
+  // Interleaved, p = 8, v = 2, m = 32: Megatron warms up 2 (p - 1) + (v - 1) p = 22 chunks on
+  // rank 0, so 23 chunks of half a stage are in flight: 11.5 stages' worth.
+  EXPECT_DOUBLE_EQ(inFlightMicroBatches(0, 8, 32, 2), 11.5);
+  // With m = p = 16 and v = 8 every micro-batch is in flight on rank 0 (m v = 128 < 143).
+  EXPECT_DOUBLE_EQ(inFlightMicroBatches(0, 16, 16, 8), 16);
 }
 
 TEST(Parallelism, KA43_PipelineBubbles) {

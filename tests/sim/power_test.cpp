@@ -90,3 +90,13 @@ TEST(Power, JunctionTemperatureAndUtilisation) {
   EXPECT_DOUBLE_EQ(devicesPower_W(8, 100, 700, 0.5), 8 * 400.0);
   EXPECT_DOUBLE_EQ(joulesToKWh(3.6e6), 1.0);
 }
+
+TEST(Power, NodePowerFollowsTheGpusBusyShare) {
+  // 8 H100 between 88 W idle and 700 W, the rest of a 10.2 kW node at 70 % of what its rating
+  // leaves beside the GPUs (10,200 - 8 x 700 = 4,600 W).
+  EXPECT_DOUBLE_EQ(nodePower_W(8, 88, 700, 1.0, 10200, 0.7), 8 * 700 + 0.7 * 4600);
+  EXPECT_DOUBLE_EQ(nodePower_W(8, 88, 700, 0.0, 10200, 0.7), 8 * 88 + 0.7 * 4600);
+  EXPECT_DOUBLE_EQ(nodePower_W(8, 88, 700, 0.5, 10200, 0.7), 8 * (88 + 0.5 * 612) + 0.7 * 4600);
+  // A rating below the GPUs' TDP leaves nothing for the rest.
+  EXPECT_DOUBLE_EQ(nodePower_W(8, 88, 700, 1.0, 5000, 0.7), 8 * 700);
+}

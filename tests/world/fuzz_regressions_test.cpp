@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/assets_entry_point.h"
 #include "fuzz/gltf_entry_point.h"
 #include "fuzz/tour_entry_point.h"
 #include "tests/common/paths.h"
@@ -48,14 +49,16 @@ fs::path workDir() {
 
 TEST(FuzzRegressions, ReplayGltf) {
   const fs::path dir = testpaths::sourceDir() / "fuzz" / "regressions" / "gltf";
+  ASSERT_TRUE(fs::is_directory(dir)) << dir << " is missing: the replay would pass on nothing";
   const fs::path work = workDir();
-  if (fs::is_directory(dir)) {
-    for (const auto& file : fs::directory_iterator(dir)) {
-      if (!file.is_regular_file()) continue;
-      std::vector<uint8_t> bytes = bytesOf(file.path());
-      EXPECT_EQ(fuzzentry::gltf(bytes.data(), bytes.size(), work), "") << file.path();
-    }
+  int replayed = 0;
+  for (const auto& file : fs::directory_iterator(dir)) {
+    if (!file.is_regular_file()) continue;
+    std::vector<uint8_t> bytes = bytesOf(file.path());
+    EXPECT_EQ(fuzzentry::gltf(bytes.data(), bytes.size(), work), "") << file.path();
+    ++replayed;
   }
+  EXPECT_GE(replayed, 4);
   fs::remove_all(work);
 }
 
@@ -78,12 +81,15 @@ TEST(FuzzRegressions, GltfEntryPointOnValidAndBrokenModels) {
 
 TEST(FuzzRegressions, ReplayTour) {
   const fs::path dir = testpaths::sourceDir() / "fuzz" / "regressions" / "tour";
-  if (!fs::is_directory(dir)) return;
+  ASSERT_TRUE(fs::is_directory(dir)) << dir << " is missing: the replay would pass on nothing";
+  int replayed = 0;
   for (const auto& file : fs::directory_iterator(dir)) {
     if (!file.is_regular_file()) continue;
     std::vector<uint8_t> bytes = bytesOf(file.path());
     EXPECT_EQ(fuzzentry::tour(bytes.data(), bytes.size()), "") << file.path();
+    ++replayed;
   }
+  EXPECT_GE(replayed, 3);
 }
 
 // The fixed station names the tour fuzzer checks against are real stations of the default world,
@@ -157,4 +163,37 @@ TEST(FuzzRegressions, TourEntryPointOnShippedAndBrokenTours) {
   broken = *parsed;
   broken.chapters[0].panel = "no_panel";
   EXPECT_NE(fuzzentry::checkAcceptedTour(broken, languages), "");
+}
+
+// The asset override target: its seeds and any fixed findings hold the contract; the seeds reach
+// an accepted file (a model shared by two components, mirrored and double-sided instances) and a
+// refusal of every path that leaves the folder, so "" means the checks ran.
+TEST(FuzzRegressions, ReplayAssetsSeedsAndRegressions) {
+  const fs::path work = workDir();
+  int files = 0;
+  for (const char* folder : {"seeds/assets", "regressions/assets"}) {
+    const fs::path dir = testpaths::sourceDir() / "fuzz" / folder;
+    EXPECT_TRUE(fs::is_directory(dir)) << dir << " is missing";
+    if (!fs::is_directory(dir)) continue;
+    for (const auto& file : fs::directory_iterator(dir)) {
+      if (!file.is_regular_file()) continue;
+      std::vector<uint8_t> bytes = bytesOf(file.path());
+      EXPECT_EQ(fuzzentry::assets(bytes.data(), bytes.size(), work), "") << file.path();
+      ++files;
+    }
+  }
+  EXPECT_GE(files, 4);
+  const std::string shared =
+      textOf(testpaths::sourceDir() / "fuzz/seeds/assets/" / "one-model-two-components.txt");
+  fuzzentry::assets(data(shared), shared.size(), work);
+  auto loaded = world::loadAssetOverrides(work / fuzzentry::OVERRIDES_FILE);
+  ASSERT_TRUE(loaded.ok()) << loaded.error();
+  EXPECT_EQ(loaded->models.size(), 2u);
+  const std::string escapes =
+      textOf(testpaths::sourceDir() / "fuzz/seeds/assets/" / "paths-that-leave-the-folder.txt");
+  fuzzentry::assets(data(escapes), escapes.size(), work);
+  auto refused = world::loadAssetOverrides(work / fuzzentry::OVERRIDES_FILE);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("climbs out"), std::string::npos) << refused.error();
+  fs::remove_all(work);
 }

@@ -13,7 +13,7 @@ world::HbmFillLayer heroStack() {
   const world::World& w = worldtest::defaultWorld();
   const world::Station* hbm = w.station("hbm");
   EXPECT_NE(hbm, nullptr);
-  return world::HbmFillLayer::build(w.scene(), hbm->path.substr(0, hbm->path.rfind('/')));
+  return world::HbmFillLayer::build(w.scene(), hbm->path);  // the station frames the stack
 }
 
 TEST(HbmFill, OneLayerPerCatalogDramDie) {

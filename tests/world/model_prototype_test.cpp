@@ -149,15 +149,26 @@ TEST(ModelPrototype, MaterialsBecomeLooksAndImagesAreAddedOnce) {
 
 namespace {
 
-fs::path writeFile(const std::string& name, const std::string& text) {
+const fs::path SHARED_BOX = testpaths::sharedDir() / "testdata/gltf/valid/Box/glTF-Binary/Box.glb";
+
+// The folder override files are written to, with a copy of Box.glb beside them (model paths
+// stay inside the override file's folder).
+fs::path overrideDir() {
   const fs::path dir = fs::temp_directory_path() / "dcwalk_overrides_test";
   fs::create_directories(dir);
+  fs::copy_file(SHARED_BOX, dir / "Box.glb", fs::copy_options::overwrite_existing);
+  return dir;
+}
+
+fs::path writeFile(const std::string& name, const std::string& text) {
+  const fs::path dir = overrideDir();
+  fs::create_directories((dir / name).parent_path());
   std::ofstream(dir / name) << text;
   return dir / name;
 }
 
 std::string boxPath() {
-  return (testpaths::sharedDir() / "testdata/gltf/valid/Box/glTF-Binary/Box.glb").string();
+  return "Box.glb";
 }
 
 std::string overrideFile(const std::string& component, const std::string& model) {
@@ -171,21 +182,47 @@ TEST(AssetOverrides, ReadsComponentsAndImportsTheirModels) {
   const fs::path file = writeFile("good.json", overrideFile("nvl72.compute_tray", boxPath()));
   auto loaded = world::loadAssetOverrides(file);
   ASSERT_TRUE(loaded.ok()) << loaded.error();
-  ASSERT_EQ(loaded->size(), 1u);
-  EXPECT_EQ((*loaded)[0].component, "nvl72.compute_tray");
-  ASSERT_TRUE((*loaded)[0].model);
-  EXPECT_EQ((*loaded)[0].model->triangleCount(), 12u);  // Box: 12 triangles (valid/INDEX.md)
+  ASSERT_EQ(loaded->models.size(), 1u);
+  EXPECT_EQ(loaded->models[0].component, "nvl72.compute_tray");
+  ASSERT_TRUE(loaded->models[0].model);
+  EXPECT_EQ(loaded->models[0].model->triangleCount(), 12u);  // Box: 12 triangles (INDEX.md)
+  EXPECT_EQ(loaded->cost.triangles, 12u);
 }
 
 TEST(AssetOverrides, ModelPathsAreRelativeToTheFile) {
-  const fs::path dir = testpaths::sharedDir() / "testdata/gltf/valid/Box/glTF-Binary";
-  const fs::path file = writeFile("relative.json", overrideFile("cooling.cdu", "Box.glb"));
-  // Relative to the override file's folder: it does not exist there.
+  const fs::path file = writeFile("sub/relative.json", overrideFile("cooling.cdu", "Box.glb"));
+  // Relative to the override file's folder: it does not exist there, only one folder up.
   auto missing = world::loadAssetOverrides(file);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().find("relative.json:4 (/overrides/0/model)"), std::string::npos)
       << missing.error();
-  EXPECT_TRUE(fs::exists(dir / "Box.glb"));
+  EXPECT_TRUE(fs::exists(file.parent_path().parent_path() / "Box.glb"));
+}
+
+// Issue 19: "../../../../etc/passwd" was opened and its first byte echoed; absolute paths were
+// drawn. Model paths are confined like a glTF file's own URIs.
+TEST(AssetOverrides, ModelPathsStayInsideTheFilesFolder) {
+  const fs::path dir = overrideDir();
+  fs::remove(dir / "sub" / "escape.glb");
+  fs::create_directories(dir / "sub");
+  fs::create_symlink(SHARED_BOX, dir / "sub" / "escape.glb");  // a link that leads out
+  struct Case {
+    std::string model, why;
+  };
+  for (const Case& c :
+       {Case{"../../../../etc/passwd", "climbs out"}, Case{"sub/../../Box.glb", "climbs out"},
+        Case{"/etc/passwd", "absolute path"}, Case{(dir / "Box.glb").string(), "absolute path"},
+        Case{"sub/escape.glb", "resolves outside"}}) {
+    const fs::path file = writeFile("confined.json", overrideFile("cooling.cdu", c.model));
+    auto loaded = world::loadAssetOverrides(file);
+    ASSERT_FALSE(loaded.ok()) << c.model;
+    EXPECT_NE(loaded.error().find("confined.json:4 (/overrides/0/model)"), std::string::npos)
+        << loaded.error();
+    EXPECT_NE(loaded.error().find(c.why), std::string::npos) << c.model << ": " << loaded.error();
+    EXPECT_EQ(loaded.error().find("glTF"), std::string::npos) << "opened: " << loaded.error();
+  }
+  const fs::path inside = writeFile("inside.json", overrideFile("cooling.cdu", "./Box.glb"));
+  EXPECT_TRUE(world::loadAssetOverrides(inside).ok());
 }
 
 TEST(AssetOverrides, RefusalsNameFileLineAndPointer) {
@@ -197,8 +234,8 @@ TEST(AssetOverrides, RefusalsNameFileLineAndPointer) {
   const std::vector<Case> cases = {
       {overrideFile("nvl72.toaster", boxPath()), ":3 (/overrides/0/component)",
        "no built-in component called \"nvl72.toaster\""},
-      {overrideFile("nvl72.rack", "/nonexistent/model.glb"), ":4 (/overrides/0/model)",
-       "/nonexistent/model.glb"},
+      {overrideFile("nvl72.rack", "nonexistent/model.glb"), ":4 (/overrides/0/model)",
+       "nonexistent/model.glb"},
       {"{\"overrides\": [{\"component\": \"nvl72.rack\"}]}", ":1 (/overrides/0)",
        "missing field \"model\""},
       {"{\"overrides\": [{\"component\": \"nvl72.rack\", \"model\": \"" + boxPath() +
@@ -222,7 +259,7 @@ TEST(AssetOverrides, RefusalsNameFileLineAndPointer) {
 TEST(AssetOverrides, ComponentIsReplacedByTheModelAtItsRealSize) {
   auto dims = world::Dimensions::loadDefault();
   ASSERT_TRUE(dims.ok()) << dims.error();
-  auto box = world::importGltf(boxPath());
+  auto box = world::importGltf(SHARED_BOX);
   ASSERT_TRUE(box.ok()) << box.error();
   auto plain = world::World::create(*dims);
   world::WorldDesc desc;
@@ -266,7 +303,7 @@ TEST(AssetOverrides, ComponentIsReplacedByTheModelAtItsRealSize) {
 TEST(AssetOverrides, UnknownComponentFailsTheWorldWithoutAPartialReplacement) {
   auto dims = world::Dimensions::loadDefault();
   ASSERT_TRUE(dims.ok());
-  auto box = world::importGltf(boxPath());
+  auto box = world::importGltf(SHARED_BOX);
   ASSERT_TRUE(box.ok());
   world::WorldDesc desc;
   desc.componentModels.push_back({"nvl72.toaster", std::make_shared<world::ImportedModel>(*box)});

@@ -384,6 +384,39 @@ TEST(Tour, StringsFilesHoldOnlyNonEmptyTexts) {
   EXPECT_NE(bare.error().find("no strings"), std::string::npos) << bare.error();
 }
 
+// Issue 19, reproducer 3: a 50,000-character caption aborted the tour's frame in ImGui ("Too many
+// vertices"); texts are capped at MAX_CAPTION_BYTES, names and keys at MAX_NAME_BYTES.
+TEST(Tour, CaptionsAndNamesHaveALengthLimit) {
+  const std::string longest(world::MAX_CAPTION_BYTES, 'w');
+  std::string en = SMALL_EN;
+  en.replace(en.find("\"One\""), 5, "\"" + longest + "\"");
+  TourDir fits(SMALL_TOUR, en);
+  EXPECT_TRUE(fits.load().ok()) << fits.load().error();
+
+  std::string tooLong = SMALL_EN;
+  tooLong.replace(tooLong.find("\"One\""), 5, "\"" + longest + "w\"");
+  TourDir caption(SMALL_TOUR, tooLong);
+  auto refused = caption.load();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find((caption.dir / "strings.en.json").string() + ":1 (/t.c1)"),
+            std::string::npos)
+      << refused.error();
+  EXPECT_NE(refused.error().find(std::to_string(world::MAX_CAPTION_BYTES + 1) + " bytes"),
+            std::string::npos)
+      << refused.error();
+
+  std::string longKey = SMALL_EN;
+  longKey.insert(1, "\"" + std::string(world::MAX_NAME_BYTES + 1, 'k') + "\": \"x\", ");
+  TourDir key(SMALL_TOUR, longKey);
+  EXPECT_FALSE(key.load().ok());
+
+  const std::string longId(world::MAX_NAME_BYTES + 1, 'i');
+  TourDir id(smallWith(R"("id": "one")", "\"id\": \"" + longId + "\""));
+  auto idRefused = id.load();
+  ASSERT_FALSE(idRefused.ok());
+  EXPECT_NE(idRefused.error().find("/chapters/0/id"), std::string::npos) << idRefused.error();
+}
+
 TEST(Tour, UnknownTourNameListsTheTours) {
   TourDir dir(SMALL_TOUR);
   auto loaded = world::loadTourBundle("absent", smallReferences(), dir.dir);

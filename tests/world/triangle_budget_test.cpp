@@ -158,9 +158,10 @@ void expectStationWithinBudget(world::World& w, const char* name, bool overWitho
 }
 
 TEST(TriangleBudget, RackAndRowStationsStayWithinBudgetWithHeavyTrays) {
-  // Heavy trays fill the rack and tray views (over the budget without it); at the row they are
-  // too small on screen to open.
-  expectStationWithinBudget(heavyWorld(), "tray", true);
+  // Heavy trays fill the rack views (over the budget without it); the tray station's studio
+  // shows its hero tray alone (built-in, never replaced), and at the row they are too small on
+  // screen to open.
+  expectStationWithinBudget(heavyWorld(), "tray", false);
   expectStationWithinBudget(heavyWorld(), "rack", true);
   expectStationWithinBudget(heavyWorld(), "rack_back", true);
   expectStationWithinBudget(heavyWorld(), "row", false);
@@ -220,9 +221,9 @@ TEST(TriangleBudget, TraysLargestOnScreenOpenFirst) {
     heavyMeshes.push_back(w.scene().prototype(id).parts[0].mesh);
     EXPECT_EQ(w.scene().prototype(id).lod.openPixels, openPixels);
   }
-  // The trays of the hero row, in world space.
+  // The trays of the hero rack (the studio's hero: its neighbours are not drawn), in world space.
   std::vector<world::Aabb> trays;
-  const auto row = w.scene().resolve("hall0/row0");
+  const auto row = w.scene().resolve(rackStation->studioPath);
   ASSERT_TRUE(row);
   auto collectTrays = [&](auto& self, world::PrototypeId id, const glm::dmat4& m) -> void {
     const world::Prototype& proto = w.scene().prototype(id);
@@ -235,7 +236,7 @@ TEST(TriangleBudget, TraysLargestOnScreenOpenFirst) {
     }
   };
   collectTrays(collectTrays, row->second, row->first);
-  ASSERT_GT(trays.size(), 18u);
+  ASSERT_GE(trays.size(), 17u);  // every compute tray but the hero's open one
 
   // The opened trays: each heavy-box instance sits at its tray's centre (the model is centred).
   std::vector<bool> opened(trays.size(), false);
@@ -250,7 +251,7 @@ TEST(TriangleBudget, TraysLargestOnScreenOpenFirst) {
       for (size_t t = 0; t < trays.size(); ++t) {
         if (glm::length(trays[t].center() - at) < 1e-3) opened[t] = matched = true;
       }
-      EXPECT_TRUE(matched) << "a heavy tray outside the hero row opened";
+      EXPECT_TRUE(matched) << "a heavy tray outside the hero rack opened";
     }
   }
 
@@ -314,12 +315,12 @@ TEST(TriangleBudget, BuiltInWorldIsUnchangedByTheBudget) {
 }
 
 TEST(TriangleBudget, ATightBudgetHoldsTheBuiltInWorldToo) {
-  // A tenth of the budget at the rack station: the rack's trays stay closed, the frame fits.
+  // A third of what the rack station draws: some of the rack's trays stay closed, the frame fits.
   world::RenderList list;
   const world::Camera camera = cameraAt(*defaultWorld().station("rack"));
   const world::FrameStats full = frame(defaultWorld(), camera, NO_BUDGET, list);
-  const uint64_t tight = TRIANGLE_BUDGET / 10;
-  ASSERT_GT(full.triangles, tight);
+  const uint64_t tight = full.triangles / 3;
+  ASSERT_GT(tight, 0u);
   const world::FrameStats held = frame(defaultWorld(), camera, tight, list);
   EXPECT_LE(held.triangles, tight);
   EXPECT_EQ(held.triangles, list.triangleCount(defaultWorld().meshes()));

@@ -197,19 +197,22 @@ TEST(World, PickHitsTheObjectUnderThePixel) {
       defaultWorld().pick(cameraAt(*rack), frame.width_px / 2.0, frame.height_px / 2.0, frame);
   ASSERT_TRUE(hit.has_value());
   EXPECT_EQ(hit->path.rfind(rack->path, 0), 0u) << hit->path << " / " << hit->part;
-  // Centre of the die station: something on the hero die.
+  // Centre of the die station: something of the hero package (it frames the two dies side by
+  // side, the NV-HBI seam between them).
   const world::Station* die = defaultWorld().station("die");
   hit = defaultWorld().pick(cameraAt(*die), frame.width_px / 2.0, frame.height_px / 2.0, frame);
   ASSERT_TRUE(hit.has_value());
-  EXPECT_EQ(hit->path.rfind(die->path, 0), 0u) << hit->path << " / " << hit->part;
+  EXPECT_EQ(hit->path.rfind(die->studioPath, 0), 0u) << hit->path << " / " << hit->part;
   // Straight down from above the hero die: its topmost part, at the right distance.
-  const glm::dvec3 top(die->bounds.center().x, die->bounds.max.y + 0.01, die->bounds.center().z);
+  const auto dieBounds = defaultWorld().scene().worldBounds(die->path);
+  ASSERT_TRUE(dieBounds);
+  const glm::dvec3 top(dieBounds->center().x, dieBounds->max.y + 0.01, dieBounds->center().z);
   hit = defaultWorld().scene().pick(top, glm::dvec3(0, -1, 0));
   ASSERT_TRUE(hit.has_value());
   EXPECT_EQ(hit->path.rfind(die->path, 0), 0u) << hit->path;
   EXPECT_NEAR(hit->distance_m, top.y - hit->worldBounds.max.y, 1e-12);
-  EXPECT_LE(hit->worldBounds.max.y, die->bounds.max.y);
-  EXPECT_GE(hit->worldBounds.max.y, die->bounds.min.y);
+  EXPECT_LE(hit->worldBounds.max.y, dieBounds->max.y);
+  EXPECT_GE(hit->worldBounds.max.y, dieBounds->min.y);
   // Into the sky: nothing.
   EXPECT_FALSE(defaultWorld().scene().pick(glm::dvec3(0, 100, 0), glm::dvec3(0, 1, 0)).has_value());
 }
@@ -243,9 +246,15 @@ TEST(World, LabelsNameStationsInView) {
   defaultWorld().buildRenderList(cameraAt(*defaultWorld().station("campus")), {}, list);
   ASSERT_FALSE(list.labels.empty());
   EXPECT_LE(list.labels.size(), world::FrameDesc{}.maxLabels);
-  bool campusLabel = false;
-  for (const world::Label& label : list.labels) campusLabel |= label.text == "Campus";
-  EXPECT_TRUE(campusLabel);
+  // The stations on the campus, but not the campus itself: the hero of a view needs no label
+  // naming it (the title does), least of all one on top of it.
+  bool plant = false, campus = false;
+  for (const world::Label& label : list.labels) {
+    plant |= label.text == "Cooling plant";
+    campus |= label.text == "Campus";
+  }
+  EXPECT_TRUE(plant);
+  EXPECT_FALSE(campus);
 }
 
 TEST(World, LabelsAreNotShownThroughWalls) {
@@ -288,24 +297,26 @@ TEST(World, HallAndRackCountsComeFromTheDesc) {
 }
 
 TEST(World, SelectionOutlinesExactlyTheSelectedInstance) {
+  // A tray of the hero rack, seen from the rack station (which draws the rack alone).
   const world::Station* rack = defaultWorld().station("rack");
   world::FrameDesc frame;
-  frame.selectedPath = rack->path;
+  frame.selectedPath = rack->path + "/compute_tray12";
+  const auto tray = defaultWorld().scene().worldBounds(frame.selectedPath);
+  ASSERT_TRUE(tray);
   world::RenderList list;
   defaultWorld().buildRenderList(cameraAt(*rack), frame, list);
   const world::Camera camera = cameraAt(*rack);
   size_t outlined = 0;
   for (const gpu::Instance& inst : list.instances) {
     const glm::dvec3 at = camera.position() + glm::dvec3(inst.row0.w, inst.row1.w, inst.row2.w);
-    const bool inside = at.x >= rack->bounds.min.x - 1e-6 && at.x <= rack->bounds.max.x + 1e-6 &&
-                        at.y >= rack->bounds.min.y - 1e-6 && at.y <= rack->bounds.max.y + 1e-6 &&
-                        at.z >= rack->bounds.min.z - 1e-6 && at.z <= rack->bounds.max.z + 1e-6;
+    const bool inside = glm::all(glm::greaterThanEqual(at, tray->min - 1e-6)) &&
+                        glm::all(glm::lessThanEqual(at, tray->max + 1e-6));
     if (inst.params.z == 1.0f) {
       ++outlined;
       EXPECT_TRUE(inside);
     }
   }
-  EXPECT_GT(outlined, 10u);
+  EXPECT_GT(outlined, 0u);
   EXPECT_LT(outlined, list.instances.size());
   // "rack0" must not select "rack01..." style siblings, and no selection outlines nothing.
   frame.selectedPath = "hall0/row0/rack";

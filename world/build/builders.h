@@ -20,39 +20,74 @@ struct BuildContext {
   const Dimensions& dims;
 };
 
-/// Colours that say what things are (linear RGB).
+// The palette: finishes picked as screen colours (the sRGB values in the comments) and
+// stored linear, as the shader lights them. Dark, physical finishes for what things are made
+// of; colour only for meaning (the compute green, coolant blue and red, the yellow raceway).
 namespace looks {
-inline constexpr Look SILICON{0.16f, 0.17f, 0.26f, 0.0f, 0.6f};
-inline constexpr Look SILICON_LIGHT{0.30f, 0.32f, 0.45f, 0.0f, 0.5f};
-inline constexpr Look LOGIC{0.10f, 0.35f, 0.20f, 0.0f, 0.3f};
-inline constexpr Look TENSOR{0.85f, 0.45f, 0.05f, 0.15f, 0.4f};
-inline constexpr Look REGISTER{0.55f, 0.15f, 0.55f, 0.0f, 0.3f};
-inline constexpr Look SRAM{0.15f, 0.35f, 0.75f, 0.0f, 0.4f};
-inline constexpr Look LANE{0.25f, 0.65f, 0.30f, 0.05f, 0.3f};
-inline constexpr Look SCHEDULER{0.75f, 0.70f, 0.20f, 0.05f, 0.3f};
-inline constexpr Look PHY{0.60f, 0.50f, 0.20f, 0.0f, 0.5f};
-inline constexpr Look IO{0.55f, 0.25f, 0.20f, 0.0f, 0.4f};
-inline constexpr Look DRAM{0.22f, 0.25f, 0.32f, 0.0f, 0.6f};
-inline constexpr Look BASE_DIE{0.28f, 0.22f, 0.38f, 0.0f, 0.5f};
-inline constexpr Look COPPER{0.80f, 0.42f, 0.20f, 0.0f, 0.8f};
-inline constexpr Look SOLDER{0.75f, 0.75f, 0.78f, 0.0f, 0.8f};
-inline constexpr Look SUBSTRATE{0.12f, 0.28f, 0.14f, 0.0f, 0.2f};
-inline constexpr Look PCB{0.05f, 0.25f, 0.10f, 0.0f, 0.2f};
-inline constexpr Look STEEL{0.45f, 0.47f, 0.50f, 0.0f, 0.5f};
-inline constexpr Look DARK_STEEL{0.12f, 0.13f, 0.14f, 0.0f, 0.4f};
-inline constexpr Look ALUMINIUM{0.70f, 0.72f, 0.75f, 0.0f, 0.7f};
-inline constexpr Look COOLANT_SUPPLY{0.10f, 0.35f, 0.90f, 0.0f, 0.6f};
-inline constexpr Look COOLANT_RETURN{0.85f, 0.25f, 0.15f, 0.0f, 0.6f};
-inline constexpr Look NIC{0.20f, 0.20f, 0.22f, 0.0f, 0.4f};
-inline constexpr Look LED{0.20f, 0.95f, 0.40f, 1.0f, 0.0f};
-inline constexpr Look CONCRETE{0.55f, 0.55f, 0.52f, 0.0f, 0.1f};
-inline constexpr Look FLOOR{0.35f, 0.36f, 0.38f, 0.0f, 0.2f};
-inline constexpr Look GRASS{0.18f, 0.32f, 0.14f, 0.0f, 0.05f};
-inline constexpr Look ASPHALT{0.10f, 0.10f, 0.11f, 0.0f, 0.1f};
-inline constexpr Look CABLE_TRAY{0.80f, 0.70f, 0.15f, 0.0f, 0.3f};
-inline constexpr Look FIBER{0.90f, 0.75f, 0.10f, 0.1f, 0.2f};
-inline constexpr Look WOOD{0.45f, 0.30f, 0.18f, 0.0f, 0.2f};
-inline constexpr Look WHITE{0.85f, 0.85f, 0.85f, 0.0f, 0.3f};
+// 34,35,46: graphite-indigo silicon, a dark mirror
+inline constexpr Look SILICON{0.0160f, 0.0168f, 0.0273f, 0.00f, 0.70f};
+// 52,55,68: the interposer: silicon a shade lighter
+inline constexpr Look SILICON_LIGHT{0.0343f, 0.0382f, 0.0578f, 0.00f, 0.55f};
+// 44,48,60: SM logic, slightly lighter than the bare die
+inline constexpr Look LOGIC{0.0252f, 0.0296f, 0.0452f, 0.00f, 0.35f};
+// 118,185,0: NVIDIA green #76B900: the accent, glowing when busy
+inline constexpr Look TENSOR{0.1812f, 0.4851f, 0.0000f, 0.25f, 0.40f};
+// 58,48,66: register files, a violet-tinted graphite
+inline constexpr Look REGISTER{0.0423f, 0.0296f, 0.0545f, 0.00f, 0.30f};
+// 32,40,62: SRAM (L1, L2): a deeper blue-graphite
+inline constexpr Look SRAM{0.0144f, 0.0212f, 0.0482f, 0.00f, 0.45f};
+// 50,58,54: FP32 lanes, a green-tinted graphite
+inline constexpr Look LANE{0.0319f, 0.0423f, 0.0369f, 0.00f, 0.30f};
+// 66,60,46: warp schedulers, a warm graphite
+inline constexpr Look SCHEDULER{0.0545f, 0.0452f, 0.0273f, 0.00f, 0.30f};
+// 150,118,52: HBM PHY bands: gold
+inline constexpr Look PHY{0.3050f, 0.1812f, 0.0343f, 0.00f, 0.60f};
+// 72,54,48: NVLink and I/O, a copper-tinted graphite
+inline constexpr Look IO{0.0648f, 0.0369f, 0.0296f, 0.00f, 0.40f};
+// 40,42,50: DRAM dies: dark silicon
+inline constexpr Look DRAM{0.0212f, 0.0232f, 0.0319f, 0.00f, 0.60f};
+// 92,78,52: the HBM base logic die: bronze, told apart from the DRAM
+inline constexpr Look BASE_DIE{0.1070f, 0.0762f, 0.0343f, 0.00f, 0.50f};
+// 194,132,89: copper (linear 0.55/0.23/0.10)
+inline constexpr Look COPPER{0.5395f, 0.2307f, 0.0999f, 0.00f, 0.60f};
+// 170,170,176: microbumps and solder: bright metal beads
+inline constexpr Look SOLDER{0.4020f, 0.4020f, 0.4342f, 0.00f, 0.80f};
+// 22,30,26: package substrate: near-black green
+inline constexpr Look SUBSTRATE{0.0080f, 0.0130f, 0.0103f, 0.00f, 0.25f};
+// 16,26,20: boards: near-black green PCB
+inline constexpr Look PCB{0.0052f, 0.0103f, 0.0070f, 0.00f, 0.20f};
+// 104,107,112: plain steel
+inline constexpr Look STEEL{0.1384f, 0.1470f, 0.1620f, 0.00f, 0.40f};
+// 26,28,31: black anodised steel: racks, bezels, switches
+inline constexpr Look DARK_STEEL{0.0103f, 0.0116f, 0.0137f, 0.00f, 0.25f};
+// 150,153,158: brushed aluminium
+inline constexpr Look ALUMINIUM{0.3050f, 0.3185f, 0.3419f, 0.00f, 0.45f};
+// 112,114,118: nickel-plated cold plates
+inline constexpr Look NICKEL{0.1620f, 0.1683f, 0.1812f, 0.00f, 0.35f};
+// 40,110,230: coolant supply: blue
+inline constexpr Look COOLANT_SUPPLY{0.0212f, 0.1559f, 0.7913f, 0.00f, 0.50f};
+// 220,60,40: coolant return: red
+inline constexpr Look COOLANT_RETURN{0.7157f, 0.0452f, 0.0212f, 0.00f, 0.50f};
+// 30,31,34: NICs and cages' bodies: black
+inline constexpr Look NIC{0.0130f, 0.0137f, 0.0160f, 0.00f, 0.35f};
+// 118,185,0: status LEDs: the compute green, emitted
+inline constexpr Look LED{0.1812f, 0.4851f, 0.0000f, 1.00f, 0.00f};
+// 78,78,76: concrete
+inline constexpr Look CONCRETE{0.0762f, 0.0762f, 0.0723f, 0.00f, 0.10f};
+// 58,60,64: the hall's slab
+inline constexpr Look FLOOR{0.0423f, 0.0452f, 0.0513f, 0.00f, 0.20f};
+// 28,36,30: fields at dusk
+inline constexpr Look GRASS{0.0116f, 0.0176f, 0.0130f, 0.00f, 0.05f};
+// 24,24,27: asphalt
+inline constexpr Look ASPHALT{0.0091f, 0.0091f, 0.0110f, 0.00f, 0.10f};
+// 196,156,24: the yellow fibre raceway
+inline constexpr Look CABLE_TRAY{0.5520f, 0.3325f, 0.0091f, 0.00f, 0.30f};
+// 214,176,32: fibre bundles: yellow jackets
+inline constexpr Look FIBER{0.6724f, 0.4342f, 0.0144f, 0.10f, 0.20f};
+// 58,42,32: dark walnut (the gallery table)
+inline constexpr Look WOOD{0.0423f, 0.0232f, 0.0144f, 0.00f, 0.20f};
+// 196,199,204: white coated steel: CDUs, facility buildings
+inline constexpr Look WHITE{0.5520f, 0.5711f, 0.6038f, 0.00f, 0.30f};
 }  // namespace looks
 
 /// Built-in parts an asset override file may replace by a glTF model (Prototype::component):

@@ -40,7 +40,65 @@ glm::dmat4 toMatrix(const double* columnMajor) {
   return m;
 }
 
+const ImportedMaterial* materialOf(const ImportedModel& model, const ImportedMesh& mesh) {
+  return mesh.material >= 0 && size_t(mesh.material) < model.materials.size()
+             ? &model.materials[size_t(mesh.material)]
+             : nullptr;
+}
+
+// The instances that draw something: a mesh that exists and has triangles.
+bool draws(const ImportedModel& model, const ImportedInstance& instance) {
+  return instance.mesh < model.meshes.size() && !model.meshes[instance.mesh].data.indices.empty();
+}
+
 }  // namespace
+
+MeshVariant meshVariant(const ImportedModel& model, const ImportedInstance& instance,
+                        const glm::dmat4& placement) {
+  const ImportedMaterial* material = materialOf(model, model.meshes[instance.mesh]);
+  MeshVariant v;
+  v.mesh = instance.mesh;
+  v.doubleSided = material && material->doubleSided;
+  const glm::dmat4 local = placement * toMatrix(instance.transform);
+  v.mirrored = !v.doubleSided && glm::determinant(glm::dmat3(local)) < 0;
+  return v;
+}
+
+ModelCost& ModelCost::operator+=(const ModelCost& o) {
+  triangles += o.triangles;
+  vertices += o.vertices;
+  texels += o.texels;
+  bytes += o.bytes;
+  images.insert(images.end(), o.images.begin(), o.images.end());
+  return *this;
+}
+
+ModelCost modelCost(const ImportedModel& model) {
+  ModelCost cost;
+  std::map<MeshVariant, bool> meshes;
+  std::map<int32_t, bool> images;
+  for (const ImportedInstance& instance : model.instances) {
+    if (!draws(model, instance)) continue;
+    const MeshVariant v = meshVariant(model, instance, glm::dmat4(1.0));
+    if (meshes.emplace(v, true).second) {
+      const MeshData& data = model.meshes[v.mesh].data;
+      const uint64_t windings = v.doubleSided ? 2 : 1;
+      cost.triangles += data.triangleCount() * windings;
+      cost.vertices += data.vertices.size();
+      cost.bytes += data.vertices.size() * sizeof(MeshVertex) +
+                    data.indices.size() * windings * sizeof(uint32_t);
+    }
+    const ImportedMaterial* material = materialOf(model, model.meshes[v.mesh]);
+    const int32_t image = material ? material->baseColorImage : -1;
+    if (image < 0 || size_t(image) >= model.images.size() || !images.emplace(image, true).second)
+      continue;
+    const ImportedImage& picture = model.images[size_t(image)];
+    cost.texels += uint64_t(picture.width) * picture.height;
+    cost.bytes += picture.rgba8.size();
+    cost.images.emplace_back(picture.width, picture.height);
+  }
+  return cost;
+}
 
 Look lookOf(const ImportedMaterial* material, uint32_t textureLayer) {
   const ImportedMaterial fallback;  // glTF 2.0 spec 3.9.6: the default material
@@ -63,53 +121,46 @@ Look lookOf(const ImportedMaterial* material, uint32_t textureLayer) {
 }
 
 sim::Result<Prototype> modelPrototype(const ImportedModel& model, const glm::dmat4& placement,
-                                      const std::string& name, ModelTargets targets) {
+                                      const std::string& name, ModelTargets targets,
+                                      RegisteredModel* shared) {
   using R = sim::Result<Prototype>;
-  std::map<int32_t, uint32_t> layerOfImage;
+  RegisteredModel local;
+  RegisteredModel& registered = shared ? *shared : local;
   auto layer = [&](int32_t image) -> uint32_t {
     if (image < 0 || size_t(image) >= model.images.size()) return 0;
-    auto it = layerOfImage.find(image);
-    if (it == layerOfImage.end()) {
-      it = layerOfImage.emplace(image, targets.textures.add(model.images[size_t(image)])).first;
+    auto it = registered.layerOfImage.find(image);
+    if (it == registered.layerOfImage.end()) {
+      it = registered.layerOfImage.emplace(image, targets.textures.add(model.images[size_t(image)]))
+               .first;
     }
     return it->second;
   };
-  // (mesh, mirrored) -> the library's mesh.
-  std::map<std::pair<uint32_t, bool>, MeshId> registered;
-  auto meshFor = [&](uint32_t index, bool mirrored) -> std::optional<MeshId> {
-    const ImportedMesh& mesh = model.meshes[index];
-    const bool doubleSided = mesh.material >= 0 && size_t(mesh.material) < model.materials.size() &&
-                             model.materials[size_t(mesh.material)].doubleSided;
-    if (doubleSided) mirrored = false;  // both windings are there already
-    auto it = registered.find({index, mirrored});
-    if (it != registered.end()) return it->second;
+  auto meshFor = [&](const MeshVariant& v) -> std::optional<MeshId> {
+    auto it = registered.meshes.find(v);
+    if (it != registered.meshes.end()) return it->second;
+    const MeshData& source = model.meshes[v.mesh].data;
     MeshData data =
-        doubleSided ? rewound(mesh.data, true) : (mirrored ? rewound(mesh.data, false) : mesh.data);
-    if (data.name.empty()) data.name = name + " mesh " + std::to_string(index);
+        v.doubleSided ? rewound(source, true) : (v.mirrored ? rewound(source, false) : source);
+    if (data.name.empty()) data.name = name + " mesh " + std::to_string(v.mesh);
     const Aabb box = boundsOf(data);
     MeshId id;
     if (!targets.meshes.add(std::move(data), &id)) return std::nullopt;
     targets.scene.setMeshBounds(id, box);
-    registered.emplace(std::pair{index, mirrored}, id);
+    registered.meshes.emplace(v, id);
     return id;
   };
 
   Prototype proto;
   proto.name = name;
   for (const ImportedInstance& instance : model.instances) {
-    if (instance.mesh >= model.meshes.size()) continue;
+    if (!draws(model, instance)) continue;
     const ImportedMesh& mesh = model.meshes[instance.mesh];
-    if (mesh.data.indices.empty()) continue;
-    const glm::dmat4 local = placement * toMatrix(instance.transform);
-    const bool mirrored = glm::determinant(glm::dmat3(local)) < 0;
-    const std::optional<MeshId> id = meshFor(instance.mesh, mirrored);
+    const std::optional<MeshId> id = meshFor(meshVariant(model, instance, placement));
     if (!id)
       return R::failure(model.source.string() + ": mesh " + std::to_string(instance.mesh) +
                         " has an index outside its vertices");
-    const ImportedMaterial* material =
-        mesh.material >= 0 && size_t(mesh.material) < model.materials.size()
-            ? &model.materials[size_t(mesh.material)]
-            : nullptr;
+    const glm::dmat4 local = placement * toMatrix(instance.transform);
+    const ImportedMaterial* material = materialOf(model, mesh);
     Part part;
     part.mesh = *id;
     part.local = local;
@@ -131,6 +182,7 @@ sim::Result<bool> replaceComponents(const std::vector<ComponentModel>& models,
   using R = sim::Result<bool>;
   // Every model is checked and fitted before the scene changes.
   std::vector<std::pair<PrototypeId, Prototype>> replacements;
+  std::map<const ImportedModel*, RegisteredModel> registered;
   for (const ComponentModel& entry : models) {
     if (!sim::contains(componentKeys(), entry.component))
       return R::failure("no built-in component called \"" + entry.component + "\"");
@@ -138,16 +190,21 @@ sim::Result<bool> replaceComponents(const std::vector<ComponentModel>& models,
     for (uint32_t i = 0; i < targets.scene.prototypeCount(); ++i) {
       const Prototype& target = targets.scene.prototype(PrototypeId{i});
       if (target.component != entry.component || target.bounds.empty()) continue;
-      ImportedModel fitted = *entry.model;
-      FitDesc fit;
+      FitDesc fitDesc;
       const glm::dvec3 size = target.bounds.size();
-      fit.size_m[0] = size.x;
-      fit.size_m[1] = size.y;
-      fit.size_m[2] = size.z;
-      const auto scaled = fitToSize(fitted, fit);
-      if (!scaled) return R::failure(entry.component + ": " + scaled.error());
-      const glm::dmat4 placement = glm::translate(glm::dmat4(1.0), target.bounds.center());
-      auto contents = modelPrototype(fitted, placement, target.name, targets);
+      fitDesc.size_m[0] = size.x;
+      fitDesc.size_m[1] = size.y;
+      fitDesc.size_m[2] = size.z;
+      const auto fit = fitTransform(*entry.model, fitDesc);
+      if (!fit) return R::failure(entry.component + ": " + fit.error());
+      // Centred in the prototype's bounds, after the fit (the model itself is shared, not copied).
+      const glm::dmat4 placement =
+          glm::translate(glm::dmat4(1.0), target.bounds.center()) *
+          glm::translate(glm::dmat4(1.0),
+                         glm::dvec3(fit->offset_m[0], fit->offset_m[1], fit->offset_m[2])) *
+          glm::scale(glm::dmat4(1.0), glm::dvec3(fit->scale[0], fit->scale[1], fit->scale[2]));
+      auto contents = modelPrototype(*entry.model, placement, target.name, targets,
+                                     &registered[entry.model.get()]);
       if (!contents) return R::failure(entry.component + ": " + contents.error());
       replacements.emplace_back(PrototypeId{i}, std::move(*contents));
     }

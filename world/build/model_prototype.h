@@ -4,8 +4,11 @@
 // materials get both windings, so back-face culling stays right for every part.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -29,11 +32,49 @@ struct ModelTargets {
 /// metallic and roughness.
 Look lookOf(const ImportedMaterial* material, uint32_t textureLayer);
 
+/// Which of the world's meshes an instance of `model` placed by `placement` draws: a mirrored
+/// instance (negative determinant) a copy with the winding flipped, a double-sided material one
+/// copy holding both windings (never mirrored: both windings are there already).
+struct MeshVariant {
+  uint32_t mesh = 0;  // index into model.meshes
+  bool mirrored = false;
+  bool doubleSided = false;
+  bool operator<(const MeshVariant& o) const {
+    return std::pair{mesh, mirrored} < std::pair{o.mesh, o.mirrored};
+  }
+};
+MeshVariant meshVariant(const ImportedModel& model, const ImportedInstance& instance,
+                        const glm::dmat4& placement);
+
+/// The meshes and images one model has registered in the world's libraries, so that every
+/// prototype drawing the model shares them (a model on 30 tray prototypes is held once).
+struct RegisteredModel {
+  std::map<int32_t, uint32_t> layerOfImage;  // model image -> texture layer
+  std::map<MeshVariant, MeshId> meshes;
+};
+
+/// What loading a model costs the world: what its libraries will hold once every prototype
+/// drawing it shares its meshes and images (see RegisteredModel), and the images' sizes.
+struct ModelCost {
+  uint64_t triangles = 0;  // as drawn: a double-sided mesh twice, a mirrored copy extra
+  uint64_t vertices = 0;
+  uint64_t texels = 0;  // of the base colour images drawn
+  uint64_t bytes = 0;   // vertices (36 bytes), indices (4) and images (RGBA8) held
+  std::vector<std::pair<uint32_t, uint32_t>> images;  // width x height of each image drawn
+
+  ModelCost& operator+=(const ModelCost& o);
+};
+/// The cost of `model` drawn at a placement that mirrors nothing (as components and the viewer
+/// place it).
+ModelCost modelCost(const ImportedModel& model);
+
 /// A prototype called `name` holding `model` placed by `placement` (model space -> prototype
-/// frame); registers its meshes and images in `targets` (each once per call). Not added to the
-/// scene: the caller adds it, or puts it in place of a built-in prototype.
+/// frame); registers its meshes and images in `targets`, each once per call, or once across the
+/// calls that pass the same `shared`. Not added to the scene: the caller adds it, or puts it in
+/// place of a built-in prototype.
 sim::Result<Prototype> modelPrototype(const ImportedModel& model, const glm::dmat4& placement,
-                                      const std::string& name, ModelTargets targets);
+                                      const std::string& name, ModelTargets targets,
+                                      RegisteredModel* shared = nullptr);
 
 /// A built-in component (builders.h COMPONENTS) drawn as an imported model instead.
 struct ComponentModel {
@@ -42,8 +83,9 @@ struct ComponentModel {
 };
 
 /// Replaces the contents of every prototype whose component is one of `models`' by its model,
-/// scaled uniformly to fit the prototype's bounds and centred in them. Fails, changing no
-/// prototype, when a component is not one of COMPONENTS or a model cannot be drawn.
+/// scaled uniformly to fit the prototype's bounds and centred in them; the prototypes drawing
+/// one model (the same pointer) share its meshes and images. Fails, changing no prototype, when
+/// a component is not one of COMPONENTS or a model cannot be drawn.
 sim::Result<bool> replaceComponents(const std::vector<ComponentModel>& models,
                                     ModelTargets targets);
 

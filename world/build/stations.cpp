@@ -14,11 +14,14 @@ std::vector<StationSpec> specs() {
   const std::string gpu = HERO_GPU;
   static const std::string sm = gpu + "/die0/gpc0/sm0";
   static const std::string die = gpu + "/die0";
-  static const std::string hbm = gpu + "/hbm0/tsv_array";
+  static const std::string hbm = gpu + "/hbm0";
+  static const std::string die1 = gpu + "/die1";
   static const std::string package = gpu;
   static const std::string tray = std::string(HERO_RACK) + "/compute_tray9";
   static const std::string rack = HERO_RACK;
-  const glm::dvec3 above(0.15, 1.0, 0.75), front(0.35, 0.3, 1.0), high(0.6, 0.9, 1.0);
+  // 3/4 views from above for what lies flat, from the front and a little above for what stands.
+  const glm::dvec3 above(0.45, 1.0, 0.8), front(0.35, 0.3, 1.0), high(0.6, 0.7, 1.0);
+  const char* P = package.c_str();
   return {
       {"sm", "Streaming multiprocessor",
        "one SM: 4 sub-partitions with warp schedulers, register files, FP32 lanes and a tensor "
@@ -26,35 +29,36 @@ std::vector<StationSpec> specs() {
        sm.c_str(), true, above, 1.0},
       {"die", "Blackwell die",
        "one of the two GB100 dies: GPCs of SMs, L2, HBM PHYs, NVLink, NV-HBI", die.c_str(), true,
-       above, 1.0},
+       above, 0.95, P, "", die1.c_str()},
       {"hbm", "HBM3e stack (cut open)",
        "base logic die under stacked DRAM dies, cut open to show the TSVs and microbumps",
-       hbm.c_str(), true, glm::dvec3(0.25, 0.3, 1.0), 1.0},
+       hbm.c_str(), true, glm::dvec3(0.6, 0.5, 1.0), 1.0, P},
       {"package", "B200 package", "2 dies and 8 HBM3e stacks on a CoWoS-L interposer and substrate",
-       package.c_str(), true, above, 1.0},
+       package.c_str(), true, above, 0.95},
       {"tray", "Compute tray",
        "1U tray, pulled out: 2 GB200 superchips (Grace + 2 Blackwell), "
        "cold plates, NICs",
-       tray.c_str(), true, glm::dvec3(0.3, 1.0, 0.9), 0.9},
+       tray.c_str(), true, glm::dvec3(0.45, 0.9, 1.0), 0.85},
       {"rack", "GB200 NVL72 rack",
        "18 compute trays, 9 NVLink switch trays, power shelves, copper "
        "spine, coolant manifolds",
-       rack.c_str(), true, glm::dvec3(-0.15, 0.25, 1.0), 0.9},
+       rack.c_str(), true, glm::dvec3(0.36, 0.12, 1.0), 0.9},
       {"rack_back", "NVLink spine (rack back)",
        "the back of the NVL72 rack: the copper NVLink spine cartridges and cable bundles that "
        "join 72 GPUs, and the coolant manifolds",
-       rack.c_str(), false, glm::dvec3(0.35, 0.15, -1.0), 0.7},
+       rack.c_str(), false, glm::dvec3(0.4, 0.15, -1.0), 0.9},
       {"row", "Scalable unit",
        "a row of NVL72 racks with its CDU, leaf switches, cable tray and "
        "coolant pipes",
-       "hall0/row0", true, glm::dvec3(0.4, 0.25, 1.0), 0.8},
+       "hall0/row0", true, glm::dvec3(0.55, 0.35, 1.0), 0.85, nullptr, "row"},
       {"fabric", "Scale-out fabric", "spine switch racks and the overhead cable trunk to every row",
-       "hall0/fabric/spine", true, glm::dvec3(0.5, 0.6, 1.0), 1.0},
+       "hall0/fabric/spine", true, glm::dvec3(0.6, 0.35, 1.0), 0.95},
       {"hall", "Data hall", "rows of racks in cold/hot aisle pairs, the fabric, the gallery table",
-       "hall0", true, high, 0.8},
+       "hall0", true, high, 0.8, nullptr, "hall"},
       {"cooling", "Cooling plant", "dry coolers, pumps, facility water headers, cooling towers",
-       "cooling0", true, high, 0.9},
-      {"campus", "Campus", "data halls, their cooling yards, the substation", "", true, high, 0.85},
+       "cooling0", true, high, 0.9, nullptr, "cooling"},
+      {"campus", "Campus", "data halls, their cooling yards, the substation", "", true,
+       glm::dvec3(0.6, 0.5, 1.0), 0.8},
       {"tpu", "TPU v5e",
        "a TPU chip on its board: MXUs (128x128 systolic arrays), vector and "
        "scalar units",
@@ -66,7 +70,7 @@ std::vector<StationSpec> specs() {
       {"gh100", "H100 package",
        "GH100 die with 8 GPCs of 18 SMs, L2 halves, 6 HBM PHYs and NVLink, "
        "beside its HBM stacks",
-       "hall0/gallery/h100", false, above, 1.0},
+       "hall0/gallery/h100", false, above, 0.9},
   };
 }
 
@@ -95,18 +99,51 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad) {
     const auto& [transform, prototypeId] = *found;
     // The root's bounds include the ground; frame what stands on it instead.
     Aabb bounds;
+    if (spec.alsoFrame) {  // framed with its twin (the die beside its pair)
+      if (auto twin = scene.worldBounds(spec.alsoFrame)) bounds = *twin;
+    }
     if (std::string(spec.path).empty()) {
       for (const ChildInstance& child : scene.prototype(prototypeId).children) {
         bounds.extend(
             transformAabb(transform * child.local, scene.prototype(child.prototype).bounds));
       }
     } else {
-      bounds = transformAabb(transform, scene.prototype(prototypeId).bounds);
+      bounds.extend(transformAabb(transform, scene.prototype(prototypeId).bounds));
     }
     if (bounds.empty()) continue;
-    stations.push_back(makeStation(spec, bounds, transform, verticalFov_rad));
+    Station station = makeStation(spec, bounds, transform, verticalFov_rad);
+    if (spec.alsoFrame) {  // its scale is its own
+      const glm::dvec3 own = transformAabb(transform, scene.prototype(prototypeId).bounds).size();
+      station.scale_m = std::max({own.x, own.y, own.z});
+    }
+    if (spec.studio) {
+      station.studioPath = spec.studio;
+      if (auto studio = scene.worldBounds(spec.studio)) station.studioBounds = *studio;
+    }
+    stations.push_back(std::move(station));
   }
   return stations;
+}
+
+const Station* studioStation(const std::vector<Station>& stations, const glm::dvec3& eye,
+                             const glm::dvec3& focus) {
+  const Station* best = nullptr;
+  double bestMismatch = std::log(3.0);
+  for (const Station& s : stations) {
+    const Aabb& box = s.studioBounds;
+    const glm::dvec3 slack = 0.1 * box.size();
+    if (glm::any(glm::lessThan(focus, box.min - slack)) ||
+        glm::any(glm::greaterThan(focus, box.max + slack))) {
+      continue;
+    }
+    const double distance = glm::length(eye - s.viewpoint.target);
+    const double mismatch = std::abs(std::log(std::max(distance, 1e-12) / s.viewpoint.distance_m));
+    if (mismatch < bestMismatch) {
+      bestMismatch = mismatch;
+      best = &s;
+    }
+  }
+  return best;
 }
 
 Station makeStation(const StationSpec& spec, const Aabb& bounds, const glm::dmat4& transform,
@@ -118,6 +155,9 @@ Station makeStation(const StationSpec& spec, const Aabb& bounds, const glm::dmat
   s.path = spec.path;
   s.onLadder = spec.onLadder;
   s.bounds = bounds;
+  s.studioPath = spec.path;
+  s.studioBounds = bounds;
+  s.neighbours = spec.neighbours ? spec.neighbours : "";
   const glm::dvec3 size = bounds.size();
   s.scale_m = std::max({size.x, size.y, size.z});
   const double radius = 0.5 * glm::length(size);

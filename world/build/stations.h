@@ -21,6 +21,13 @@ struct Station {
   Aabb bounds;              // world bounds of the instance
   double scale_m = 0;       // largest extent of the bounds
   OrbitPose viewpoint;      // where the camera goes
+  // The studio round the station's hero: the instance drawn in full (the rest of the way down
+  // to it draws none of its own parts), its world bounds (the studio floor lies under them) and
+  // which of the hero's neighbours stay: its siblings whose names start with this (the other
+  // racks of its row: "rack"; "" none: a chip off its board).
+  std::string studioPath;
+  Aabb studioBounds;
+  std::string neighbours;
 };
 
 /// What a station is called and how it is framed.
@@ -32,6 +39,9 @@ struct StationSpec {
   bool onLadder;
   glm::dvec3 viewFrom;  // direction from the target towards the camera, in the instance's frame
   double framing;       // distance multiplier on the fitted distance
+  const char* studio = nullptr;     // the studio's hero (nullptr: `path`)
+  const char* neighbours = "";      // the hero's siblings that stay in the studio (name prefix)
+  const char* alsoFrame = nullptr;  // another instance the view frames with it (its twin)
 };
 
 /// The station `spec` for an instance with world `bounds` and world `transform`: the camera
@@ -42,6 +52,12 @@ Station makeStation(const StationSpec& spec, const Aabb& bounds, const glm::dmat
 /// Builds the stations of a built scene (campus root with the standard child names); stations
 /// whose path does not resolve are left out.
 std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad);
+
+/// The station whose studio the camera at `eye` is in, looking at `focus` (the point its view
+/// ray meets): of the stations whose studio holds the focus, the one whose framing distance is
+/// nearest (in ratio, within 3x) to the eye's distance from it; nullptr when none is.
+const Station* studioStation(const std::vector<Station>& stations, const glm::dvec3& eye,
+                             const glm::dvec3& focus);
 
 /// "24.9 mm", "2.2 m", "1.4 km": a length for people.
 std::string formatLength(double meters);

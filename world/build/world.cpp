@@ -45,10 +45,9 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   if (const Station* tpu = world->station("tpu")) {
     world->m_systolic = SystolicWave::build(world->m_scene, tpu->path);
   }
-  // The cut-open stack of the hbm station: the station frames a part inside it.
+  // The cut-open stack of the hbm station.
   if (const Station* hbm = world->station("hbm")) {
-    world->m_hbmFill =
-        HbmFillLayer::build(world->m_scene, hbm->path.substr(0, hbm->path.rfind('/')));
+    world->m_hbmFill = HbmFillLayer::build(world->m_scene, hbm->path);
   }
   return world;
 }
@@ -63,16 +62,9 @@ sim::Result<std::unique_ptr<World>> World::createViewer(const ImportedModel& mod
   if (!contents) return R::failure(contents.error());
   const PrototypeId modelId = world->m_scene.add(std::move(*contents));
   const Aabb bounds = world->m_scene.prototype(modelId).bounds;
-  // A floor under the model, three times its footprint, so it stands somewhere.
-  const glm::dvec3 size = bounds.size();
-  const double footprint = 3.0 * std::max({size.x, size.z, 0.5 * size.y});
-  const double thickness = 0.02 * footprint;
+  // The model stands on the studio's floor (the backdrop draws it under the station's hero).
   Prototype stage;
   stage.name = "model stage";
-  stage.parts.push_back(
-      boxPart(world->m_primitives.box,
-              glm::dvec3(bounds.center().x, bounds.min.y - 0.5 * thickness, bounds.center().z),
-              glm::dvec3(footprint, thickness, footprint), looks::FLOOR, "floor"));
   stage.children.push_back(placeChild(modelId, glm::dvec3(0.0), "model"));
   world->m_scene.setRoot(world->m_scene.add(std::move(stage)));
   world->m_scene.countTriangles(world->m_meshes);

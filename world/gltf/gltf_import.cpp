@@ -96,13 +96,7 @@ struct FsPolicy {
 };
 
 bool insideRoot(const FsPolicy& policy, const std::string& path, std::filesystem::path* resolved) {
-  std::error_code ec;
-  std::filesystem::path canon = std::filesystem::weakly_canonical(path, ec);
-  if (ec) return false;
-  std::filesystem::path rel = canon.lexically_relative(policy.root);
-  if (rel.empty() || rel == "." || *rel.begin() == "..") return false;
-  *resolved = canon;
-  return true;
+  return insideFolder(policy.root, path, resolved);
 }
 
 bool policyFileExists(const std::string& path, void* user) {
@@ -148,6 +142,7 @@ struct ImagePolicy {
   const GltfLimits* limits = nullptr;
   const tinygltf::Model* model = nullptr;  // being parsed: its buffers and views come first
   uint64_t decodedBytes = 0;
+  uint64_t texels = 0;
   int refusedImage = -1;
   std::string refusal;
 };
@@ -236,7 +231,14 @@ bool policyLoadImage(tinygltf::Image* image, const int imageIndex, std::string* 
     return refuse("image is " + std::to_string(width) + "x" + std::to_string(height) +
                   " pixels; each side must be 1.." + std::to_string(cap));
   }
-  const uint64_t decoded = uint64_t(width) * height * 4 * 2;  // worst case: 16 bits per channel
+  const uint64_t texels = uint64_t(width) * height;
+  if (policy->texels + texels > policy->limits->maxTotalTexels)
+    return refuse("images would hold " + std::to_string(policy->texels + texels) +
+                  " pixels together, more than the cap of " +
+                  std::to_string(policy->limits->maxTotalTexels) + " (" + std::to_string(width) +
+                  "x" + std::to_string(height) + " here)");
+  policy->texels += texels;
+  const uint64_t decoded = texels * 4 * 2;  // worst case: 16 bits per channel
   if (policy->decodedBytes + decoded > policy->limits->maxTotalImageBytes)
     return refuse("decoded images would exceed " +
                   std::to_string(policy->limits->maxTotalImageBytes) + " bytes");
@@ -249,6 +251,17 @@ bool policyLoadImage(tinygltf::Image* image, const int imageIndex, std::string* 
 }
 
 }  // namespace
+
+bool insideFolder(const std::filesystem::path& folder, const std::filesystem::path& path,
+                  std::filesystem::path* resolved) {
+  std::error_code ec;
+  std::filesystem::path canon = std::filesystem::weakly_canonical(path, ec);
+  if (ec) return false;
+  std::filesystem::path rel = canon.lexically_relative(folder);
+  if (rel.empty() || rel == "." || *rel.begin() == "..") return false;
+  *resolved = canon;
+  return true;
+}
 
 uint64_t ImportedModel::triangleCount() const {
   uint64_t total = 0;

@@ -15,16 +15,20 @@
 
 namespace world {
 
-/// Caps applied before any allocation an untrusted file could size.
+/// Caps applied before any allocation an untrusted file could size. Together they keep one import
+/// under about 1.3 GB at its peak: buffers are read and then copied by tinygltf (2 x 256 MiB),
+/// images exist three times while decoded (stb, tinygltf, ours: 3 x 256 MiB at most), and the
+/// meshes built from them are at most 4 Mi vertices of 36 bytes and 4 Mi triangles.
 struct GltfLimits {
-  uint64_t maxFileBytes = 512ull << 20;         // the .gltf/.glb, each .bin and image: 512 MiB
-  uint64_t maxBufferBytes = 512ull << 20;       // one buffer's byteLength: 512 MiB
-  uint64_t maxTotalBufferBytes = 1ull << 30;    // all buffers together: 1 GiB
-  uint64_t maxAccessorCount = 1ull << 24;       // elements in one accessor
-  uint64_t maxTotalAccessorBytes = 1ull << 30;  // bytes all accessors read together: 1 GiB
-  uint32_t maxImageDimension = 8192;            // width and height, pixels
-  uint64_t maxTotalImageBytes = 1ull << 30;     // decoded images together: 1 GiB
-  uint32_t maxNodeDepth = 64;                   // levels below a scene root
+  uint64_t maxFileBytes = 256ull << 20;           // the .gltf/.glb, each .bin and image: 256 MiB
+  uint64_t maxBufferBytes = 256ull << 20;         // one buffer's byteLength: 256 MiB
+  uint64_t maxTotalBufferBytes = 256ull << 20;    // all buffers together: 256 MiB
+  uint64_t maxAccessorCount = 1ull << 24;         // elements in one accessor
+  uint64_t maxTotalAccessorBytes = 256ull << 20;  // bytes all accessors read together: 256 MiB
+  uint32_t maxImageDimension = 8192;              // width and height, pixels
+  uint64_t maxTotalTexels = 1ull << 26;      // pixels of all images together: 64 Mi (one 8192^2)
+  uint64_t maxTotalImageBytes = 1ull << 30;  // decoded images together (16-bit worst case): 1 GiB
+  uint32_t maxNodeDepth = 64;                // levels below a scene root
   uint32_t maxNodes = 1u << 16;
   uint64_t maxInstances = 1u << 18;       // node x primitive pairs after flattening
   uint64_t maxTotalTriangles = 1u << 22;  // over all imported meshes (about 4 M)
@@ -115,6 +119,12 @@ sim::Result<ImportedModel> importGltf(const std::filesystem::path& file,
 /// Model-space bounds of every instance (each mesh's box transformed by its instance).
 Bounds computeBounds(const ImportedModel& model);
 
+/// `path` with its symbolic links resolved, when that stays inside `folder` (canonical); false
+/// when it leaves it or cannot be resolved. The confinement of every file a model names (and of
+/// the models an asset override file names).
+bool insideFolder(const std::filesystem::path& folder, const std::filesystem::path& path,
+                  std::filesystem::path* resolved);
+
 /// How fitToSize places the scaled model.
 enum class FitAnchor { Center, MinCorner };
 
@@ -124,8 +134,15 @@ struct FitDesc {
   FitAnchor anchor = FitAnchor::Center;  // bounds centred on the origin, or min corner at origin
 };
 
-/// Scales (and moves) the instances so the model's bounds fit `desc.size_m`; returns the scale
-/// applied along x, y, z. Fails on an empty or flat-in-every-axis model or a non-positive size.
+/// What fitToSize applies to every instance: new = translate(offset) * scale(scale) * old.
+struct FitTransform {
+  std::array<double, 3> scale{1, 1, 1};
+  std::array<double, 3> offset_m{0, 0, 0};
+};
+/// The transform that makes the model's bounds fit `desc.size_m`. Fails on an empty or
+/// flat-in-every-axis model or a non-positive size.
+sim::Result<FitTransform> fitTransform(const ImportedModel& model, const FitDesc& desc);
+/// Scales (and moves) the instances by fitTransform; returns the scale applied along x, y, z.
 sim::Result<std::array<double, 3>> fitToSize(ImportedModel& model, const FitDesc& desc);
 
 }  // namespace world

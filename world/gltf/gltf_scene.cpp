@@ -428,8 +428,8 @@ Bounds computeBounds(const ImportedModel& model) {
   return out;
 }
 
-sim::Result<std::array<double, 3>> fitToSize(ImportedModel& model, const FitDesc& desc) {
-  using R = sim::Result<std::array<double, 3>>;
+sim::Result<FitTransform> fitTransform(const ImportedModel& model, const FitDesc& desc) {
+  using R = sim::Result<FitTransform>;
   for (double size : desc.size_m) {
     if (!std::isfinite(size) || size <= 0)
       return R::failure("fitToSize: sizes must be finite and positive");
@@ -444,26 +444,30 @@ sim::Result<std::array<double, 3>> fitToSize(ImportedModel& model, const FitDesc
   }
   if (!std::isfinite(smallest))
     return R::failure(model.source.string() + ": the model has no extent");
-  std::array<double, 3> scale{};
-  for (int k = 0; k < 3; ++k)
-    scale[size_t(k)] = (desc.uniform || extent[k] <= 0) ? smallest : desc.size_m[k] / extent[k];
-  double offset[3];
-  for (int k = 0; k < 3; ++k) {
+  FitTransform fit;
+  for (size_t k = 0; k < 3; ++k) {
+    fit.scale[k] = (desc.uniform || extent[k] <= 0) ? smallest : desc.size_m[k] / extent[k];
     const double anchor = desc.anchor == FitAnchor::Center
                               ? 0.5 * (bounds.min_m[k] + bounds.max_m[k])
                               : bounds.min_m[k];
-    offset[k] = -scale[size_t(k)] * anchor;
+    fit.offset_m[k] = -fit.scale[k] * anchor;
   }
+  return fit;
+}
+
+sim::Result<std::array<double, 3>> fitToSize(ImportedModel& model, const FitDesc& desc) {
+  auto fit = fitTransform(model, desc);
+  if (!fit) return sim::Result<std::array<double, 3>>::failure(fit.error());
   // New transform = translate(offset) * scale(scale) * old (column-major, rows 0..2 change).
   for (ImportedInstance& instance : model.instances) {
     double* t = instance.transform;
     for (int c = 0; c < 4; ++c) {
-      for (int r = 0; r < 3; ++r)
-        t[c * 4 + r] = scale[size_t(r)] * t[c * 4 + r] + offset[r] * t[c * 4 + 3];
+      for (size_t r = 0; r < 3; ++r)
+        t[c * 4 + r] = fit->scale[r] * t[c * 4 + r] + fit->offset_m[r] * t[c * 4 + 3];
     }
   }
   model.bounds = computeBounds(model);
-  return scale;
+  return fit->scale;
 }
 
 }  // namespace world

@@ -36,7 +36,7 @@ constexpr int VIRIDIS_SEGMENTS = int(std::size(VIRIDIS_POINTS)) - 1;
 static_assert(VIRIDIS_SEGMENTS * VIRIDIS_STRIDE == 255);
 
 // Heat colours are partly emissive so the palette reads under any lighting.
-constexpr float TINT_EMISSIVE = 0.6f;
+constexpr float TINT_EMISSIVE = 0.95f;  // indicators are light: they bloom
 constexpr float TINT_SPECULAR = 0.1f;
 
 // State of an instance in the overlay walk: kind in the top 4 bits, an index below.
@@ -354,7 +354,9 @@ void OverlayTint::bind(const Scene& scene, const RackMap& racks) {
 
 Look OverlayTint::lookOf(double normalised) {
   const Rgb c = srgbToLinear(viridis(normalised));
-  return Look{c.r, c.g, c.b, TINT_EMISSIVE, TINT_SPECULAR};
+  Look look{c.r, c.g, c.b, TINT_EMISSIVE, TINT_SPECULAR};
+  look.detail = 0;  // an indicator lit in the colour: no seams drawn over the light
+  return look;
 }
 
 void OverlayTint::prepare(const OverlayState& state) {

@@ -61,7 +61,83 @@ Label makeLabel(const glm::dvec3& anchor, std::string text, float priority) {
   return label;
 }
 
+// "hall0/row0/rack0" as its segments.
+void splitPath(const std::string& path, std::vector<std::string>& out) {
+  out.clear();
+  for (size_t start = 0; start < path.size();) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    out.push_back(path.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+// Backdrops (linear RGB, picked as screen colours in sRGB): a charcoal-to-blue studio for chips
+// and systems, a dusk sky for the facilities.
+constexpr float STUDIO_TOP[3] = {0.0024f, 0.0030f, 0.0052f};      // sRGB 8, 10, 16
+constexpr float STUDIO_HORIZON[3] = {0.0129f, 0.0160f, 0.0252f};  // sRGB 30, 34, 44
+constexpr float DUSK_TOP[3] = {0.0044f, 0.0070f, 0.0252f};        // sRGB 14, 20, 44
+constexpr float DUSK_HORIZON[3] = {0.0612f, 0.0482f, 0.0880f};    // sRGB 70, 62, 84
+// Heroes from this size up are facilities: lit at dusk.
+constexpr double FACILITY_SCALE_M = 20.0;
+// Heroes up to this size are chips and packages: seen in x-ray, their floor plan drawn in light.
+constexpr double CHIP_SCALE_M = 0.2;
+constexpr float XRAY_STRENGTH = 0.22f;
+
 }  // namespace
+
+World::Studio World::studioFor(const glm::dvec3& eye, const glm::dvec3& forward, double clearance,
+                               const std::string& hint) const {
+  Studio studio;
+  studio.station = hint.empty() ? nullptr : station(hint);
+  if (!studio.station) {
+    const auto hit = m_scene.pick(eye, forward);
+    studio.focus_m = hit ? hit->distance_m : std::max(4.0 * clearance, 1e-4);
+    studio.station = studioStation(m_stations, eye, eye + forward * studio.focus_m);
+  } else {
+    studio.focus_m = glm::length(studio.station->viewpoint.target - eye);
+  }
+  if (studio.station && !studio.station->studioBounds.empty()) {
+    const Aabb& hero = studio.station->studioBounds;
+    const double radius = 0.5 * glm::length(hero.size());
+    const double distance = glm::length(hero.center() - eye);
+    // The hero stays crisp to its far side; what stands beside it fades within a few of its
+    // sizes, and beyond that nothing is drawn.
+    const bool neighbours = !studio.station->neighbours.empty();
+    studio.fogStart_m = distance + (neighbours ? 0.5 : 1.0) * radius;
+    studio.fogEnd_m = distance + (neighbours ? 3.5 : 2.0) * radius;
+  } else {
+    studio.fogStart_m = 2.0 * studio.focus_m;
+    studio.fogEnd_m = 20.0 * studio.focus_m;
+  }
+  return studio;
+}
+
+void World::lightStudio(const Studio& studio, const glm::dvec3& eye, ViewParams& view) const {
+  const bool facility = !studio.station || studio.station->scale_m >= FACILITY_SCALE_M;
+  for (int i = 0; i < 3; ++i) {
+    view.skyTop[i] = facility ? DUSK_TOP[i] : STUDIO_TOP[i];
+    view.skyHorizon[i] = facility ? DUSK_HORIZON[i] : STUDIO_HORIZON[i];
+  }
+  view.ambient = 0.22f;
+  view.keyStrength = 1.0f;
+  view.rimStrength = 0.35f;
+  view.edgeStrength = 0.8f;
+  view.xrayStrength =
+      studio.station && studio.station->scale_m <= CHIP_SCALE_M ? XRAY_STRENGTH : 0.0f;
+  view.fogStartMeters = static_cast<float>(studio.fogStart_m);
+  view.fogEndMeters = static_cast<float>(studio.fogEnd_m);
+  view.studioFloor = studio.station && !studio.station->studioPath.empty();
+  if (view.studioFloor) {
+    const Aabb& hero = studio.station->studioBounds;
+    view.floorHeightMeters = static_cast<float>(hero.min.y - eye.y);
+    view.heroCenter[0] = static_cast<float>(hero.center().x - eye.x);
+    view.heroCenter[1] = static_cast<float>(hero.center().z - eye.z);
+    view.heroHalfExtent[0] = static_cast<float>(0.5 * hero.size().x);
+    view.heroHalfExtent[1] = static_cast<float>(0.5 * hero.size().z);
+    view.poolRadiusMeters = static_cast<float>(0.9 * glm::length(hero.size()));
+  }
+}
 
 void World::sync(const sim::engine::Snapshot& snapshot, OverlayMetric metric, uint64_t generation,
                  const Calm& calm) {
@@ -88,17 +164,19 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   view.viewportHeight_px = std::max(1u, frame.height_px);
   view.lodScale = frame.lodScale;
   view.cull = frame.cull;
-  for (size_t start = 0; start < frame.selectedPath.size();) {
-    size_t end = frame.selectedPath.find('/', start);
-    if (end == std::string::npos) end = frame.selectedPath.size();
-    view.selection.push_back(frame.selectedPath.substr(start, end - start));
-    start = end + 1;
-  }
+  splitPath(frame.selectedPath, view.selection);
   if (m_overlay.active()) {
     m_tint.prepare(m_overlay);
     view.tint = &m_tint;
   }
   const double clearance = m_scene.nearestSurfaceDistance(view.eye);
+  const Studio studio = studioFor(view.eye, view.forward, clearance, frame.studio);
+  if (studio.station) {
+    splitPath(studio.station->studioPath, view.studio.path);
+    view.studio.neighbours = studio.station->neighbours;
+  }
+  m_studio = view.studio;  // what a click on this frame can hit
+  if (frame.cull) view.drawDistance_m = studio.fogEnd_m;
   if (m_shadowCasting) {
     // The shadow distance is SHADOW_REACH_PER_CLEARANCE * the nearest surface (at most
     // `clearance`) rounded up to a power of two, so below twice that: a sphere round the
@@ -158,6 +236,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
       batch.textured = batch.textured || inst.material.x > 0.0f;
       out.instances.push_back(inst);
     }
+    batch.boxDetail = batch.mesh.index == m_primitives.box.index;
     out.batches.push_back(batch);
   }
   result.instances = static_cast<uint32_t>(out.instances.size());
@@ -168,8 +247,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   camera.fillView(out.view);
   out.view.nearMeters =
       static_cast<float>(std::clamp(NEAR_FRACTION * nearest, MIN_NEAR_M, MAX_NEAR_M));
-  const double height = std::max(0.0, view.eye.y - m_scene.rootTransform()[3].y);
-  out.view.fogDistanceMeters = static_cast<float>(3000.0 + 4.0 * height);
+  lightStudio(studio, view.eye, out.view);
   out.view.shadowDistanceMeters = 0.0f;
   if (m_shadowCasting && nearest > 0 && std::isfinite(nearest)) {
     // A power of two, so the map's texel size changes only at doublings, not with every move.
@@ -192,6 +270,10 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);
   std::vector<std::pair<double, const Station*>> candidates;
   for (const Station& s : m_stations) {
+    // The hero needs no label naming it: the title says it (and it would sit on the subject);
+    // stations outside the studio are not drawn, so not named.
+    if (studio.station && s.studioPath == studio.station->studioPath) continue;
+    if (studio.station && s.path.rfind(studio.station->studioPath, 0) != 0) continue;
     const glm::dvec3 rel = s.bounds.center() - view.eye;
     const double depth = glm::dot(rel, view.forward);
     if (depth <= 0) continue;
@@ -206,7 +288,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     const glm::dvec3 anchor = labelPoint(s.bounds) - view.eye;
     // Hidden behind something else (a wall, a rack): no label through it.
     const double anchorDistance = glm::length(anchor);
-    const auto blocker = m_scene.pick(view.eye, anchor);
+    const auto blocker = m_scene.pick(view.eye, anchor, &view.studio);
     if (blocker && blocker->distance_m < 0.97 * anchorDistance &&
         !isWithin(blocker->path, s.path)) {
       continue;
@@ -310,7 +392,7 @@ void World::addOverlayLabels(const CullView& view, const FrameDesc& frame, Rende
     const Aabb& bounds = gpu ? m_heroGpus[index].bounds : m_racks.rackBounds(index);
     const glm::dvec3 anchor = labelPoint(bounds) - view.eye;
     const double anchorDistance = glm::length(anchor);
-    const auto blocker = m_scene.pick(view.eye, anchor);
+    const auto blocker = m_scene.pick(view.eye, anchor, &view.studio);
     if (blocker && blocker->distance_m < BLOCKER_SLACK * anchorDistance &&
         !contains(bounds, blocker->worldBounds)) {
       continue;
@@ -335,7 +417,7 @@ void World::addOverlayLabels(const CullView& view, const FrameDesc& frame, Rende
 std::optional<PickHit> World::pick(const Camera& camera, double x_px, double y_px,
                                    const FrameDesc& frame) const {
   const glm::dvec3 dir = camera.rayThroughPixel(x_px, y_px, frame.width_px, frame.height_px);
-  return m_scene.pick(camera.position(), dir);
+  return m_scene.pick(camera.position(), dir, &m_studio);
 }
 
 }  // namespace world

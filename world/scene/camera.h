@@ -19,8 +19,12 @@ struct Pose {
   double pitch_rad = 0.0;
 };
 
+/// The vertical field of view of every view: 35 degrees, a product shot's (a wide angle
+/// distorts the hero and shows the room; the stations frame their hero for it).
+inline constexpr double VIEW_FOV_RAD = 0.6108652381980153;
+
 struct CameraDesc {
-  double verticalFov_rad = 1.0471975511965976;  // 60 degrees
+  double verticalFov_rad = VIEW_FOV_RAD;
   double flySpeedPerMeterOfClearance =
       1.5;  // free-fly speed (m/s) per metre to the nearest surface
   // The speed floor: this share of the scale the camera is in per second (a rack of 2.2 m:

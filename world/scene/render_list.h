@@ -81,6 +81,7 @@ struct DrawBatch {
   uint32_t instanceCount = 0;
   bool alphaTest = false;  // some instance cuts or dithers by alpha (gpu::Instance::material.yz)
   bool textured = false;   // some instance samples a texture layer (gpu::Instance::material.x)
+  bool boxDetail = false;  // the unit box: edge lines and contact darkening (params.w flags)
 };
 
 /// A text label anchored at a camera-relative point (metres).
@@ -96,11 +97,24 @@ struct ViewParams {
   float viewRotation[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};  // column-major
   float verticalFovRadians = 1.0f;
   float nearMeters = 0.1f;  // reverse-Z infinite projection: only the near plane matters
-  float sunDirection[3] = {0.4f, 0.8f, 0.45f};
-  float ambient = 0.35f;
-  float skyTop[3] = {0.10f, 0.13f, 0.19f};      // linear RGB
-  float skyHorizon[3] = {0.30f, 0.34f, 0.40f};  // linear RGB; also the fog colour
-  float fogDistanceMeters = 1.0e6f;
+  float sunDirection[3] = {0.4f, 0.8f, 0.45f};  // towards the key light
+  float ambient = 0.35f;      // the hemisphere fill (1: unlit, the base colour as it is)
+  float keyStrength = 1.0f;   // the warm key (the sun), times (1 - ambient)
+  float rimStrength = 0.0f;   // the cool back light on silhouettes
+  float edgeStrength = 0.0f;  // box edge lines (instances with DETAIL_EDGES)
+  float xrayStrength = 0.0f;  // the x-ray look: box edges drawn in light (chips' floor plans)
+  float skyTop[3] = {0.10f, 0.13f, 0.19f};      // linear RGB: the backdrop straight up
+  float skyHorizon[3] = {0.30f, 0.34f, 0.40f};  // linear RGB: at the horizon; also the fog
+  float fogStartMeters = 1.0e6f;  // fog fades what lies between start and end into the backdrop
+  float fogEndMeters = 2.0e6f;
+  /// A studio floor under a hero (the backdrop draws it where nothing else is): its height
+  /// relative to the eye (metres, < 0 below), the hero's centre and half extent over it (x, z,
+  /// camera-relative metres) and the radius of the pool of light round it.
+  bool studioFloor = false;
+  float floorHeightMeters = 0.0f;
+  float heroCenter[2] = {0.0f, 0.0f};
+  float heroHalfExtent[2] = {0.0f, 0.0f};
+  float poolRadiusMeters = 1.0f;
   /// How far ahead of the camera the high preset's sun casts shadows, d (metres; 0: none): the
   /// shadow map covers a square of half-side d, seen from the sun, centred SHADOW_CENTRE_AHEAD * d
   /// ahead of the camera, with casters up to SHADOW_CASTER_REACH * d towards the sun.

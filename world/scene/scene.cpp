@@ -10,6 +10,8 @@ namespace world {
 namespace {
 
 constexpr double INF = std::numeric_limits<double>::infinity();
+// How strongly an overlay's colour glows along a part's edges (gpu::Instance::glow.a).
+constexpr float GLOW_STRENGTH = 0.8f;
 
 const Aabb& unitBounds() {
   static const Aabb unit{glm::dvec3(-0.5), glm::dvec3(0.5)};
@@ -76,10 +78,10 @@ struct CollectWalk {
     return mesh.index < meshTriangles.size() ? meshTriangles[mesh.index] : 0;
   }
 
-  void emit(MeshId mesh, const glm::dmat4& m, const Look& look, const Aabb& worldBox,
-            bool selected) {
+  void emit(MeshId mesh, const glm::dmat4& m, const Look& look, const Aabb& worldBox, bool selected,
+            const Look* glow = nullptr) {
     if (out.size() <= mesh.index) out.resize(mesh.index + 1);
-    out[mesh.index].push_back(makeInstance(m, view.eye, look));
+    out[mesh.index].push_back(makeInstance(m, view.eye, look, glow));
     if (selected) out[mesh.index].back().params.z = 1.0f;
     stats.triangles += trianglesOf(mesh);
     stats.nearestVisible_m = std::min(stats.nearestVisible_m, pointBoxDistance(view.eye, worldBox));
@@ -104,6 +106,12 @@ struct CollectWalk {
     return !view.selection.empty() && matched == int(view.selection.size());
   }
 
+  int studioMatch(int matched, const std::string& childName) const {
+    return view.studio.match(matched, childName);
+  }
+  bool studioHides(int studio) const { return StudioFilter::hides(studio); }
+  bool studioEncloses(int studio) const { return view.studio.encloses(studio); }
+
   // In view, or (with sun shadows) able to cast a shadow into it.
   bool kept(const glm::dvec3& rel, double radius) const {
     if (sphereVisible(frustum, rel, radius)) return true;
@@ -125,7 +133,8 @@ struct CollectWalk {
     const glm::dvec3 rel = box.center() - view.eye;
     const double radius = 0.5 * glm::length(box.size());
     px = projected(rel, radius);
-    if (view.cull && (!kept(rel, radius) || px < view.minPixels)) {
+    if (view.cull && (!kept(rel, radius) || px < view.minPixels ||
+                      pointBoxDistance(view.eye, box) > view.drawDistance_m)) {
       return Fate::Culled;
     }
     if (proto.lod.hasProxy && px < proto.lod.openPixels * view.lodScale) return Fate::Proxy;
@@ -136,8 +145,7 @@ struct CollectWalk {
                  uint32_t tintState) {
     const glm::dmat4 m = world * boxTransform(proto.bounds.center(), proto.bounds.size());
     const Look* tint = view.tint ? view.tint->look(tintState, true) : nullptr;
-    emit(proxyMesh, m, tint ? *tint : proto.lod.proxyLook, transformAabb(world, proto.bounds),
-         selected);
+    emit(proxyMesh, m, proto.lod.proxyLook, transformAabb(world, proto.bounds), selected, tint);
     ++stats.proxies;
   }
 
@@ -149,11 +157,18 @@ struct CollectWalk {
       const glm::dvec3 partRel = partBox.center() - view.eye;
       const double partRadius = 0.5 * glm::length(partBox.size());
       const double px = projected(partRel, partRadius);
-      if (view.cull && (!kept(partRel, partRadius) || px < view.minPixels)) continue;
+      if (view.cull && (!kept(partRel, partRadius) || px < view.minPixels ||
+                        pointBoxDistance(view.eye, partBox) > view.drawDistance_m)) {
+        continue;
+      }
       // A part larger than the screen is the backdrop (the board under a die, a hall's floor):
       // an overlay never colours it (issue 22: the utilisation tint flashed the whole frame).
-      const bool backdrop = px > view.viewportHeight_px;
-      emit(part.mesh, world * part.local, tint && !backdrop ? *tint : part.look, partBox, selected);
+      const Look* partTint = px > view.viewportHeight_px ? nullptr : tint;
+      if (partTint && part.look.indicator) {
+        emit(part.mesh, world * part.local, *partTint, partBox, selected);  // lit in its colour
+      } else {
+        emit(part.mesh, world * part.local, part.look, partBox, selected, partTint);
+      }
     }
   }
 
@@ -161,21 +176,23 @@ struct CollectWalk {
 
   // The plain walk: depth first, every instance opened that is large enough. It gives up once
   // past the budget (collect then walks again with `BudgetWalk`).
-  void visit(PrototypeId id, const glm::dmat4& world, int matched, uint32_t tintState) {
-    if (overBudget()) return;
+  void visit(PrototypeId id, const glm::dmat4& world, int matched, int studio, uint32_t tintState) {
+    if (overBudget() || studioHides(studio)) return;
     const Prototype& proto = scene.prototype(id);
     double px = 0;
     const Fate fate = judge(proto, world, px);
     if (fate == Fate::Culled) return;
+    const bool encloses = studioEncloses(studio);
     if (fate == Fate::Proxy) {
-      emitProxy(proto, world, isSelected(matched), tintState);
+      if (!encloses) emitProxy(proto, world, isSelected(matched), tintState);
       return;
     }
-    emitParts(proto, world, isSelected(matched), tintState);
+    if (!encloses) emitParts(proto, world, isSelected(matched), tintState);
     for (uint32_t i = 0; i < proto.children.size(); ++i) {
       const ChildInstance& child = proto.children[i];
       const uint32_t childTint = view.tint ? view.tint->childState(tintState, id, i) : 0;
-      visit(child.prototype, world * child.local, childMatch(matched, child.name), childTint);
+      visit(child.prototype, world * child.local, childMatch(matched, child.name),
+            studioMatch(studio, child.name), childTint);
     }
   }
 };
@@ -200,35 +217,41 @@ struct BudgetWalk {
     return a.pixels < b.pixels;
   }
 
-  void place(PrototypeId id, const glm::dmat4& world, int matched, uint32_t tintState) {
+  void place(PrototypeId id, const glm::dmat4& world, int matched, int studio, uint32_t tintState) {
+    if (walk.studioHides(studio)) return;
     const Prototype& proto = walk.scene.prototype(id);
     double px = 0;
     const CollectWalk::Fate fate = walk.judge(proto, world, px);
     if (fate == CollectWalk::Fate::Culled) return;
     if (fate == CollectWalk::Fate::Proxy) {
-      walk.emitProxy(proto, world, walk.isSelected(matched), tintState);
-    } else if (!proto.lod.hasProxy) {
-      open(id, world, matched, tintState);  // nothing to hold it back as
+      if (!walk.studioEncloses(studio)) {
+        walk.emitProxy(proto, world, walk.isSelected(matched), tintState);
+      }
+    } else if (!proto.lod.hasProxy || walk.studioEncloses(studio)) {
+      open(id, world, matched, studio, tintState);  // nothing to hold it back as
     } else {
-      heap.push_back({px, id, matched, tintState, world});
+      heap.push_back({px, id, matched, studio, tintState, world});
       std::push_heap(heap.begin(), heap.end(), smaller);
     }
   }
 
-  void open(PrototypeId id, const glm::dmat4& world, int matched, uint32_t tintState) {
+  void open(PrototypeId id, const glm::dmat4& world, int matched, int studio, uint32_t tintState) {
     const Prototype& proto = walk.scene.prototype(id);
-    walk.emitParts(proto, world, walk.isSelected(matched), tintState);
+    if (!walk.studioEncloses(studio)) {
+      walk.emitParts(proto, world, walk.isSelected(matched), tintState);
+    }
     for (uint32_t i = 0; i < proto.children.size(); ++i) {
       const ChildInstance& child = proto.children[i];
       const uint32_t childTint = walk.view.tint ? walk.view.tint->childState(tintState, id, i) : 0;
-      place(child.prototype, world * child.local, walk.childMatch(matched, child.name), childTint);
+      place(child.prototype, world * child.local, walk.childMatch(matched, child.name),
+            walk.studioMatch(studio, child.name), childTint);
     }
   }
 
   void run(PrototypeId root, const glm::dmat4& rootTransform) {
     heap.clear();
     const uint64_t proxyTriangles = walk.trianglesOf(walk.proxyMesh);
-    place(root, rootTransform, 0, 0);
+    place(root, rootTransform, 0, 0, 0);
     while (!heap.empty()) {
       std::pop_heap(heap.begin(), heap.end(), smaller);
       const CollectScratch::Candidate next = heap.back();
@@ -236,7 +259,7 @@ struct BudgetWalk {
       const uint64_t waiting = heap.size() * proxyTriangles;
       if (walk.stats.triangles + waiting + openCost(next.prototype, proxyTriangles) <=
           walk.view.triangleBudget) {
-        open(next.prototype, next.world, next.matched, next.tintState);
+        open(next.prototype, next.world, next.matched, next.studio, next.tintState);
       } else {
         walk.emitProxy(walk.scene.prototype(next.prototype), next.world,
                        walk.isSelected(next.matched), next.tintState);
@@ -250,15 +273,19 @@ struct PickWalk {
   const Scene& scene;
   glm::dvec3 origin;
   glm::dvec3 invDir;
+  const StudioFilter* studio;  // nullptr: everything
   double best = INF;
   std::vector<const std::string*> stack;
   std::optional<PickHit> hit;
 
-  void visit(PrototypeId id, const glm::dmat4& world) {
+  void visit(PrototypeId id, const glm::dmat4& world, int studioState) {
+    if (StudioFilter::hides(studioState)) return;
     const Prototype& proto = scene.prototype(id);
     const Aabb box = transformAabb(world, proto.bounds);
     if (rayBox(origin, invDir, box) >= best) return;
+    const bool encloses = studio && studio->encloses(studioState);
     for (const Part& part : proto.parts) {
+      if (encloses) break;  // not drawn, so not hit
       const Aabb partBox = transformAabb(world, part.bounds);
       const double t = rayBox(origin, invDir, partBox);
       if (t < best) {
@@ -273,7 +300,8 @@ struct PickWalk {
     }
     for (const ChildInstance& child : proto.children) {
       stack.push_back(&child.name);
-      visit(child.prototype, world * child.local);
+      visit(child.prototype, world * child.local,
+            studio ? studio->match(studioState, child.name) : studioState);
       stack.pop_back();
     }
   }
@@ -462,7 +490,7 @@ CollectStats Scene::collect(const CullView& view, MeshId proxyMesh,
     buffers.bucketSizes.clear();
     for (const auto& bucket : perMesh) buffers.bucketSizes.push_back(bucket.size());
   }
-  walk.visit(m_root, m_rootTransform, 0, 0);
+  walk.visit(m_root, m_rootTransform, 0, 0, 0);
   if (!walk.overBudget()) return walk.stats;
 
   // Over budget: take back what the plain walk emitted and walk again, largest first.
@@ -477,11 +505,12 @@ CollectStats Scene::collect(const CullView& view, MeshId proxyMesh,
   return walk.stats;
 }
 
-std::optional<PickHit> Scene::pick(const glm::dvec3& origin, const glm::dvec3& direction) const {
+std::optional<PickHit> Scene::pick(const glm::dvec3& origin, const glm::dvec3& direction,
+                                   const StudioFilter* studio) const {
   if (m_prototypes.empty() || glm::length(direction) == 0.0) return std::nullopt;
   const glm::dvec3 dir = glm::normalize(direction);
-  PickWalk walk{*this, origin, 1.0 / dir, INF, {}, std::nullopt};
-  walk.visit(m_root, m_rootTransform);
+  PickWalk walk{*this, origin, 1.0 / dir, studio, INF, {}, std::nullopt};
+  walk.visit(m_root, m_rootTransform, 0);
   return walk.hit;
 }
 
@@ -492,7 +521,8 @@ double Scene::nearestSurfaceDistance(const glm::dvec3& point) const {
   return walk.best;
 }
 
-gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Look& look) {
+gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Look& look,
+                           const Look* glow) {
   gpu::Instance inst;
   // glm is column-major: m[column][row]. Translation is made camera-relative in double first.
   const glm::dvec3 t = glm::dvec3(m[3]) - eye;
@@ -500,9 +530,10 @@ gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Loo
   inst.row1 = {float(m[0][1]), float(m[1][1]), float(m[2][1]), float(t.y)};
   inst.row2 = {float(m[0][2]), float(m[1][2]), float(m[2][2]), float(t.z)};
   inst.color = {look.r, look.g, look.b, look.alpha};
-  inst.params = {look.emissive, look.specular, 0.0f, 0.0f};
+  inst.params = {look.emissive, look.specular, 0.0f, float(look.detail)};
   inst.material = {float(look.texture), look.alphaCutoff, look.alphaBlend ? 1.0f : 0.0f,
                    float(look.wrapS + 4 * look.wrapT)};
+  inst.glow = glow ? gpu::vec4{glow->r, glow->g, glow->b, GLOW_STRENGTH} : gpu::vec4{0, 0, 0, 0};
   return inst;
 }
 

@@ -56,6 +56,12 @@ struct Look {
   bool alphaBlend = false;   // glTF BLEND, drawn as ordered dithering (no sorting needed)
   uint8_t wrapS = 0;         // texture wrap along u: 0 repeat, 1 clamp to edge, 2 mirrored repeat
   uint8_t wrapT = 0;         // along v, the same codes
+  // Box details (gpu::Instance params.w, shaders/shared/scene.h): 1 edge lines, 2 contact
+  // darkening at the foot of vertical faces; only the unit box draws them.
+  uint8_t detail = 3;
+  // An indicator (a status LED line, a bezel light): an overlay lights it in the metric's colour.
+  // Every other part of a coloured instance keeps its finish and only its edges glow.
+  bool indicator = false;
 };
 
 struct Part {
@@ -105,9 +111,32 @@ class TintRule {
   virtual ~TintRule() = default;
   /// State of child number `child` of prototype `parent`, whose instance is in `parentState`.
   virtual uint32_t childState(uint32_t parentState, PrototypeId parent, uint32_t child) const = 0;
-  /// The look that replaces an instance's own in `state` (its parts, or its proxy box when
-  /// `proxy`), or nullptr.
+  /// The metric's look for an instance in `state` (nullptr: none): its indicator parts take it
+  /// as light; its other parts, and its proxy box when `proxy`, keep their finish and glow in
+  /// its colour along their edges.
   virtual const Look* look(uint32_t state, bool proxy) const = 0;
+};
+
+/// The studio around a hero: the instance at `path` is drawn in full, the instances on the way
+/// down to it (what it sits in) draw none of their own parts, and of what lies beside that way
+/// only the hero's siblings whose names start with `neighbours` are drawn (the other racks of
+/// its row; "" none). An empty path shows everything. Walks track where they are with match().
+struct StudioFilter {
+  std::vector<std::string> path;
+  std::string neighbours;
+
+  /// Where a child named `name` of an instance in state `matched` is: -1 beside the way to the
+  /// hero (hidden), 0..size-1 on the way (encloses it), size at or inside the hero or a neighbour.
+  int match(int matched, const std::string& name) const {
+    const int size = static_cast<int>(path.size());
+    if (matched < 0 || matched == size) return matched;
+    if (path[size_t(matched)] == name) return matched + 1;
+    const bool neighbour = matched == size - 1 && !neighbours.empty() &&
+                           name.compare(0, neighbours.size(), neighbours) == 0;
+    return neighbour ? size : -1;
+  }
+  static bool hides(int state) { return state < 0; }
+  bool encloses(int state) const { return state >= 0 && state < int(path.size()); }
 };
 
 /// Per-frame inputs of the LOD/culling walk.
@@ -134,6 +163,10 @@ struct CullView {
   double casterReach_m = 0;
   std::vector<std::string> selection;  // instance path segments to outline (empty: none)
   const TintRule* tint = nullptr;      // overlay colours (nullptr: every part its own look)
+  StudioFilter studio;                 // what of the scene this view draws
+  // Nothing farther than this from the eye is drawn (the fog has swallowed it), metres.
+  double drawDistance_m = INF_DISTANCE;
+  static constexpr double INF_DISTANCE = 1e300;
 };
 
 struct CollectStats {
@@ -150,6 +183,7 @@ struct CollectScratch {
     double pixels;  // projected bounding radius: larger opens first
     PrototypeId prototype;
     int matched;  // selection path segments matched
+    int studio;   // studio path segments matched (-1: beside the way to the hero)
     uint32_t tintState;
     glm::dmat4 world;
   };
@@ -196,8 +230,10 @@ class Scene {
   CollectStats collect(const CullView& view, MeshId proxyMesh,
                        std::vector<std::vector<gpu::Instance>>& perMesh,
                        CollectScratch* scratch = nullptr) const;
-  /// Nearest part (full detail) hit by the ray, if any. `direction` need not be unit length.
-  std::optional<PickHit> pick(const glm::dvec3& origin, const glm::dvec3& direction) const;
+  /// Nearest part (full detail) hit by the ray, if any, of what `studio` shows (nullptr: of
+  /// everything). `direction` need not be unit length.
+  std::optional<PickHit> pick(const glm::dvec3& origin, const glm::dvec3& direction,
+                              const StudioFilter* studio = nullptr) const;
   /// Distance from `point` to the nearest part's box (full detail), or +inf when empty.
   double nearestSurfaceDistance(const glm::dvec3& point) const;
 
@@ -219,8 +255,10 @@ class Scene {
 };
 
 /// The GPU instance of a unit mesh under world transform `m`, its translation made relative to
-/// the camera at `eye` (in double, then float).
-gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Look& look);
+/// the camera at `eye` (in double, then float), with light along its edges of `glow` (linear RGB
+/// and strength; nullptr: none).
+gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Look& look,
+                           const Look* glow = nullptr);
 /// translate(center) * scale(size): a unit mesh made into an axis-aligned box.
 glm::dmat4 boxTransform(const glm::dvec3& center, const glm::dvec3& size);
 /// Part helper: a box of `size` (metres) centred at `center` in the prototype frame.

@@ -84,6 +84,15 @@ class TourParser : sim::JsonChecker {
   }
   sim::Result<Tour> error() const { return sim::Result<Tour>::failure(m_error); }
 
+  // Every string of a tour is an id, a key or a name: short (hides JsonChecker::text).
+  bool text(const Pointer& at, std::string& out) {
+    if (!JsonChecker::text(at, out)) return false;
+    if (out.size() > MAX_NAME_BYTES)
+      return flag(at, "is " + std::to_string(out.size()) + " bytes long, more than the " +
+                          std::to_string(MAX_NAME_BYTES) + " a name may have");
+    return true;
+  }
+
   // A strings-file key: recorded with its place so a missing translation names it.
   bool key(const Pointer& at, std::string& out) {
     if (!text(at, out)) return false;
@@ -350,9 +359,18 @@ sim::Result<StringTable> parseStrings(const sim::JsonFile& file, std::string lan
   if (table.language.empty())
     return R::failure(file.path.string() + ": the file name must be strings.<language>.json");
   for (const auto& [k, value] : file.root.items()) {
+    if (k.size() > MAX_NAME_BYTES)
+      return R::failure(file.where(root / k) + ": a key is " + std::to_string(k.size()) +
+                        " bytes long, more than the " + std::to_string(MAX_NAME_BYTES) +
+                        " allowed");
     if (!value.is_string() || value.get<std::string>().empty())
       return R::failure(file.where(root / k) + ": the text of \"" + k +
                         "\" must be a non-empty string");
+    const size_t bytes = value.get_ref<const std::string&>().size();
+    if (bytes > MAX_CAPTION_BYTES)
+      return R::failure(file.where(root / k) + ": the text of \"" + k + "\" is " +
+                        std::to_string(bytes) + " bytes long, more than the " +
+                        std::to_string(MAX_CAPTION_BYTES) + " a caption may have");
     table.texts.emplace(k, value.get<std::string>());
   }
   return table;

@@ -6,6 +6,7 @@
 // world/tour.* never builds the world: the names it checks against are passed in.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -20,6 +21,13 @@
 #include "world/scene/flight.h"
 
 namespace world {
+
+/// Longest narration text a strings file may hold, bytes of UTF-8: ten times the longest shipped
+/// (285). ImGui draws a text with 4 vertices a glyph and one draw list holds 65,536, so a
+/// 50,000-character caption aborted the frame ("Too many vertices").
+inline constexpr size_t MAX_CAPTION_BYTES = 2000;
+/// Longest id, strings key or name in a tour or strings file, bytes.
+inline constexpr size_t MAX_NAME_BYTES = 128;
 
 /// Overlay names a step may switch on (the renderer and panels know these).
 const std::vector<std::string>& knownOverlays();

@@ -1,0 +1,13 @@
+// libFuzzer target: fuzzentry::cli (see cli_entry_point.h). Any contract break aborts the run.
+#include <cstdio>
+#include <cstdlib>
+
+#include "fuzz/cli_entry_point.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (std::string problem = fuzzentry::cli(data, size); !problem.empty()) {
+    std::fprintf(stderr, "dcwalk fuzz cli: %s\n", problem.c_str());
+    std::abort();
+  }
+  return 0;
+}

@@ -1,0 +1,111 @@
+// What only the whole scenario can check, after every field passed its own domain: a layout that
+// fits the cluster (multiplied in 64 bits) and divides the model, and pairs of fields that
+// contradict each other, which the model would otherwise price as something else than asked.
+// Each message names the field to change.
+#include <cmath>
+#include <string>
+
+#include "sim/calc/parallelism.h"
+#include "sim/evaluate_context.h"
+
+namespace sim::detail {
+namespace {
+
+std::string str(double value) {
+  return numberText(value);
+}
+
+// " (where the context comes from)": the config.json's field, the scenario's, or the catalog's.
+std::string contextSource(const Context& c) {
+  const ModelDesc& m = c.scenario.model;
+  if (!m.hfConfig.empty()) return " (" + m.hfConfig + " max_position_embeddings)";
+  if (m.layers > 0) return " (model.context_tokens)";
+  return " (models." + c.model.id + ".context_tokens)";
+}
+
+std::string checkLayoutFits(const Context& c) {
+  const ScenarioDesc& s = c.scenario;
+  const WorkloadDesc& wl = s.workload;
+  const calc::ParallelLayout layout{wl.tp, wl.pp, wl.dp, wl.ep, wl.cp};
+  const auto used = calc::layoutGpus(layout);
+  if (!used || *used > s.cluster.gpus) {
+    return "workload: tp x cp x pp x dp = " + (used ? std::to_string(*used) : "more than 2^63") +
+           " exceeds cluster.gpus = " + std::to_string(s.cluster.gpus);
+  }
+  if (std::string error = calc::checkLayout(layout, c.model.heads, c.model.layers, c.model.experts);
+      !error.empty()) {
+    return "workload." + error;
+  }
+  if (wl.tp > c.system.scaleUpDomainGpus) {
+    return "workload.tp: " + std::to_string(wl.tp) + " exceeds the " +
+           std::to_string(c.system.scaleUpDomainGpus) +
+           "-GPU scale-up domain (tensor parallelism runs on its links)";
+  }
+  return "";
+}
+
+// Training: interleaving, context parallelism and the sequence the model was made for.
+std::string checkTraining(const Context& c) {
+  const WorkloadDesc& wl = c.scenario.workload;
+  if (wl.virtualStages > 1 && wl.pp == 1) {
+    return "workload.virtual_stages: " + std::to_string(wl.virtualStages) +
+           " interleaved chunks need a pipeline (workload.pp > 1)";
+  }
+  // The fullest stage holds ceil(L / p) layers; a chunk of it needs at least one (Llama 3's
+  // 126 layers on 16 stages in 8 chunks: ceil = 8, the first and last stage one chunk short).
+  const int fullest = (c.model.layers + wl.pp - 1) / wl.pp;
+  if (wl.virtualStages > fullest) {
+    return "workload.virtual_stages: " + std::to_string(wl.virtualStages) +
+           " chunks per stage, but a stage holds at most " + std::to_string(fullest) +
+           " layers (model layers / workload.pp)";
+  }
+  // Ring attention with load balancing cuts each sequence into 2 x cp chunks (Megatron's CP).
+  if (wl.cp > 1 && std::fmod(wl.seqLen, 2.0 * wl.cp) != 0) {
+    return "workload.seq_len: " + str(wl.seqLen) +
+           " does not split into 2 x cp = " + std::to_string(2 * wl.cp) +
+           " equal chunks (workload.cp = " + std::to_string(wl.cp) + ")";
+  }
+  if (c.model.contextTokens > 0 && wl.seqLen > c.model.contextTokens) {
+    return "workload.seq_len: " + str(wl.seqLen) + " tokens exceed the model's context of " +
+           std::to_string(c.model.contextTokens) + " tokens" + contextSource(c);
+  }
+  return "";
+}
+
+// Serving: what the serving model prices (one TP x PP replica, continuous or static batching).
+std::string checkServing(const Context& c) {
+  const WorkloadDesc& wl = c.scenario.workload;
+  if (wl.cp > 1) return "workload.cp: context parallelism is modelled for training only";
+  if (wl.ep > 1) return "workload.ep: expert parallelism is modelled for training only";
+  if (c.model.contextTokens > 0 && wl.promptTokens > c.model.contextTokens) {
+    return "workload.prompt_tokens: " + str(wl.promptTokens) +
+           " tokens exceed the model's context of " + std::to_string(c.model.contextTokens) +
+           " tokens" + contextSource(c);
+  }
+  if (wl.batching != "static") return "";
+  if (wl.requestRate_per_s > 0) {
+    return "workload.request_rate_per_s: a request rate sets the concurrency of continuous "
+           "batching; static batching serves a fixed workload.batch";
+  }
+  // A static batch is prefilled and decoded whole: one that does not fit is not served at all.
+  const double maxBatch = std::floor(calc::kvCapacityTokens(servingDesc(c, c.gpu)) /
+                                     (wl.promptTokens + wl.outputTokens));
+  const double batch = wl.batch > 0 ? wl.batch : 1.0;
+  if (batch > maxBatch) {
+    return "workload.batch: a static batch of " + str(batch) + " requests needs KV for " +
+           str(batch * (wl.promptTokens + wl.outputTokens)) + " tokens, but a replica holds " +
+           str(std::max(maxBatch, 0.0)) +
+           " such requests (lower the batch, raise workload.tp or workload.pp, or batch "
+           "continuously)";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string checkWorkload(const Context& c) {
+  if (std::string error = checkLayoutFits(c); !error.empty()) return error;
+  return c.scenario.workload.kind == "training" ? checkTraining(c) : checkServing(c);
+}
+
+}  // namespace sim::detail
