@@ -178,6 +178,12 @@ Renderer::~Renderer() {
   vkutil::destroyContext(m_ctx);
 }
 
+void Renderer::reloadUiFonts() {
+  if (!m_ui) return;
+  waitIdle();
+  m_ui->reloadFonts(m_ctx, m_uploadPool);
+}
+
 void Renderer::waitIdle() const {
   vkDeviceWaitIdle(m_ctx.device);
 }

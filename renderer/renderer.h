@@ -100,6 +100,9 @@ class Renderer {
   uint32_t samplesPerPixel() const { return uint32_t(m_samples); }
   /// Waits until the GPU is idle (before tearing down things the frames use).
   void waitIdle() const;
+  /// Uploads ImGui's font atlas again after the app rebuilt it (the UI scale followed a resized
+  /// window); waits for the GPU first. Nothing without a UI.
+  void reloadUiFonts();
 
  private:
   struct Frame;

@@ -12,6 +12,7 @@
 #include "world/build/builders.h"
 #include "world/build/model_prototype.h"
 #include "world/build/stations.h"
+#include "world/live/calm.h"
 #include "world/live/compute_glow.h"
 #include "world/live/coolant.h"
 #include "world/live/hbm_fill.h"
@@ -114,8 +115,10 @@ class World {
   /// Frame stage 3: everything live follows the simulation's snapshot — the overlay with
   /// `metric`, the traffic, the coolant flow and the hero GPU's compute glow (which changes the
   /// parts' looks in the scene). `generation` is the simulation's (SimHost::generation); the
-  /// render lists built after carry it.
-  void sync(const sim::engine::Snapshot& snapshot, OverlayMetric metric, uint64_t generation);
+  /// render lists built after carry it. `calm` bounds how fast the colours and the glow follow
+  /// (world/live/calm.h; a default Calm jumps to the values, as a still shows them).
+  void sync(const sim::engine::Snapshot& snapshot, OverlayMetric metric, uint64_t generation,
+            const Calm& calm = {});
   /// The generation of the last sync.
   uint64_t generation() const { return m_generation; }
   /// The hero GPU's tensor cores and HBM glowing with its activity (updated by sync).
@@ -147,7 +150,8 @@ class World {
   std::vector<std::pair<float, uint32_t>> m_order;  // draw order of one bucket, reused
   RackMap m_racks;
   OverlayTint m_tint;
-  OverlayState m_overlay;
+  OverlayState m_overlay;        // as drawn: eased towards the engine's
+  OverlayState m_overlayTarget;  // the engine's now
   std::vector<HeroGpu> m_heroGpus;
   std::vector<std::pair<double, uint32_t>> m_labelCandidates;  // reused every frame
 

@@ -81,6 +81,9 @@ Command addShotCommand(CLI::App& cli) {
                 "draw the hero rack's NVLink and fabric traffic as moving particles");
   sub->add_flag("--coolant", options->coolant,
                 "draw the hero rack's coolant loop and its CDU's facility water by temperature");
+  sub->add_flag("--clean", options->clean,
+                "the picture alone: no HUD, no labels, no panel (the clean plate of `tour "
+                "--text off`)");
   sub->add_option("--model", options->model,
                   "a glTF 2.0 file (.gltf/.glb) to render on its own, at its own size")
       ->excludes("--station");

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "app/cli/commands.h"
 #include "app/cli/flag_domains.h"
@@ -27,6 +28,7 @@ struct TourOptions {
   TraceRequest trace;
   double traceTime_s = 0;
   int64_t traceStep = 0;
+  std::string text;  // --text: booth, engineer or off ("" = the mode's default)
 };
 
 bool haveDisplay() {
@@ -49,6 +51,11 @@ Command addTourCommand(CLI::App& cli) {
       ->capture_default_str();
   addNumberOption(*sub, "tour", "--chapter", options->chapter,
                   "headless: render only this chapter (1..10)");
+  sub->add_option("--text", options->text,
+                  "how much text a frame carries: booth (title, one number, one line; default in "
+                  "--kiosk), engineer (the panel, verdict first; default otherwise) or off (the "
+                  "picture alone)")
+      ->check(CLI::IsMember({"booth", "engineer", "off"}));
   sub->add_flag("--reduced-motion", options->window.reducedMotion, "cut between views, no flights");
   sub->add_option("--captures", options->window.captureDir,
                   "window: folder for F12 screenshots and F9 clips (default: the pictures "
@@ -93,6 +100,9 @@ Command addTourCommand(CLI::App& cli) {
               std::fprintf(stderr, "dcwalk: tour: --time and --step need --trace\n");
               return EXIT_BAD_INPUT;
             }
+            std::optional<TextMode> text;
+            if (TextMode mode; !options->text.empty() && parseTextMode(options->text.c_str(), mode))
+              text = mode;
             if (sub->count("--soak")) {
               SoakOptions soak = options->soak;
               if (options->fps > 0) soak.fpsCap = options->fps;
@@ -113,6 +123,7 @@ Command addTourCommand(CLI::App& cli) {
               headless.reducedMotion = options->window.reducedMotion;
               headless.uiScale = options->window.uiScale;
               headless.trace = trace;
+              headless.text = text.value_or(TextMode::Engineer);
               return options->fps > 0 ? runHeadlessClip(headless, options->fps)
                                       : runHeadlessTour(headless);
             }
@@ -120,6 +131,7 @@ Command addTourCommand(CLI::App& cli) {
             // on the command line win. Booth mode reads them but never writes.
             WindowModeOptions window = options->window;
             window.trace = trace;
+            window.text = text;
             const LoadedSettings loaded = loadSettings(settingsPath());
             if (!loaded.message.empty())
               std::fprintf(stderr, "dcwalk: %s\n", loaded.message.c_str());

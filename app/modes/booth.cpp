@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "app/session/tour_session.h"
+#include "app/ui/ui_text.h"
 
 namespace app {
 
@@ -30,6 +31,7 @@ void Booth::update(const std::vector<KioskEvent>& events, double wall_s, TourDri
   if (driver.player().finished()) all.push_back({KioskInput::TourEnded});
   if (all.empty()) all.push_back({KioskInput::None});
   double step_s = wall_s;  // the booth's timeouts run on the wall clock
+  m_sinceWoken_s += wall_s;
   for (const KioskEvent& event : all) {
     const KioskState before = m_machine.state();
     const KioskOutput out = m_machine.update(event, step_s);
@@ -45,6 +47,7 @@ void Booth::update(const std::vector<KioskEvent>& events, double wall_s, TourDri
     if (out.prev) driver.prev();
     if (out.chapterDigit >= 0) driver.chapter(out.chapterDigit);
     m_blanked = out.blanked;
+    if (before == KioskState::Attract && out.state == KioskState::Tour) m_sinceWoken_s = 0;
     if (out.state != before) {
       ++m_transitions;
       if (m_log) {  // a log line per transition, for the booth operator
@@ -54,11 +57,23 @@ void Booth::update(const std::vector<KioskEvent>& events, double wall_s, TourDri
     }
     m_banner.clear();
     if (out.state == KioskState::IdleWarning) {
-      char text[128];
-      std::snprintf(text, sizeof(text), "Still there? Press any key.  (%.0f s)", out.warningLeft_s);
-      m_banner = text;
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%.0f\u00a0s", out.warningLeft_s);
+      m_banner = withValue(uiText("kiosk.still_there", m_playerDesc.language), seconds);
     }
   }
+}
+
+}  // namespace app
+
+namespace app {
+
+std::string Booth::hint() const {
+  const std::string& language = m_playerDesc.language;
+  if (m_machine.state() == KioskState::Attract) return uiText("kiosk.attract", language);
+  if (m_machine.state() == KioskState::Tour && m_sinceWoken_s < WOKEN_HINT_S)
+    return uiText("kiosk.woken", language);
+  return {};
 }
 
 }  // namespace app

@@ -32,6 +32,11 @@ class Booth {
   bool quitRequested() const { return m_quit; }
   /// The idle warning's countdown text; empty in other states.
   const std::string& banner() const { return m_banner; }
+  /// The booth's one line: in the attract loop what this is and that a key starts it; for a
+  /// while after a visitor woke it, how to go on; else nothing.
+  std::string hint() const;
+  /// How long a woken booth shows how to go on.
+  static constexpr double WOKEN_HINT_S = 12.0;
   /// State changes so far (attract -> tour counts one).
   uint64_t transitions() const { return m_transitions; }
 
@@ -47,6 +52,7 @@ class Booth {
   bool m_quit = false;
   std::string m_banner;
   uint64_t m_transitions = 0;
+  double m_sinceWoken_s = 1e9;  // since the last attract -> tour
 };
 
 }  // namespace app

@@ -40,6 +40,7 @@ int openHeadlessTour(const HeadlessTourOptions& options, const world::TourPlayer
   if (int status = openSession(options.render, nullptr, font, out.session, sessionDesc)) {
     return status;
   }
+  out.session.ui->setScaling(1.0f, options.uiScale);
   auto player = makeTourPlayer(*out.session.world, options.tour, desc);
   if (!player) {
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
@@ -58,6 +59,7 @@ int openHeadlessTour(const HeadlessTourOptions& options, const world::TourPlayer
   out.panel = std::move(*panel);
   out.driver = std::make_unique<TourDriver>(std::move(*player));
   out.view = std::make_unique<TourView>(*out.driver, *out.panel, desc.language);
+  out.view->setTextMode(options.text);
   std::vector<SimCommand> commands;
   out.driver->start(commands, /*cut=*/true);
   if (options.chapter > 0 && !out.driver->player().jumpToChapterKey(options.chapter % 10)) {
@@ -110,6 +112,7 @@ int runHeadlessTour(const HeadlessTourOptions& options) {
   if (int status = openHeadlessTour(options, desc, tour)) return status;
   if (!makeFolder(options.out)) return EXIT_FAILURE_RUNTIME;
   KeyFrameView view(*tour.driver, *tour.panel, desc.language);
+  view.setTextMode(options.text);
   std::vector<renderer::Pixels> keyFrames;  // the first step of each chapter
   size_t written = 0;
   size_t lastChapter = SIZE_MAX;

@@ -7,6 +7,7 @@
 
 #include "app/session/render_options.h"
 #include "app/session/trace_replay.h"
+#include "app/ui/ui_layout.h"
 
 namespace app {
 
@@ -19,6 +20,7 @@ struct HeadlessTourOptions {
   bool reducedMotion = false;  // the clip: cut between views
   double uiScale = 1.0;
   TraceRequest trace;  // --trace: the traced job replayed instead of the model
+  TextMode text = TextMode::Engineer;  // --text
 };
 
 /// Key frames: each step's view with the simulation as a visitor sees it at the end of the step

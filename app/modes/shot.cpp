@@ -39,6 +39,7 @@ int runShot(const ShotOptions& options) {
   view.setOverlay(options.overlay);
   view.setTraffic(options.traffic);
   view.setCoolant(options.coolant);
+  if (options.clean) view.setTextMode(TextMode::Off);
   if (!options.model.empty()) view.setTitle(std::filesystem::path(options.model).filename());
   const FrameResult frame =
       renderStill(session, view, {options.render.width, options.render.height});

@@ -25,6 +25,7 @@ struct ShotOptions {
   bool coolant = false;
   std::string model;   // a glTF file viewed on its own (station "model")
   TraceRequest trace;  // --trace: the traced job replayed on the scenario's cluster
+  bool clean = false;  // the picture alone: no HUD, no labels, no panel
 };
 
 /// Renders and writes the still; prints what it shows. Returns the exit status.

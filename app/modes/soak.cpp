@@ -141,6 +141,7 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
   TourDriver driver(std::move(*fullTour));
   TourView view(driver, *panel, options.language);
   view.setInteractive(true);
+  view.setTextMode(TextMode::Booth);  // the booth's screen
   ScriptedVisitor visitor(options);
   const VkExtent2D extent{render.width, render.height};
   std::vector<SimCommand> commands;
@@ -148,7 +149,8 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
   auto renderFrame = [&](double dt) {
     for (SimCommand& c : commands) session.sim->queue(std::move(c));
     commands.clear();
-    view.setBooth(booth.blanked(), booth.state() == KioskState::Attract, booth.banner());
+    view.setBooth(booth.blanked(), booth.state() == KioskState::Attract, booth.banner(),
+                  booth.hint());
     FrameSpec spec;
     spec.dt_s = dt;
     spec.extent = extent;

@@ -13,6 +13,7 @@
 #include "app/modes/booth.h"
 #include "app/modes/kiosk.h"
 #include "app/platform/capture.h"
+#include "app/platform/frame_rate.h"
 #include "app/platform/settings.h"
 #include "app/platform/window.h"
 #include "app/session/exit_status.h"
@@ -24,22 +25,19 @@
 #include "app/ui/selection_panel.h"
 #include "app/ui/timeline_panel.h"
 #include "app/ui/tour_panel.h"
+#include "app/ui/ui_text.h"
 #include "app/ui/whatif_panel.h"
+#include "world/live/selection.h"
 
 namespace app {
 namespace {
 
-constexpr const char* HELP_TEXT =
-    "Space/PageDown next  PageUp back  1-9 0 chapters  Home back to the tour\n"
-    "WASD fly  Q/E down/up  Shift fast  right-drag look  wheel closer/farther  +/- scale\n"
-    "click select  left-drag orbit  F fly to selection  O heat overlay  X traffic  L language\n"
-    "R reduced motion  M chapter menu  T timeline  P pause  [ ] sim speed  N sim step\n"
-    "I what-if and faults\n"
-    "F12 screenshot  F9 record clip  H help  Esc quit";
+// How long a first Esc (with nothing selected or open) waits for the second one that quits.
+constexpr double QUIT_CONFIRM_S = 3.0;
 
 // The window on top of the tour view: keys, mouse flight (which leaves the path; Home returns),
 // picking, zooming one scale, the selection, timeline, what-if and chapter-menu windows, and the
-// debug status line. Keys and windows ask the simulation for changes with commands.
+// status line. Keys and windows ask the simulation for changes with commands.
 class WindowApp : public TourView {
  public:
   WindowApp(Session& session, Window& window, TourDriver& driver, TourPanel& panel,
@@ -55,9 +53,11 @@ class WindowApp : public TourView {
   /// Keys of the tour and the flight (not used in kiosk mode, which filters keys itself).
   void handleKey(int key, std::vector<SimCommand>& commands) {
     if (ImGui::GetIO().WantTextInput) return;  // typing into a panel's field (what-if)
+    if (key != GLFW_KEY_ESCAPE) m_quitArmedUntil = {};
+    if (m_menuOpen && menuKey(key)) return;
     switch (key) {
       case GLFW_KEY_ESCAPE:
-        m_quit = true;
+        escape();
         break;
       case GLFW_KEY_PAGE_DOWN:
       case GLFW_KEY_SPACE:
@@ -70,6 +70,7 @@ class WindowApp : public TourView {
         break;
       case GLFW_KEY_HOME:
       case GLFW_KEY_BACKSPACE:
+        m_ladderTarget.reset();
         m_driver.returnToPath();
         break;
       case GLFW_KEY_EQUAL:
@@ -80,8 +81,14 @@ class WindowApp : public TourView {
       case GLFW_KEY_KP_SUBTRACT:
         zoomScale(+1);
         break;
+      case GLFW_KEY_B:
+        backOut();
+        break;
       case GLFW_KEY_H:
         m_showHelp = !m_showHelp;
+        break;
+      case GLFW_KEY_V:
+        toggleDetails();
         break;
       case GLFW_KEY_L:
         m_settings.language = m_settings.language == "en" ? "de" : "en";
@@ -99,6 +106,7 @@ class WindowApp : public TourView {
         break;
       case GLFW_KEY_X:
         m_driver.toggleTraffic();
+        notify(uiText(m_driver.traffic() ? "notice.traffic_on" : "notice.traffic_off", language()));
         break;
       case GLFW_KEY_F:
         flyToSelection();
@@ -123,7 +131,7 @@ class WindowApp : public TourView {
         break;
       case GLFW_KEY_M:
       case GLFW_KEY_TAB:
-        m_menuOpen = !m_menuOpen;
+        openMenu();
         break;
       case GLFW_KEY_F12:
         m_wantScreenshot = true;
@@ -132,30 +140,85 @@ class WindowApp : public TourView {
         m_toggleRecording = true;
         break;
       default:
-        if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) {
-          m_driver.chapter(key - GLFW_KEY_0);
-          m_menuOpen = false;
-        }
+        if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) m_driver.chapter(key - GLFW_KEY_0);
     }
   }
 
-  /// The chapter menu (M): every chapter played, the current one highlighted; a click jumps.
+  /// Esc: closes what is open (the menu, the what-if panel), else clears the selection, else
+  /// quits once pressed twice within a few seconds (the first press says so).
+  void escape() {
+    const auto now = std::chrono::steady_clock::now();
+    if (m_menuOpen) {
+      m_menuOpen = false;
+    } else if (m_whatIf.open()) {
+      m_whatIf.toggle();
+    } else if (m_selection) {
+      m_selection.reset();
+    } else if (now < m_quitArmedUntil) {
+      m_quit = true;
+    } else {
+      m_quitArmedUntil = now + std::chrono::milliseconds(int(QUIT_CONFIRM_S * 1000));
+      notify(uiText("hud.quit_confirm", language()), QUIT_CONFIRM_S);
+    }
+  }
+
+  /// The chapter menu's keys: Up/Down choose, Enter jumps, a digit jumps, M/Tab/Esc close.
+  bool menuKey(int key) {
+    const size_t n = m_menuChapters.size();
+    switch (key) {
+      case GLFW_KEY_UP:
+        if (n) m_menuChoice = (m_menuChoice + n - 1) % n;
+        return true;
+      case GLFW_KEY_DOWN:
+        if (n) m_menuChoice = (m_menuChoice + 1) % n;
+        return true;
+      case GLFW_KEY_ENTER:
+      case GLFW_KEY_KP_ENTER:
+        if (m_menuChoice < n) m_driver.player().jumpToChapter(m_menuChapters[m_menuChoice]);
+        m_menuOpen = false;
+        return true;
+      case GLFW_KEY_M:
+      case GLFW_KEY_TAB:
+      case GLFW_KEY_ESCAPE:
+        m_menuOpen = false;
+        return true;
+      default:
+        if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) {
+          m_driver.chapter(key - GLFW_KEY_0);
+          m_menuOpen = false;
+          return true;
+        }
+        return false;
+    }
+  }
+
+  void openMenu() {
+    m_menuOpen = !m_menuOpen;
+    if (!m_menuOpen) return;
+    // The keyboard starts on the chapter the tour is in.
+    const world::TourPlayer& player = m_driver.player();
+    m_menuChapters.clear();
+    m_menuChoice = 0;
+    for (const auto& [chapter, step] : player.order()) {
+      if (step != 0) continue;
+      if (chapter == player.frame().chapter) m_menuChoice = m_menuChapters.size();
+      m_menuChapters.push_back(chapter);
+    }
+  }
+
+  /// The chapter menu (M): every chapter played, the current one marked; a click jumps.
   void drawChapterMenu() {
     if (!m_menuOpen) return;
     const world::TourPlayer& player = m_driver.player();
     std::vector<std::string> entries;
-    std::vector<size_t> chapters;
     size_t current = 0;
-    const size_t here = player.frame().chapter;
-    for (const auto& [chapter, step] : player.order()) {
-      if (step != 0) continue;
-      if (chapter == here) current = entries.size();
-      chapters.push_back(chapter);
-      entries.push_back(player.text(player.tour().chapters[chapter].title));
+    for (size_t i = 0; i < m_menuChapters.size(); ++i) {
+      if (m_menuChapters[i] == player.frame().chapter) current = i;
+      entries.push_back(player.text(player.tour().chapters[m_menuChapters[i]].title));
     }
-    const std::string heading = m_settings.language == "de" ? "Kapitel" : "Chapters";
-    if (auto clicked = m_session.ui->drawChapterMenu(heading, entries, current)) {
-      m_driver.player().jumpToChapter(chapters[*clicked]);
+    if (auto clicked = m_session.ui->drawChapterMenu(uiText("menu.chapters", language()), entries,
+                                                     current, m_menuChoice)) {
+      m_driver.player().jumpToChapter(m_menuChapters[*clicked]);
       m_menuOpen = false;
     }
   }
@@ -164,9 +227,12 @@ class WindowApp : public TourView {
   void drawTimeline(const FrameContext& context) {
     m_scrubMax_s = std::max(m_scrubMax_s, context.sim.time_s());
     if (!m_showTimeline) return;
-    const TimeState state{context.sim.time_s(), context.sim.speed(), context.sim.paused(),
-                          m_scrubMax_s};
-    app::drawTimeline(timelineOf(context.snapshot), state, context.commands);
+    const SimHost& sim = context.sim;
+    const TimeState state{sim.time_s(),         sim.speed(),      sim.paused(),
+                          m_scrubMax_s,         sim.catchingUp(), sim.catchUpTarget_s(),
+                          sim.catchUpProgress()};
+    app::drawTimeline(timelineOf(context.snapshot), state, context.ui.layout().timeline, language(),
+                      context.commands);
   }
 
   /// The what-if and faults panel (I), asking the simulation for what the visitor changes.
@@ -174,7 +240,7 @@ class WindowApp : public TourView {
     const SimNotice& notice = context.sim.notice();
     m_whatIf.draw({context.sim.request(), context.sim.generation(), context.sim.time_s(),
                    notice.text, notice.error, notice.serial},
-                  context.commands);
+                  context.ui.layout().panel, language(), context.commands);
   }
 
   /// Whether this frame's pixels are wanted (F12, or a clip recording); starts and stops clips.
@@ -188,7 +254,10 @@ class WindowApp : public TourView {
         auto started = ClipRecorder::start(mp4, extent.width, extent.height, 30.0);
         if (started) {
           m_clip = std::move(*started);
-          notify("Recording " + mp4.string() + "  (F9 stops)");
+          const bool frames = !m_clip->framesFolder().empty();
+          notify(
+              withValue(uiText(frames ? "notice.recording_frames" : "notice.recording", language()),
+                        frames ? m_clip->framesFolder().string() : mp4.string()));
         } else {
           notify(started.error());
         }
@@ -202,7 +271,8 @@ class WindowApp : public TourView {
     if (m_wantScreenshot) {
       m_wantScreenshot = false;
       auto saved = saveScreenshot(pixels, m_captureDir);
-      notify(saved ? "Saved " + saved->string() : saved.error());
+      notify(saved ? withValue(uiText("notice.saved", language()), saved->string())
+                   : saved.error());
     }
     if (m_clip && !m_clip->addFrame(pixels)) finishClip();  // resized, or ffmpeg went away
   }
@@ -211,29 +281,37 @@ class WindowApp : public TourView {
     auto done = m_clip->finish();
     const uint64_t frames = m_clip->frames();
     m_clip.reset();
-    notify(done ? "Saved " + done->string() + " (" + std::to_string(frames) + " frames)"
+    notify(done ? withValue(uiText("notice.saved", language()),
+                            done->string() + " (" + std::to_string(frames) + " frames)")
                 : done.error());
   }
 
   /// A notice shown for a few seconds (and printed).
-  void notify(const std::string& text) {
+  void notify(const std::string& text, double seconds = 4.0) {
     std::printf("dcwalk: %s\n", text.c_str());
     std::fflush(stdout);
     m_notice = text;
-    m_noticeUntil = std::chrono::steady_clock::now() + std::chrono::seconds(4);
+    m_noticeUntil =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(int(seconds * 1e3));
   }
   std::string notice() const {
     return std::chrono::steady_clock::now() < m_noticeUntil ? m_notice : std::string();
   }
 
-  /// Free-flight input; any move leaves the tour's path.
+  /// Free-flight input; any move leaves the tour's path. Flight stops short of what it flies
+  /// into and never below a speed that suits the place, so nothing traps the camera.
   void fly(const InputSnapshot& input, double dt, VkExtent2D extent) {
     const ImGuiIO& io = ImGui::GetIO();
     world::Camera& camera = m_driver.camera();
-    const double clearance = std::max(1e-6, m_session.world->nearestSurface(camera.position()));
+    const world::World& w = *m_session.world;
+    const double clearance = std::max(0.0, w.nearestSurface(camera.position()));
+    const double scale = world::locate(w, camera.position()).scale_m;
+    const world::ClearanceAt clearanceAt = [&w](const glm::dvec3& p) {
+      return w.nearestSurface(p);
+    };
     if (!io.WantCaptureMouse) {
       if (input.mouseDeltaX != 0 || input.mouseDeltaY != 0) {
-        m_driver.leavePath();
+        leavePath();
         const double radiansPerPixel = 0.004;
         if (glfwGetMouseButton(m_window.handle(), GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS &&
             m_selection) {
@@ -244,15 +322,16 @@ class WindowApp : public TourView {
         }
       }
       if (input.scroll != 0) {
-        m_driver.leavePath();
-        camera.dolly(input.scroll, clearance);
+        leavePath();
+        camera.dolly(input.scroll, clearance, scale, clearanceAt);
       }
       if (input.leftClick) {
+        // A click on empty space (or the backdrop) clears the selection.
         world::FrameDesc frame{extent.width, extent.height};
-        m_selection = m_session.world->pick(camera, input.clickX, input.clickY, frame);
+        m_selection = world::pickForSelection(w, camera, input.clickX, input.clickY, frame);
       }
     }
-    if (!io.WantCaptureKeyboard) {
+    if (!io.WantCaptureKeyboard && !m_menuOpen) {
       glm::dvec3 axes(0.0);
       if (input.keyHeld[GLFW_KEY_D]) axes.x += 1;
       if (input.keyHeld[GLFW_KEY_A]) axes.x -= 1;
@@ -262,8 +341,8 @@ class WindowApp : public TourView {
       if (input.keyHeld[GLFW_KEY_S]) axes.z -= 1;
       if (input.keyHeld[GLFW_KEY_LEFT_SHIFT]) axes *= 4.0;
       if (axes != glm::dvec3(0.0)) {
-        m_driver.leavePath();
-        camera.fly(axes, dt, clearance);
+        leavePath();
+        camera.fly(axes, dt, clearance, scale, clearanceAt);
       }
     }
   }
@@ -284,45 +363,84 @@ class WindowApp : public TourView {
 
   HudInfo hud(FrameContext& context) override {
     HudInfo hud = TourView::hud(context);
-    hud.panelOnRight = hud.panelOnRight || m_selectionPanel.active();
     if (m_kiosk) return hud;
+    // The right column holds one panel: what-if, else the selection, else the chapter's.
+    hud.panelOnRight = hud.panelOnRight || m_selectionPanel.active() || m_whatIf.open();
+    hud.timeline = m_showTimeline;
     hud.banner = notice();
+    const std::string& lang = language();
     if (context.sim.catchingUp()) {
-      char text[96];
-      std::snprintf(text, sizeof(text), "Catching up to t = %.1f s (%.0f %%)",
-                    context.sim.catchUpTarget_s(), 100.0 * context.sim.catchUpProgress());
-      hud.banner = text;
+      char progress[32];
+      std::snprintf(progress, sizeof progress, " (%.0f %%)", 100.0 * context.sim.catchUpProgress());
+      hud.banner =
+          withValue(uiText("time.catching_up", lang), secondsText(context.sim.catchUpTarget_s())) +
+          progress;
     }
-    char status[256];
-    std::snprintf(status, sizeof(status), "\n%s%s  nearest surface %s   %.0f fps   %llu triangles",
-                  m_selection ? "selected: " : "", m_selection ? m_selection->part.c_str() : "",
-                  world::formatLength(m_session.worldStats.nearestSurface_m).c_str(), m_fps,
-                  static_cast<unsigned long long>(m_session.worldStats.triangles));
-    hud.status += status;
-    if (m_session.worldStats.heldBack > 0) {
-      // Heavy --assets models: say why some parts show as plain boxes.
-      std::snprintf(status, sizeof(status), " (budget: %u parts as boxes)",
-                    m_session.worldStats.heldBack);
-      hud.status += status;
+    // Where the camera is, and how fast things run.
+    const world::Whereabouts here = world::locate(*m_session.world, m_driver.camera().position());
+    std::string place;
+    switch (here.kind) {
+      case world::Whereabouts::Kind::Station:
+        place = here.station;
+        break;
+      case world::Whereabouts::Kind::Rack:
+        place = withValue(uiText("place.rack", lang), std::to_string(here.index));
+        break;
+      case world::Whereabouts::Kind::Hall:
+        place = withValue(uiText("place.hall", lang), std::to_string(here.index));
+        break;
+      case world::Whereabouts::Kind::Campus:
+        place = uiText("place.campus", lang);
+        break;
     }
-    if (m_showHelp) hud.help = HELP_TEXT;
+    std::string line2 = withValue(uiText("hud.you_are_in", lang),
+                                  place + " · " + world::formatLength(here.scale_m));
+    if (m_selectionPanel.active())
+      line2 += "   ·   " + withValue(uiText("hud.selected", lang), m_selectionPanel.info().title);
+    char fps[32];
+    std::snprintf(fps, sizeof fps, "%.0f", m_fps);
+    line2 += "   ·   " + withValue(uiText("hud.fps", lang), fps);
+    if (!m_showHelp) line2 += "   ·   " + std::string(uiText("hud.help_hint", lang));
+    hud.status += "\n" + line2;
+    if (m_showHelp) hud.help = uiText("help.keys", lang);
     return hud;
   }
 
   void drawWindows(FrameContext& context) override {
-    // A selection takes the simulator panel's place while it lasts.
-    if (!m_selectionPanel.draw()) TourView::drawWindows(context);
-    if (m_kiosk) return;
+    if (m_kiosk) {
+      TourView::drawWindows(context);
+      return;
+    }
+    // One panel in the right column at a time.
+    if (m_whatIf.open()) {
+      drawWhatIf(context);
+    } else if (!m_selectionPanel.draw(context.ui.layout().panel, language())) {
+      TourView::drawWindows(context);
+    }
+    if (!m_whatIf.open()) drawWhatIf(context);  // follows the host's notices while closed
     drawTimeline(context);
     drawChapterMenu();
-    drawWhatIf(context);
   }
 
-  /// Shows a notice from the sim host once (what it did with the last command, or why not).
+  /// Shows a notice from the sim host once (what it did with the last command, or why not, or
+  /// which of the visitor's changes a chapter's own simulation cleared).
   void followNotice(const SimNotice& notice) {
     if (notice.serial == m_noticeSerial) return;
     m_noticeSerial = notice.serial;
-    if (!notice.text.empty()) notify(notice.text);
+    if (!notice.cleared.empty()) {
+      const std::string& lang = language();
+      std::string what;
+      for (const auto& f : notice.cleared.faults)
+        what += (what.empty() ? "" : "; ") + faultLabel(f, lang);
+      if (!notice.cleared.scenario.empty())
+        what += (what.empty() ? "" : "; ") +
+                withValue(uiText("notice.your_scenario", lang), notice.cleared.scenario);
+      if (notice.cleared.fields)
+        what += (what.empty() ? "" : "; ") + std::string(uiText("notice.your_fields", lang));
+      notify(withValue(uiText("notice.cleared", lang), notice.cleared.chapter) + what, 8.0);
+    } else if (!notice.text.empty()) {
+      notify(notice.text);
+    }
   }
 
   void setKiosk(bool kiosk) { m_kiosk = kiosk; }
@@ -343,25 +461,41 @@ class WindowApp : public TourView {
     }
   }
 
-  void zoomScale(int direction) {
-    const auto& stations = m_session.world->stations();
-    std::optional<size_t> current = world::closestOnLadder(stations, scaleInView());
-    std::optional<size_t> next =
-        current ? world::neighbourOnLadder(stations, stations[*current].name, direction)
-                : std::nullopt;
-    if (next) m_driver.flyTo(stations[*next].viewpoint);
+  void leavePath() {
+    m_driver.leavePath();
+    m_ladderTarget.reset();
   }
 
-  // The size of what the camera looks at: twice the distance to the nearest surface is a fair
-  // measure of the scale in view.
-  double scaleInView() const { return 2.0 * std::max(1e-6, m_session.worldStats.nearestSurface_m); }
+  // One rung of the scale ladder: from the rung a flight is going to, else from where the
+  // camera is.
+  void zoomScale(int direction) {
+    const auto& stations = m_session.world->stations();
+    const world::Pose from = m_ladderTarget ? world::toPose(stations[*m_ladderTarget].viewpoint)
+                                            : m_driver.camera().pose();
+    const std::optional<size_t> next = world::ladderStep(stations, from, direction);
+    if (!next) return;
+    m_driver.flyTo(stations[*next].viewpoint);
+    m_ladderTarget = next;
+  }
 
+  // B: back away from whatever the camera is close to, to see the place it is in.
+  void backOut() {
+    world::Camera& camera = m_driver.camera();
+    const world::World& w = *m_session.world;
+    const double clearance = std::max(0.0, w.nearestSurface(camera.position()));
+    const double scale = world::locate(w, camera.position()).scale_m;
+    const double distance = std::max(clearance, 0.1 * scale);
+    world::OrbitPose target = world::toOrbitPose(camera.pose(), distance);
+    target.distance_m = distance + 0.6 * scale;
+    m_driver.flyTo(target);
+    m_ladderTarget.reset();
+  }
+
+  // F: the selected thing framed whole, from outside it.
   void flyToSelection() {
     if (!m_selection) return;
-    world::OrbitPose target = world::toOrbitPose(m_driver.camera().pose(), 1.0);
-    target.target = m_selection->worldBounds.center();
-    target.distance_m = 2.0 * glm::length(m_selection->worldBounds.size());
-    m_driver.flyTo(target);
+    m_driver.flyTo(world::frameSelection(*m_session.world, *m_selection, m_driver.camera()));
+    m_ladderTarget.reset();
   }
 
   Session& m_session;
@@ -378,13 +512,17 @@ class WindowApp : public TourView {
   std::unique_ptr<ClipRecorder> m_clip;
   std::string m_notice;
   std::chrono::steady_clock::time_point m_noticeUntil;
+  std::chrono::steady_clock::time_point m_quitArmedUntil;
   bool m_menuOpen = false;
+  std::vector<size_t> m_menuChapters;
+  size_t m_menuChoice = 0;
   bool m_showTimeline = true;
   WhatIfPanel m_whatIf;
   double m_scrubMax_s = 0;
+  std::optional<size_t> m_ladderTarget;  // the rung a ladder flight goes to
   bool m_wantScreenshot = false;
   bool m_toggleRecording = false;
-  bool m_showHelp = true;
+  bool m_showHelp = false;
   bool m_quit = false;
 };
 
@@ -432,11 +570,15 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   Session session;
   SessionDesc sessionDesc;
   sessionDesc.trace = options.trace;
-  if (int status =
-          openSession(render, &window, 18.0f * window.contentScale() * float(options.uiScale),
-                      session, sessionDesc)) {
+  const VkExtent2D first = window.framebufferExtent();
+  if (int status = openSession(
+          render, &window,
+          uiFontPixels(first.width, first.height, window.contentScale(), options.uiScale),
+          session, sessionDesc)) {
     return status;
   }
+  // The text size follows the window (runFrame refits the fonts when it is resized).
+  session.ui->setScaling(window.contentScale(), options.uiScale);
   world::TourPlayerDesc playerDesc;
   playerDesc.language = options.language;
   playerDesc.reducedMotion = options.reducedMotion;
@@ -461,10 +603,12 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   WindowApp app(session, window, driver, *panel, options);
   app.setKiosk(options.kiosk);
   app.setInteractive(true);
+  app.setTextMode(options.text ? *options.text
+                               : (options.kiosk ? TextMode::Booth : TextMode::Engineer));
 
   using Clock = std::chrono::steady_clock;
   auto last = Clock::now();
-  double fps = 0;
+  FrameRate fps;
   uint64_t frames = 0;
   while (!app.quitRequested() && !booth.quitRequested()) {
     if (window.shouldClose()) {
@@ -473,7 +617,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     }
     InputSnapshot input = window.poll();
     VkExtent2D extent = window.framebufferExtent();
-    if (extent.width == 0 || extent.height == 0) {  // minimised: wait, render nothing
+    if (extent.width == 0 || extent.height == 0) {  // minimised or unmapped: wait, render nothing
       window.waitEvents();
       last = Clock::now();
       continue;
@@ -482,7 +626,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     const double wall_s = std::chrono::duration<double>(now - last).count();
     const double dt = std::clamp(wall_s, 1e-4, 0.1);  // motion: a long frame must not jump
     last = now;
-    fps = fps == 0 ? 1.0 / dt : 0.95 * fps + 0.05 / dt;
+    fps.add(wall_s);
 
     // Input since the last frame: what it asks of the simulation is applied as this frame starts.
     if (options.kiosk) {
@@ -493,7 +637,10 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
         events.push_back({KioskInput::AnyKey});
       }
       booth.update(events, wall_s, driver, commands);
-      app.setBooth(booth.blanked(), booth.state() == KioskState::Attract, booth.banner());
+      // The attract loop says in one line what this is and asks for a key; a visitor who just
+      // woke the booth is told how to go on.
+      app.setBooth(booth.blanked(), booth.state() == KioskState::Attract, booth.banner(),
+                   booth.hint());
     } else {
       for (const auto& press : input.keysPressed) app.handleKey(press.key, commands);
       app.fly(input, dt, extent);
@@ -501,7 +648,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     for (SimCommand& c : commands) session.sim->queue(std::move(c));
     commands.clear();
     app.followNotice(session.sim->notice());
-    app.setFps(fps);
+    app.setFps(fps.fps());
 
     FrameSpec spec;
     spec.dt_s = dt;  // the simulation runs in real time behind every scale

@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "app/platform/capture.h"
 #include "app/session/render_options.h"
 #include "app/session/trace_replay.h"
+#include "app/ui/ui_layout.h"
 
 namespace app {
 
@@ -25,8 +27,9 @@ struct WindowModeOptions {
   std::filesystem::path settingsFile;
   std::filesystem::path captureDir = defaultCaptureDir();  // F12 screenshots and F9 clips
   bool fullscreen = false;
-  int monitor = -1;        // full screen on this monitor (0, 1, ...); -1: the primary one
-  uint64_t maxFrames = 0;  // 0: until the window is closed
+  int monitor = -1;              // full screen on this monitor (0, 1, ...); -1: the primary one
+  uint64_t maxFrames = 0;        // 0: until the window is closed
+  std::optional<TextMode> text;  // --text; default booth in --kiosk, engineer otherwise
 };
 
 /// Opens the window and runs until Esc or close. Returns the exit status.

@@ -112,10 +112,19 @@ sim::Result<std::unique_ptr<ClipRecorder>> ClipRecorder::start(const std::filesy
                                                                uint32_t width, uint32_t height,
                                                                double fps) {
   using R = sim::Result<std::unique_ptr<ClipRecorder>>;
-  if (!haveFfmpeg()) {
-    return R::failure("recording needs ffmpeg (Debian package ffmpeg), which is not installed");
-  }
   std::error_code ec;
+  if (!haveFfmpeg()) {
+    std::filesystem::path folder = mp4;
+    folder.replace_extension();
+    std::filesystem::create_directories(folder, ec);
+    if (ec) return R::failure(folder.string() + ": cannot create the folder: " + ec.message());
+    std::unique_ptr<ClipRecorder> recorder(new ClipRecorder());
+    recorder->m_folder = folder;
+    recorder->m_path = folder;
+    recorder->m_width = width;
+    recorder->m_height = height;
+    return recorder;
+  }
   if (mp4.has_parent_path()) std::filesystem::create_directories(mp4.parent_path(), ec);
   const std::string command = "ffmpeg -nostdin -y -loglevel error -f rawvideo -pix_fmt rgba -s " +
                               std::to_string(width) + "x" + std::to_string(height) +
@@ -137,7 +146,17 @@ ClipRecorder::~ClipRecorder() {
 }
 
 bool ClipRecorder::addFrame(const renderer::Pixels& pixels) {
-  if (!m_pipe || pixels.width != m_width || pixels.height != m_height) return false;
+  if (pixels.width != m_width || pixels.height != m_height) return false;
+  if (!m_folder.empty()) {
+    char name[32];
+    std::snprintf(name, sizeof name, "frame-%06llu.png",
+                  static_cast<unsigned long long>(m_frames + 1));
+    std::string error;
+    if (!renderer::writePng(m_folder / name, pixels, error)) return false;
+    ++m_frames;
+    return true;
+  }
+  if (!m_pipe) return false;
   if (std::fwrite(pixels.rgba.data(), 1, pixels.rgba.size(), m_pipe) != pixels.rgba.size()) {
     return false;
   }
@@ -147,6 +166,10 @@ bool ClipRecorder::addFrame(const renderer::Pixels& pixels) {
 
 sim::Result<std::filesystem::path> ClipRecorder::finish() {
   using R = sim::Result<std::filesystem::path>;
+  if (!m_folder.empty()) {
+    if (m_frames == 0) return R::failure(m_folder.string() + ": no frames were recorded");
+    return m_folder;
+  }
   if (!m_pipe) return R::failure(m_path.string() + ": the clip was already finished");
   const int status = ::pclose(m_pipe);
   m_pipe = nullptr;

@@ -39,10 +39,13 @@ sim::Result<std::filesystem::path> saveScreenshot(const renderer::Pixels& pixels
 sim::Result<bool> encodeFrames(const std::filesystem::path& folder, double fps,
                                const std::filesystem::path& mp4);
 
-/// A clip being recorded from the window: each frame goes straight into ffmpeg's stdin.
+/// A clip being recorded from the window: each frame goes straight into ffmpeg's stdin, or,
+/// without ffmpeg, into numbered PNG frames in a folder beside where the MP4 would have gone
+/// (`mp4` without its extension), which `encodeFrames` or any editor turns into a video later.
 class ClipRecorder {
  public:
-  /// Starts ffmpeg writing `mp4` for frames of width x height at `fps`.
+  /// Starts ffmpeg writing `mp4` for frames of width x height at `fps`; without ffmpeg, the
+  /// frames' folder.
   static sim::Result<std::unique_ptr<ClipRecorder>> start(const std::filesystem::path& mp4,
                                                           uint32_t width, uint32_t height,
                                                           double fps);
@@ -52,13 +55,17 @@ class ClipRecorder {
 
   /// Adds one frame; false (and the clip is over) when its size differs or ffmpeg has gone.
   bool addFrame(const renderer::Pixels& pixels);
-  /// Closes the pipe and waits for ffmpeg; the clip's path, or why it failed.
+  /// Closes the pipe and waits for ffmpeg; the clip's path (the frames' folder without
+  /// ffmpeg), or why it failed.
   sim::Result<std::filesystem::path> finish();
   uint64_t frames() const { return m_frames; }
+  /// Where the frames go, when there is no ffmpeg ("" when piping into ffmpeg).
+  const std::filesystem::path& framesFolder() const { return m_folder; }
 
  private:
   ClipRecorder() = default;
   FILE* m_pipe = nullptr;
+  std::filesystem::path m_folder;
   std::filesystem::path m_path;
   uint32_t m_width = 0, m_height = 0;
   uint64_t m_frames = 0;

@@ -36,10 +36,12 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
   if (session.replay) session.replay->advance(spec.dt_s, sim.speed(), sim.paused());
   result.times.advance_ms = msSince(mark);
 
-  // 3. With --trace the replayed job takes the engine's place in what the world reads.
+  // 3. With --trace the replayed job takes the engine's place in what the world reads. Colours
+  // and glow follow at a bounded rate of wall time, so nothing flashes (a still: at once).
   sim::engine::Snapshot snapshot = sim.snapshot();
   if (session.replay) session.replay->apply(snapshot);
-  session.world->sync(snapshot, source.overlay(), sim.generation());
+  session.world->sync(snapshot, source.overlay(), sim.generation(),
+                      world::Calm{spec.dt_s, source.reducedMotion()});
   result.generation = sim.generation();
   result.times.sync_ms = msSince(mark);
 
@@ -51,12 +53,17 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
   const world::FrameDesc frame = source.frameDesc(spec.extent, sim);  // 5
   session.worldStats = session.world->buildRenderList(source.camera(), frame, session.list);
   const bool blank = source.blanked();
-  if (blank) session.list.clear();
+  if (blank) {  // the presenter's blank: black, not an empty sky
+    session.list.clear();
+    for (int k = 0; k < 3; ++k) session.list.view.skyTop[k] = session.list.view.skyHorizon[k] = 0;
+  }
   result.stats = session.worldStats;
   result.times.world_ms = msSince(mark);
 
   UiLayer& ui = *session.ui;  // 6
   const float width = float(spec.extent.width), height = float(spec.extent.height);
+  // The text size follows the screen: a resized window gets fonts of its own size.
+  if (ui.fitTo(spec.extent.width, spec.extent.height)) session.renderer->reloadUiFonts();
   ImDrawData* draw = nullptr;
   for (int pass = 0; pass < (spec.settleUi ? 2 : 1); ++pass) {
     if (spec.platformNewFrame) {
@@ -72,10 +79,15 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
         for (const std::string& note : session.replay->notes()) result.hud.subtitle += " — " + note;
       }
       result.hud.generation = sim.generation();
-      ui.drawHud(result.hud);
-      drawLegend(session.world->overlay(), result.hud.panelOnRight ? ui.titleBottom() : -1.0f);
-      source.drawWindows(context);
-      ui.drawLabels(session.list, width, height);  // clear of the windows drawn above
+      const TextMode mode = result.hud.mode;
+      // Engineer: one legend bar; the booth's headline tells the number instead.
+      const bool legend = mode == TextMode::Engineer && session.world->overlay().active();
+      ui.drawHud(result.hud, legend);
+      if (legend) drawLegend(session.world->overlay(), ui.layout().legend, result.hud.language);
+      if (mode != TextMode::Off) source.drawWindows(context);
+      // Labels in the world: the engineer's (the booth's words are the title, the headline and
+      // one line), clear of the windows drawn above.
+      if (mode == TextMode::Engineer) ui.drawLabels(session.list, width, height);
     }
     draw = ui.endFrame();
   }

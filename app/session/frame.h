@@ -56,6 +56,8 @@ class FrameSource {
   virtual void drawWindows(FrameContext&) {}
   /// The presenter's blank: an empty scene and no UI.
   virtual bool blanked() const { return false; }
+  /// The visitor asked for less motion: the live world follows the simulation more calmly.
+  virtual bool reducedMotion() const { return false; }
 };
 
 enum class FrameOutput {

@@ -9,6 +9,8 @@
 #include "app/platform/window.h"
 #include "app/session/exit_status.h"
 #include "app/session/scenario_request.h"
+#include "app/ui/panels.h"
+#include "app/ui/ui_text.h"
 
 namespace app {
 
@@ -154,6 +156,27 @@ std::string simStatus(const sim::engine::Snapshot& s, const world::RackMap& rack
   std::snprintf(text + n, sizeof(text) - size_t(n),
                 "   hall 0 IT %.1f MW   campus IT %.1f MW   PUE %.2f", hall_W / 1e6,
                 a.campusIt_W / 1e6, a.pue);
+  return text;
+}
+
+}  // namespace app
+
+namespace app {
+
+std::string tourStatus(const sim::engine::Snapshot& s, const std::string& language) {
+  const sim::engine::Aggregates& a = s.aggregates;
+  std::string text = "t = " + formatQuantity(s.time_s, "time_s");
+  if (s.training) {
+    if (a.lastStepTime_s > 0) {
+      text += "   ·   " +
+              withValue(uiText("hud.step", language), formatQuantity(a.lastStepTime_s, "step_s"));
+    } else {
+      text += "   ·   " + withValue(uiText("hud.fault_free_step", language),
+                                    formatQuantity(s.faultFreeStepTime_s, "step_s"));
+    }
+  }
+  text += "   ·   " +
+          withValue(uiText("hud.tokens", language), formatQuantity(a.tokensPerSecond, "count"));
   return text;
 }
 

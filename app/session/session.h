@@ -55,5 +55,8 @@ HudInfo stationHud(const world::Station& station);
 /// inference output tokens/s), the hero hall's IT MW (its racks, `racks` gives which), campus
 /// IT MW and PUE.
 std::string simStatus(const sim::engine::Snapshot& snapshot, const world::RackMap& racks);
+/// The tour's shorter status line in `language`: simulated time and the workload's pace (step
+/// time and tokens/s, or output tokens/s); the power figures belong to the chapters on power.
+std::string tourStatus(const sim::engine::Snapshot& snapshot, const std::string& language);
 
 }  // namespace app

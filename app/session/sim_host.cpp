@@ -45,9 +45,10 @@ void SimHost::keepCheckpoints(bool on) {
   if (!on) m_checkpoints.clear();
 }
 
-void SimHost::say(std::string text, bool error) {
+void SimHost::say(std::string text, bool error, ClearedChanges cleared) {
   m_notice.text = std::move(text);
   m_notice.error = error;
+  m_notice.cleared = std::move(cleared);
   ++m_notice.serial;
   if (error) std::fprintf(stderr, "dcwalk: %s\n", m_notice.text.c_str());
 }
@@ -85,8 +86,11 @@ void SimHost::applyNow(const std::vector<SimCommand>& commands) {
 void SimHost::apply(const SimCommand& c) {
   switch (c.kind) {
     case SimCommand::Kind::Restart:
-      if (c.keepIfRunning && c.request == (m_pending ? m_pendingRequest : m_request)) break;
-      restart(c.request, c.resumeNow, c.done);
+      if (c.designed) {
+        follow(c);
+      } else {
+        restart(c.request, c.resumeNow, c.done);
+      }
       break;
     case SimCommand::Kind::Scrub:
       scrub(c.value);
@@ -113,6 +117,29 @@ void SimHost::apply(const SimCommand& c) {
         m_speed = std::clamp(m_speed * c.value, MIN_SPEED, MAX_SPEED);
       break;
   }
+}
+
+void SimHost::follow(const SimCommand& c) {
+  // The same designed simulation as the step before: the visitor's faults and fields stay.
+  if (m_designed && c.request == *m_designed) return;
+  const EngineRequest& running = m_pending ? m_pendingRequest : m_request;
+  // What the visitor added on top of the last design (all of it before the first design).
+  ClearedChanges cleared;
+  cleared.chapter = c.done;
+  const EngineRequest base = m_designed.value_or(EngineRequest{running.scenario, {}, {}});
+  for (const sim::engine::FaultDesc& f : running.faults) {
+    const bool designed = std::find(base.faults.begin(), base.faults.end(), f) != base.faults.end();
+    const bool kept =
+        std::find(c.request.faults.begin(), c.request.faults.end(), f) != c.request.faults.end();
+    if (!designed && !kept) cleared.faults.push_back(f);
+  }
+  if (running.scenario != base.scenario && running.scenario != c.request.scenario)
+    cleared.scenario = running.scenario;
+  cleared.fields = running.overrides != base.overrides && running.overrides != c.request.overrides;
+  m_designed = c.request;
+  if (c.request == running) return;  // what runs already
+  restart(c.request, false, {});
+  if (!cleared.empty()) say({}, false, std::move(cleared));
 }
 
 void SimHost::restart(const EngineRequest& request, bool resumeNow, const std::string& done) {

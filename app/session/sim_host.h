@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,21 @@
 
 namespace app {
 
-/// What the host says about the last commands: taken, or refused (and why).
+/// What the visitor had changed and a tour step's designed simulation replaced.
+struct ClearedChanges {
+  std::string chapter;                         // the step's chapter (SimCommand::done of follow)
+  std::vector<sim::engine::FaultDesc> faults;  // injected by the visitor
+  std::string scenario;                        // the visitor's own scenario ("" = the tour's)
+  bool fields = false;                         // the visitor's field overrides
+  bool empty() const { return faults.empty() && scenario.empty() && !fields; }
+};
+
+/// What the host says about the last commands: taken, or refused (and why), or what a tour
+/// step cleared (the UI words it in its language).
 struct SimNotice {
   std::string text;
   bool error = false;
+  ClearedChanges cleared;
   uint64_t serial = 0;  // grows with every notice
 };
 
@@ -98,6 +110,7 @@ class SimHost {
     std::unique_ptr<sim::engine::Engine> engine;
   };
   void apply(const SimCommand& command);
+  void follow(const SimCommand& command);
   void restart(const sim::engine::EngineRequest& request, bool resumeNow, const std::string& done);
   void scrub(double t_s);
   /// Starts catching up from `from` to `target_s`; `request` is what it runs.
@@ -108,11 +121,14 @@ class SimHost {
   sim::Result<std::unique_ptr<sim::engine::Engine>> restoreBefore(double t_s);
   void stepAndCheckpoint(sim::engine::Engine& engine, std::vector<Checkpoint>* checkpoints);
   void runWithCheckpoints(double t_s, SimProgress* progress = nullptr);
-  void say(std::string text, bool error);
+  void say(std::string text, bool error, ClearedChanges cleared = {});
 
   const sim::Catalog* m_catalog;
   std::unique_ptr<sim::engine::Engine> m_engine;
   sim::engine::EngineRequest m_request;
+  // The tour step's designed simulation last followed; the visitor's changes on top of it
+  // survive until a step designs another one.
+  std::optional<sim::engine::EngineRequest> m_designed;
   uint32_t m_campusRacks = 0;
   uint64_t m_generation = 1;
   std::vector<Checkpoint> m_checkpoints;  // of m_request's run, oldest first

@@ -6,6 +6,7 @@
 
 #include "app/session/session.h"
 #include "app/session/tour_session.h"
+#include "app/ui/ui_text.h"
 
 namespace app {
 
@@ -53,19 +54,19 @@ void TourDriver::followStep(std::vector<SimCommand>& commands) {
   const world::TourFrame frame = m_player.frame();
   if (frame.stepSerial == m_stepSerial) return;
   m_stepSerial = frame.stepSerial;
-  if (frame.engineScenario.empty()) return;  // the step keeps whatever runs
-  commands.push_back(SimCommand::follow({frame.engineScenario, {}, frame.faults}));
+  if (frame.engineScenario.empty()) return;  // a tour without a designed simulation
+  commands.push_back(
+      SimCommand::follow({frame.engineScenario, {}, frame.faults}, frame.chapterTitle));
 }
 
-HudInfo TourDriver::hud(const std::string& language, const sim::engine::Snapshot& snapshot,
-                        const world::RackMap& racks) const {
+HudInfo TourDriver::hud(const std::string& language, const sim::engine::Snapshot& snapshot) const {
   HudInfo hud = tourHud(m_player.frame());
+  hud.language = language;
   if (!m_player.onPath()) {
-    hud.caption = language == "de" ? "Freier Flug: Pos1 führt zurück zur Tour"
-                                   : "Free flight: Home returns to the tour";
+    hud.caption = uiText("hud.free_flight", language);
     hud.captionIsAction = false;
   }
-  hud.status = simStatus(snapshot, racks);
+  hud.status = tourStatus(snapshot, language);
   return hud;
 }
 

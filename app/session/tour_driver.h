@@ -49,8 +49,7 @@ class TourDriver {
   void advance(double dt_s, std::vector<SimCommand>& commands);
 
   /// The tour's HUD: chapter, caption (a free-flight hint off the path) and the sim status.
-  HudInfo hud(const std::string& language, const sim::engine::Snapshot& snapshot,
-              const world::RackMap& racks) const;
+  HudInfo hud(const std::string& language, const sim::engine::Snapshot& snapshot) const;
 
   /// Traffic particles: the visitor's choice once made (toggleTraffic), else whether the tour
   /// step lists the "traffic" overlay.

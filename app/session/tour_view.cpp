@@ -1,6 +1,7 @@
 #include "app/session/tour_view.h"
 
 #include "app/session/session.h"
+#include "app/ui/narration.h"
 
 namespace app {
 
@@ -22,14 +23,39 @@ void TourView::follow(FrameContext& context) {
 }
 
 HudInfo TourView::hud(FrameContext& context) {
-  HudInfo hud = m_driver.hud(m_language, context.snapshot, context.world.racks());
-  hud.panelOnRight = m_panel.view() != nullptr;
+  HudInfo hud = m_driver.hud(m_language, context.snapshot);
+  hud.mode = m_mode;
+  const PanelView* view = m_panel.view();
+  if (m_mode == TextMode::Booth) {
+    // Readable at two metres: the title, one number, one line (visual_brief.md).
+    hud.subtitle.clear();
+    hud.status.clear();
+    const world::TourFrame frame = m_driver.player().frame();
+    hud.caption = m_driver.player().onPath() ? frame.boothCaption : hud.caption;
+    hud.captionIsAction = false;
+    if (view && view->verdict) {
+      hud.headline = view->verdict->text;
+      hud.headlineIsWarning = view->verdict->warning;
+    }
+  } else {
+    hud.panelOnRight = view != nullptr;
+  }
+  if (!m_hint.empty()) hud.caption = m_hint;
   if (!m_banner.empty()) hud.banner = m_banner;
+  // Every number in the narration is the panel's (or the catalog's) value it names.
+  hud.caption = fillNarration(hud.caption, {view, &context.catalog});
   return hud;
 }
 
-void TourView::drawWindows(FrameContext&) {
-  m_panel.draw(m_interactive && !m_attract, m_language);
+void TourView::drawWindows(FrameContext& context) {
+  if (m_mode != TextMode::Engineer) return;
+  PanelDrawDesc desc;
+  desc.region = context.ui.layout().panel;
+  desc.interactive = m_interactive && !m_attract;
+  desc.details = m_details;
+  desc.language = m_language;
+  desc.verdictFont = context.ui.headlineFont();
+  m_panel.draw(desc, RunningSim{context.sim.request(), context.sim.time_s()}, context.commands);
 }
 
 void StationView::setBaseline(double lodScale, bool cull, uint64_t triangleBudget) {
@@ -52,7 +78,10 @@ world::FrameDesc StationView::frameDesc(VkExtent2D extent, const SimHost& sim) c
 
 HudInfo StationView::hud(FrameContext& context) {
   HudInfo hud;
+  hud.mode = m_mode;
+  if (m_mode == TextMode::Off) return hud;
   if (m_station) hud = stationHud(*m_station);
+  hud.mode = m_mode;
   if (!m_title.empty()) {
     hud.title = m_title;
     return hud;

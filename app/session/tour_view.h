@@ -1,6 +1,8 @@
 // The frame source of every mode that shows the tour (window, booth, soak, headless tour and
-// clip): the tour driver's camera and overlay, the chapter's simulator panel, the tour HUD; in
-// booth mode also the booth's banner, blank and attract state (setBooth, every frame).
+// clip): the tour driver's camera and overlay, the chapter's simulator panel, the tour HUD in the
+// text mode chosen (booth: title, headline, one caption line; engineer: the panel with its
+// verdict first; off: the picture alone); in booth mode also the booth's banner, blank and
+// attract state (setBooth, every frame).
 #pragma once
 
 #include <string>
@@ -22,12 +24,19 @@ class TourView : public FrameSource {
   TourPanel& panel() { return m_panel; }
   /// Knobs can be moved (false in the booth's attract loop and headless).
   void setInteractive(bool interactive) { m_interactive = interactive; }
+  /// How much text the frame carries.
+  void setTextMode(TextMode mode) { m_mode = mode; }
+  TextMode textMode() const { return m_mode; }
+  /// Engineer: every row of the panel, or the verdict and the controls only (V).
+  void toggleDetails() { m_details = !m_details; }
+  bool details() const { return m_details; }
   /// Booth mode's state for this frame: the presenter's blank, the attract loop (knobs cannot
-  /// move), the idle countdown banner.
-  void setBooth(bool blanked, bool attract, std::string banner) {
+  /// move), the idle countdown banner, a hint for a visitor who just woke the booth.
+  void setBooth(bool blanked, bool attract, std::string banner, std::string hint = {}) {
     m_blanked = blanked;
     m_attract = attract;
     m_banner = std::move(banner);
+    m_hint = std::move(hint);
   }
 
   void advance(double dt_s, std::vector<SimCommand>& commands) override;
@@ -38,18 +47,22 @@ class TourView : public FrameSource {
   HudInfo hud(FrameContext& context) override;
   void drawWindows(FrameContext& context) override;
   bool blanked() const override { return m_blanked; }
+  bool reducedMotion() const override { return m_driver.player().reducedMotion(); }
 
  private:
   TourDriver& m_driver;
   TourPanel& m_panel;
   std::string m_language;
+  TextMode m_mode = TextMode::Engineer;
+  bool m_details = false;
   bool m_interactive = false;
   bool m_blanked = false, m_attract = false;
-  std::string m_banner;
+  std::string m_banner, m_hint;
 };
 
 /// The frame source of the station views (shot, bench): a camera the mode places, a heat
-/// overlay, traffic and coolant, and the station's HUD with the simulation's status.
+/// overlay, traffic and coolant, and the station's HUD with the simulation's status (none with
+/// TextMode::Off: the clean plate).
 class StationView : public FrameSource {
  public:
   StationView() = default;
@@ -63,6 +76,7 @@ class StationView : public FrameSource {
   void setOverlay(world::OverlayMetric metric) { m_overlay = metric; }
   void setTraffic(bool on) { m_traffic = on; }
   void setCoolant(bool on) { m_coolant = on; }
+  void setTextMode(TextMode mode) { m_mode = mode; }
   /// The HUD's title instead of the station's (shot --model: the file's name).
   void setTitle(std::string title) { m_title = std::move(title); }
   /// Frame description tweaks of the benchmark's naive baselines.
@@ -80,6 +94,7 @@ class StationView : public FrameSource {
   bool m_stationStudio = true;
   world::OverlayMetric m_overlay = world::OverlayMetric::None;
   bool m_traffic = false, m_coolant = false;
+  TextMode m_mode = TextMode::Engineer;
   std::string m_title;
   double m_lodScale = 1.0;
   bool m_cull = true;

@@ -1,10 +1,12 @@
 #include "app/ui/legend.h"
 
-#include <cfloat>
 #include <cstdio>
 #include <string>
 
 #include <imgui.h>
+
+#include "app/ui/ui_layer.h"
+#include "app/ui/ui_text.h"
 
 namespace app {
 namespace {
@@ -14,31 +16,37 @@ constexpr int BAR_STEPS = 48;
 
 std::string formatEnd(double value, const std::string& unit) {
   char text[48];
-  std::snprintf(text, sizeof(text), "%.0f %s", value, unit.c_str());
+  std::snprintf(text, sizeof(text), "%.0f\u00a0%s", value, unit.c_str());
   return text;
 }
 
-void drawBar(const world::LegendRange& range) {
-  ImGui::TextUnformatted(range.label.c_str());
-  const float width = ImGui::GetFontSize() * 14.0f;
-  const float height = ImGui::GetFontSize() * 0.9f;
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  for (int i = 0; i < BAR_STEPS; ++i) {
-    const float x0 = origin.x + width * float(i) / BAR_STEPS;
-    const float x1 = origin.x + width * float(i + 1) / BAR_STEPS;
-    const ImU32 left = paletteColour(double(i) / BAR_STEPS);
-    const ImU32 right = paletteColour(double(i + 1) / BAR_STEPS);
-    draw->AddRectFilledMultiColor(ImVec2(x0, origin.y), ImVec2(x1, origin.y + height), left, right,
-                                  right, left);
-  }
-  ImGui::Dummy(ImVec2(width, height));
-  const std::string lo = formatEnd(range.min, range.unit);
+// "racks  0 kW" on the left and "132 kW" on the right of a `width` line.
+void drawEnds(const char* what, const world::LegendRange& range, float width) {
+  const std::string lo = std::string(what) + "  " + formatEnd(range.min, range.unit);
   const std::string hi = formatEnd(range.max, range.unit);
   const float startX = ImGui::GetCursorPosX();
-  ImGui::TextUnformatted(lo.c_str());
+  ImGui::TextDisabled("%s", lo.c_str());
   ImGui::SameLine(startX + width - ImGui::CalcTextSize(hi.c_str()).x);
-  ImGui::TextUnformatted(hi.c_str());
+  ImGui::TextDisabled("%s", hi.c_str());
+}
+
+// The metric's name in the UI's words.
+const char* metricKey(world::OverlayMetric metric) {
+  switch (metric) {
+    case world::OverlayMetric::Power:
+      return "legend.power";
+    case world::OverlayMetric::Temperature:
+      return "legend.temperature";
+    case world::OverlayMetric::Utilisation:
+      return "legend.utilisation";
+    case world::OverlayMetric::LinkLoad:
+      return "legend.link_load";
+    case world::OverlayMetric::Stage:
+      return "legend.stage";
+    case world::OverlayMetric::None:
+      break;
+  }
+  return "legend.none";
 }
 
 }  // namespace
@@ -50,27 +58,32 @@ unsigned int paletteColour(double t) {
                   255);
 }
 
-void drawLegend(const world::OverlayState& overlay, float belowY) {
-  if (!overlay.active()) return;
-  const ImGuiIO& io = ImGui::GetIO();
-  const float margin = ImGui::GetFontSize();
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
-                                 ImGuiWindowFlags_NoInputs;
-  if (belowY >= 0) {
-    ImGui::SetNextWindowPos(ImVec2(margin, belowY + margin * 0.5f));
-  } else {
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - margin, margin), 0, ImVec2(1, 0));
-  }
-  ImGui::Begin("##legend", nullptr, flags);
-  const std::string title = "overlay: " + std::string(world::overlayMetricName(overlay.metric)) +
-                            " (" + std::string(sim::basisName(overlay.basis)) + ")";
+void drawLegend(const world::OverlayState& overlay, const ScreenRect& region,
+                const std::string& language) {
+  if (!overlay.active() || emptyRect(region)) return;
+  placeInRegion(region, 0, 0, region[2] - region[0]);
+  ImGui::Begin("##legend", nullptr, hudWindowFlags());
+  const float width = ImGui::GetContentRegionAvail().x;
+  const std::string title =
+      withValue(uiText("legend.title", language), uiText(metricKey(overlay.metric), language));
   ImGui::TextUnformatted(title.c_str());
-  ImGui::Separator();
-  drawBar(overlay.rackRange);
-  ImGui::Spacing();
-  drawBar(overlay.gpuRange);
+  const float height = ImGui::GetFontSize() * 0.7f;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (int i = 0; i < BAR_STEPS; ++i) {
+    const float x0 = origin.x + width * float(i) / BAR_STEPS;
+    const float x1 = origin.x + width * float(i + 1) / BAR_STEPS;
+    const ImU32 left = paletteColour(double(i) / BAR_STEPS);
+    const ImU32 right = paletteColour(double(i + 1) / BAR_STEPS);
+    draw->AddRectFilledMultiColor(ImVec2(x0, origin.y), ImVec2(x1, origin.y + height), left, right,
+                                  right, left);
+  }
+  ImGui::Dummy(ImVec2(width, height));
+  drawEnds(uiText("legend.racks", language), overlay.rackRange, width);
+  if (overlay.gpuRange.unit != overlay.rackRange.unit ||
+      overlay.gpuRange.max != overlay.rackRange.max) {
+    drawEnds(uiText("legend.gpus", language), overlay.gpuRange, width);
+  }
   ImGui::End();
 }
 

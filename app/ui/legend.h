@@ -1,7 +1,11 @@
-// The overlay legend: an ImGui window with the palette as a bar per scale (racks, hero rack
-// GPUs), its min and max with units, the basis of the values and the simulated time.
+// The overlay legend: one ImGui window with the palette as one bar, the metric's name and basis,
+// and the bar's ends with units for the racks and for the hero rack's GPUs (the two scales the
+// heat map colours).
 #pragma once
 
+#include <string>
+
+#include "app/ui/ui_layout.h"
 #include "world/live/overlays.h"
 
 namespace app {
@@ -9,9 +13,9 @@ namespace app {
 /// The colour-blind-safe palette (viridis) at `t` in 0..1 as an ImGui colour (ImU32).
 unsigned int paletteColour(double t);
 
-/// Draws the legend of `overlay` in the top-right corner, or top-left from `belowY` pixels down
-/// when the right side is taken (belowY >= 0); nothing when no overlay is on. Call between
-/// UiLayer::beginFrame and endFrame.
-void drawLegend(const world::OverlayState& overlay, float belowY = -1.0f);
+/// Draws the legend of `overlay` in `region` (UiLayout::legend), in `language`; nothing when no
+/// overlay is on. Call between UiLayer::beginFrame and endFrame.
+void drawLegend(const world::OverlayState& overlay, const ScreenRect& region,
+                const std::string& language);
 
 }  // namespace app

@@ -7,20 +7,35 @@
 #include <imgui.h>
 
 #include "app/ui/legend.h"
+#include "app/ui/ui_layer.h"
+#include "app/ui/ui_text.h"
+#include "app/ui/widgets.h"
 #include "sim/basis.h"
-#include "world/live/overlays.h"
 
 namespace app {
 namespace {
 
 // Over capacity: a red that stays distinct from viridis for the common colour-vision deficiencies
 // (the warning is also written out, never colour alone).
-const ImVec4 WARNING_TEXT(1.0f, 0.35f, 0.3f, 1.0f);
+const ImVec4 WARNING_TEXT(1.0f, 0.38f, 0.33f, 1.0f);
 const ImU32 WARNING_LINE = IM_COL32(255, 80, 70, 255);
 const ImU32 CAPACITY_LINE = IM_COL32(255, 255, 255, 255);
-const ImU32 BAR_BACKGROUND = IM_COL32(255, 255, 255, 40);
+const ImU32 BAR_BACKGROUND = IM_COL32(255, 255, 255, 28);
 
-void drawRows(const PanelView& view) {
+// Where a number comes from: its basis and source, or the evaluation it is an output of.
+void drawProvenance(const PanelRowView& row, const std::string& language) {
+  const std::string basis = row.basis ? std::string(sim::basisName(*row.basis)) : "derived";
+  ImGui::TextDisabled("%s", withValue(uiText("panel.basis", language), basis).c_str());
+  const std::string source =
+      row.source.empty() ? "dcwalk sim: " + row.key + " (docs/sim.md)" : row.source;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + ImGui::GetFontSize() * 24.0f);
+  ImGui::TextWrapped("%s", withValue(uiText("panel.source", language), source).c_str());
+  ImGui::PopTextWrapPos();
+}
+
+// The rows as a table; a row's basis and source show on hover and stay open once clicked.
+void drawRows(const PanelView& view, const std::string& language) {
+  static std::string pinned;  // the row key whose source is open (one panel on screen at a time)
   if (view.rows.empty()) return;
   if (!ImGui::BeginTable("##rows", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
     return;
@@ -38,19 +53,16 @@ void drawRows(const PanelView& view) {
     } else {
       ImGui::TextUnformatted(row.text.c_str());
     }
-    if (ImGui::IsItemHovered()) {
+    if (ImGui::IsItemClicked()) pinned = pinned == row.key ? std::string() : row.key;
+    if (ImGui::IsItemHovered() && pinned != row.key) {
       ImGui::BeginTooltip();
-      ImGui::TextUnformatted(row.key.c_str());
-      if (row.basis) {
-        const std::string basis = "basis: " + std::string(sim::basisName(*row.basis));
-        ImGui::TextUnformatted(basis.c_str());
-      }
-      if (!row.source.empty()) {
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-        ImGui::TextWrapped("%s", row.source.c_str());
-        ImGui::PopTextWrapPos();
-      }
+      drawProvenance(row, language);
       ImGui::EndTooltip();
+    }
+    if (pinned == row.key) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      drawProvenance(row, language);
     }
   }
   ImGui::EndTable();
@@ -63,7 +75,7 @@ void drawRace(const PixelRaceView& race, float width, float cycle_s) {
   if (!(slowest_s > 0) || !(cycle_s > 0)) return;
   const double wall_s = std::fmod(ImGui::GetTime(), double(cycle_s) * 1.25);
   const double simulated_s = wall_s / cycle_s * slowest_s;
-  const float height = ImGui::GetFontSize() * 1.1f;
+  const float height = ImGui::GetFontSize() * 1.2f;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const struct {
     const char* name;
@@ -72,23 +84,24 @@ void drawRace(const PixelRaceView& race, float width, float cycle_s) {
   } lanes[] = {{"CPU", race.cpuFrame_s, 0.25}, {"GPU", race.gpuFrame_s, 0.85}};
   for (const auto& lane : lanes) {
     const double done = std::clamp(simulated_s / lane.frame_s, 0.0, 1.0);
-    const std::string text =
-        std::string(lane.name) + "  " + formatQuantity(done * race.pixels, "race.pixels") + " px";
+    const std::string text = std::string(lane.name) + "  " +
+                             formatQuantity(done * race.pixels, "race.pixels") + "\u00a0px";
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), BAR_BACKGROUND);
+    draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), BAR_BACKGROUND,
+                        height * 0.25f);
     draw->AddRectFilled(origin, ImVec2(origin.x + width * float(done), origin.y + height),
-                        paletteColour(lane.colour));
-    draw->AddText(ImVec2(origin.x + ImGui::GetFontSize() * 0.3f, origin.y), CAPACITY_LINE,
-                  text.c_str());
+                        paletteColour(lane.colour), height * 0.25f);
+    draw->AddText(ImVec2(origin.x + ImGui::GetFontSize() * 0.3f, origin.y + height * 0.08f),
+                  lane.colour > 0.5 ? IM_COL32(10, 12, 16, 255) : CAPACITY_LINE, text.c_str());
     ImGui::Dummy(ImVec2(width, height));
   }
 }
 
 // Log-log roofline: the roof (bandwidth slope, then the flat peak), the ridge, and each point
 // at its intensity on the roof, labelled memory- or compute-bound.
-void drawRoofline(const RooflineView& roof, float width) {
+void drawRoofline(const RooflineView& roof, float width, const std::string& language) {
   const float em = ImGui::GetFontSize();
-  const float height = em * 7.0f;
+  const float height = em * 6.5f;
   double lo = roof.ridge_flops_per_byte, hi = roof.ridge_flops_per_byte;
   for (const auto& p : roof.points) {
     lo = std::min(lo, p.intensity_flops_per_byte);
@@ -105,39 +118,42 @@ void drawRoofline(const RooflineView& roof, float width) {
   };
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height),
-                      IM_COL32(255, 255, 255, 18));
+                      IM_COL32(255, 255, 255, 14), em * 0.2f);
   const double left = std::pow(10.0, x0), right = std::pow(10.0, x1);
-  const ImU32 roofColour = paletteColour(0.85);
+  const ImU32 roofColour = ACCENT_RGBA;
   draw->AddLine(at(left, roof.bandwidth_Bps * left), at(roof.ridge_flops_per_byte, roof.peak_flops),
                 roofColour, 2.5f);
   draw->AddLine(at(roof.ridge_flops_per_byte, roof.peak_flops), at(right, roof.peak_flops),
                 roofColour, 2.5f);
-  char text[96];
-  std::snprintf(text, sizeof text, "ridge %.0f FLOP/B", roof.ridge_flops_per_byte);
+  const std::string ridgeText =
+      withValue(uiText("panel.ridge", language),
+                formatQuantity(roof.ridge_flops_per_byte, "ridge_flops_per_byte"));
   const ImVec2 ridge = at(roof.ridge_flops_per_byte, roof.peak_flops);
-  draw->AddText(ImVec2(ridge.x + 4.0f, ridge.y + 2.0f), IM_COL32(220, 220, 220, 255), text);
+  draw->AddText(ImVec2(ridge.x + 4.0f, ridge.y + 2.0f), IM_COL32(220, 220, 220, 255),
+                ridgeText.c_str());
   for (size_t i = 0; i < roof.points.size(); ++i) {
     const auto& p = roof.points[i];
     const ImVec2 c = at(p.intensity_flops_per_byte, p.attainable_flops);
     const ImU32 colour = paletteColour((double(i) + 0.5) / double(roof.points.size()) * 0.7);
     draw->AddCircleFilled(c, em * 0.35f, colour);
     draw->AddCircle(c, em * 0.35f, IM_COL32(255, 255, 255, 220), 0, 1.5f);
-    std::snprintf(text, sizeof text, "%s: %s", p.label.c_str(),
-                  p.memoryBound ? "memory-bound" : "compute-bound");
-    const ImVec2 size = ImGui::CalcTextSize(text);
+    const std::string text =
+        p.label + ": " +
+        uiText(p.memoryBound ? "panel.memory_bound" : "panel.compute_bound", language);
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
     const float tx = std::clamp(c.x - size.x * 0.5f, origin.x, origin.x + width - size.x);
     const float ty = p.memoryBound ? c.y + em * 0.5f : c.y - em * 1.5f;
-    draw->AddText(ImVec2(tx, ty), IM_COL32(240, 240, 240, 255), text);
+    draw->AddText(ImVec2(tx, ty), IM_COL32(240, 240, 240, 255), text.c_str());
   }
   ImGui::Dummy(ImVec2(width, height));
-  ImGui::TextDisabled("roofline: FLOP/s against FLOP per byte (log-log)");
+  ImGui::TextDisabled("%s", uiText("panel.roofline", language));
 }
 
 void drawBar(const PanelBarView& bar, float width) {
   ImGui::TextUnformatted(bar.label.c_str());
   const double full = std::max(bar.capacity, bar.total);
   if (!(full > 0)) return;
-  const float height = ImGui::GetFontSize() * 1.6f;
+  const float height = ImGui::GetFontSize() * 1.4f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), BAR_BACKGROUND);
@@ -166,23 +182,27 @@ void drawBar(const PanelBarView& bar, float width) {
     ImGui::SameLine();
     ImGui::Text("%s  %s", bar.segments[i].label.c_str(), bar.segments[i].text.c_str());
   }
+  // In words too, never colour alone.
   ImGui::Text("%s / %s", bar.totalText.c_str(), bar.capacityText.c_str());
-  if (bar.over) ImGui::TextColored(WARNING_TEXT, "%s", bar.overText.c_str());
+  if (bar.over) {
+    ImGui::SameLine();
+    ImGui::TextColored(WARNING_TEXT, "%s", bar.overText.c_str());
+  }
 }
 
 bool drawKnobs(const PanelView& view, std::vector<double>& knobValues, float width,
-               bool interactive, const char* resetLabel) {
+               const std::string& language) {
   bool changed = false;
-  if (!interactive) ImGui::BeginDisabled();
-  ImGui::PushItemWidth(width * 0.55f);
+  ImGui::PushItemWidth(width * 0.5f);
   for (size_t i = 0; i < view.knobs.size(); ++i) {
     const PanelKnobView& knob = view.knobs[i];
-    ImGui::PushID(int(i));
+    ImGui::PushID(int(i));  // the label changes with the language; the ID must not
+    const std::string label = knob.label + "###knob";
     if (!knob.choices.empty()) {
       const int current = int(knob.value);
       const char* preview =
           current >= 0 ? knob.choices[size_t(current)].c_str() : knob.text.c_str();
-      if (ImGui::BeginCombo(knob.label.c_str(), preview)) {
+      if (ImGui::BeginCombo(label.c_str(), preview)) {
         for (size_t c = 0; c < knob.choices.size(); ++c) {
           if (ImGui::Selectable(knob.choices[c].c_str(), int(c) == current) && int(c) != current) {
             knobValues[i] = double(c);
@@ -200,8 +220,8 @@ bool drawKnobs(const PanelView& view, std::vector<double>& knobValues, float wid
       if (format.empty()) format = knob.step >= 1.0 ? "%.0f" : "%.2f";
       const ImGuiSliderFlags flags =
           ImGuiSliderFlags_AlwaysClamp | (knob.log ? ImGuiSliderFlags_Logarithmic : 0);
-      if (ImGui::SliderScalar(knob.label.c_str(), ImGuiDataType_Double, &value, &knob.min,
-                              &knob.max, format.c_str(), flags)) {
+      if (ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, &value, &knob.min, &knob.max,
+                              format.c_str(), flags)) {
         knobValues[i] = value;
         changed = true;
       }
@@ -209,57 +229,85 @@ bool drawKnobs(const PanelView& view, std::vector<double>& knobValues, float wid
     ImGui::PopID();
   }
   ImGui::PopItemWidth();
-  if (!view.knobs.empty() && ImGui::Button(resetLabel)) {
+  if (!view.knobs.empty() && stableButton(uiText("panel.reset", language), "reset")) {
     std::fill(knobValues.begin(), knobValues.end(), std::nan(""));
     changed = true;
   }
-  if (!interactive) ImGui::EndDisabled();
-  return changed && interactive;
+  return changed;
 }
 
 }  // namespace
 
-bool drawPanel(const PanelView& view, std::vector<double>& knobValues, const PanelDrawDesc& desc) {
+PanelInput drawPanel(const PanelView& view, std::vector<double>& knobValues,
+                     const PanelDrawDesc& desc) {
+  PanelInput input;
   knobValues.resize(view.knobs.size(), std::nan(""));
-  const ImGuiIO& io = ImGui::GetIO();
-  const float em = ImGui::GetFontSize();
-  const float width = em * desc.widthEm;
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - em, io.DisplaySize.y * 0.5f), 0,
-                          ImVec2(1.0f, 0.5f));
-  ImGui::SetNextWindowBgAlpha(0.85f);
-  ImGui::Begin("##panel", nullptr, flags);
+  if (emptyRect(desc.region)) return input;
+  const std::string& language = desc.language;
+  placeInRegion(desc.region, 1.0f, 0.0f, desc.region[2] - desc.region[0]);
+  ImGui::Begin("##panel", nullptr, panelWindowFlags());
+  const float width = ImGui::GetContentRegionAvail().x;
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   ImGui::TextUnformatted(view.title.c_str());
   ImGui::TextDisabled("%s", view.scenario.c_str());
   ImGui::Separator();
-  ImGui::Dummy(ImVec2(width, 0.0f));
   if (!view.error.empty()) ImGui::TextColored(WARNING_TEXT, "%s", view.error.c_str());
-  if (view.race) {
-    drawRace(*view.race, width, desc.raceCycle_s);
-    ImGui::Spacing();
+  if (view.verdict) {
+    // The verdict first, in large type; its basis is one hover or click away like every row's.
+    if (desc.verdictFont) ImGui::PushFont(desc.verdictFont);
+    if (view.verdict->warning) ImGui::PushStyleColor(ImGuiCol_Text, WARNING_TEXT);
+    // Broken as the captions are: never between a number and its unit ("7.49 / ms").
+    ImGui::BeginGroup();
+    for (const std::string& line : wrapText(view.verdict->text, width, [](const std::string& l) {
+           return ImGui::CalcTextSize(l.c_str()).x;
+         }))
+      ImGui::TextUnformatted(line.c_str());
+    ImGui::EndGroup();
+    if (view.verdict->warning) ImGui::PopStyleColor();
+    if (desc.verdictFont) ImGui::PopFont();
+    if (ImGui::IsItemHovered()) {
+      if (const PanelRowView* row = view.value(view.verdict->key)) {
+        ImGui::BeginTooltip();
+        drawProvenance(*row, language);
+        ImGui::EndTooltip();
+      }
+    }
   }
-  drawRows(view);
+  if (view.race) {
+    ImGui::Spacing();
+    drawRace(*view.race, width, desc.raceCycle_s);
+  }
   if (view.roofline) {
     ImGui::Spacing();
-    drawRoofline(*view.roofline, width);
+    drawRoofline(*view.roofline, width, language);
   }
   if (view.bar) {
     ImGui::Spacing();
     drawBar(*view.bar, width);
   }
-  bool changed = false;
-  if (!view.knobs.empty()) {
+  if (!view.knobs.empty() || !view.buttons.empty()) {
     ImGui::Spacing();
     ImGui::Separator();
-    changed = drawKnobs(view, knobValues, width, desc.interactive,
-                        desc.language == "de" ? "Zurücksetzen" : "Reset");
+    if (!desc.interactive) ImGui::BeginDisabled();
+    input.knobsChanged = drawKnobs(view, knobValues, width, language) && desc.interactive;
+    for (size_t i = 0; i < view.buttons.size(); ++i) {
+      if (i > 0 && ImGui::GetItemRectMax().x +
+                           ImGui::CalcTextSize(view.buttons[i].label.c_str()).x +
+                           ImGui::GetFontSize() * 2 <
+                       ImGui::GetWindowPos().x + width)
+        ImGui::SameLine();
+      if (stableButton(view.buttons[i].label, view.buttons[i].id.c_str()) && desc.interactive)
+        input.button = i;
+    }
+    if (!desc.interactive) ImGui::EndDisabled();
   }
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s",
+                      uiText(desc.details ? "hud.details_hide" : "hud.details_hint", language));
+  if (desc.details) drawRows(view, language);
   ImGui::PopTextWrapPos();
   ImGui::End();
-  return changed;
+  return input;
 }
 
 }  // namespace app

@@ -6,6 +6,8 @@
 #include <limits>
 #include <map>
 
+#include "sim/engine/fault_spec.h"
+#include "sim/engine/scenarios.h"
 #include "sim/evaluate.h"
 #include "sim/json_checker.h"
 #include "sim/pixel_race.h"
@@ -24,6 +26,7 @@ constexpr size_t MAX_KNOBS = 8;
 constexpr size_t MAX_SEGMENTS = 8;
 constexpr size_t MAX_CHOICES = 16;
 constexpr size_t MAX_SETS = 16;
+constexpr size_t MAX_BUTTONS = 6;
 constexpr double MAX_RACE_SIDE_PX = 1e6;
 
 // Sections of sim::evaluateScenario, and the race figures this file computes.
@@ -167,8 +170,8 @@ class PanelParser : sim::JsonChecker {
   bool readPanel(const Pointer& at, Panel& panel) {
     panel.where = m_file.where(at);
     if (!field(at, Json::value_t::object, "an object")) return false;
-    if (!onlyFields(
-            at, {"id", "title", "title_de", "sets", "race", "rows", "knobs", "bar", "roofline"}))
+    if (!onlyFields(at, {"id", "title", "title_de", "sets", "race", "rows", "knobs", "bar",
+                         "roofline", "verdict", "buttons"}))
       return false;
     if (!text(at / "id", panel.id)) return false;
     if (!contains(world::knownPanels(), panel.id))
@@ -213,6 +216,61 @@ class PanelParser : sim::JsonChecker {
       panel.bar.emplace();
       if (!readBar(at / "bar", hasRace, *panel.bar)) return false;
     }
+    if (find(at / "verdict")) {
+      if (!text(at / "verdict", panel.verdict)) return false;
+      const bool isRow = std::any_of(panel.rows.begin(), panel.rows.end(),
+                                     [&](const PanelRow& r) { return r.key == panel.verdict; });
+      if (panel.verdict == "bar" ? !panel.bar : !isRow)
+        return flag(at / "verdict", "\"" + panel.verdict +
+                                        "\" is neither one of the panel's row keys nor \"bar\" "
+                                        "(with a bar)");
+    }
+    if (find(at / "buttons")) {
+      const Json* buttons = field(at / "buttons", Json::value_t::array, "an array");
+      if (!buttons) return false;
+      if (buttons->size() > MAX_BUTTONS)
+        return flag(at / "buttons", "more than " + std::to_string(MAX_BUTTONS) + " buttons");
+      for (size_t i = 0; i < buttons->size(); ++i) {
+        PanelButton button;
+        if (!readButton(at / "buttons" / i, button)) return false;
+        for (const PanelButton& other : panel.buttons)
+          if (other.id == button.id)
+            return flag(at / "buttons" / i / "id", "button \"" + button.id + "\" twice");
+        panel.buttons.push_back(std::move(button));
+      }
+    }
+    return true;
+  }
+
+  bool readButton(const Pointer& at, PanelButton& button) {
+    if (!field(at, Json::value_t::object, "an object") ||
+        !onlyFields(at, {"id", "label", "label_de", "inject", "engine_scenario"}) ||
+        !text(at / "id", button.id) || !panelText(at, "label", button.label))
+      return false;
+    const bool inject = find(at / "inject") != nullptr;
+    if (inject == (find(at / "engine_scenario") != nullptr))
+      return flag(at, "a button has exactly one of \"inject\" and \"engine_scenario\"");
+    if (inject) {
+      std::string spec;
+      if (!text(at / "inject", spec)) return false;
+      if (spec.find('@') != std::string::npos)
+        return flag(at / "inject", "a button injects at the current time: no \"@START\"");
+      // KIND[:TARGET][,severity=X] read as the command line's --fault, started at 0.
+      const size_t comma = spec.find(',');
+      const std::string withStart = comma == std::string::npos
+                                        ? spec + "@0"
+                                        : spec.substr(0, comma) + "@0" + spec.substr(comma);
+      auto fault = sim::engine::parseFaultSpec(withStart);
+      if (!fault) return flag(at / "inject", fault.error());
+      button.inject = *fault;
+      return true;
+    }
+    std::string name;
+    if (!text(at / "engine_scenario", name)) return false;
+    if (!contains(sim::engine::builtinScenarioNames(), name))
+      return flag(at / "engine_scenario", "unknown engine scenario \"" + name + "\" (known: " +
+                                              joined(sim::engine::builtinScenarioNames()) + ")");
+    button.engineScenario = name;
     return true;
   }
 
@@ -378,6 +436,12 @@ void addError(PanelView& view, const std::string& message) {
 
 const std::string& PanelText::in(std::string_view language) const {
   return language == "de" && !de.empty() ? de : en;
+}
+
+const PanelRowView* PanelView::value(std::string_view key) const {
+  for (const PanelRowView& v : values)
+    if (v.key == key) return &v;
+  return nullptr;
 }
 
 const Panel* PanelSet::find(std::string_view id) const {
@@ -571,8 +635,18 @@ PanelView evaluatePanel(const Panel& panel, const sim::ScenarioDesc& base,
       addError(view, row.key + " is not an output of scenario " + scenario.name);
     }
   }
+  for (const sim::Output& out : evaluation->outputs) {
+    if (auto v = outputRow({{}, out.section + "." + out.key}, *evaluation, language))
+      view.values.push_back(std::move(*v));
+  }
+  if (view.race) {
+    for (const std::string& key : raceKeys())
+      view.values.push_back(raceRow({{}, "race." + key}, race, language));
+  }
   for (const PanelKnob& knob : panel.knobs)
     view.knobs.push_back(knobView(knob, *evaluation, scenario, language, view));
+  for (const PanelButton& b : panel.buttons)
+    view.buttons.push_back({b.id, b.label.in(language), b.inject, b.engineScenario});
   if (panel.roofline) {
     RooflineView roof;
     roof.peak_flops = evaluation->number(panel.roofline->peakKey);
@@ -604,6 +678,19 @@ PanelView evaluatePanel(const Panel& panel, const sim::ScenarioDesc& base,
       addError(view, "the bar's figures are not all numbers in scenario " + scenario.name);
     }
     view.oom = view.bar->over;
+  }
+  if (panel.verdict == "bar" && view.bar) {
+    const PanelBarView& bar = *view.bar;
+    view.verdict = PanelVerdictView{
+        bar.totalText + " / " + bar.capacityText + " — " +
+            (bar.over ? bar.overText : std::string(language == "de" ? "passt" : "fits")),
+        bar.over, "bar"};
+  } else if (!panel.verdict.empty()) {
+    for (const PanelRowView& row : view.rows) {
+      if (row.key != panel.verdict) continue;
+      view.verdict =
+          PanelVerdictView{row.label + ": " + row.text, row.isFlag && row.value == 0.0, row.key};
+    }
   }
   return view;
 }

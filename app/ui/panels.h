@@ -10,8 +10,12 @@
 // "label_de"?, "path", "value_key"?, "min", "max", "step", "log"?} or {..., "choices": [...]}],
 // "bar"?: {"label", "label_de"?, "over_label"?, "over_label_de"?, "capacity", "segments":
 // [{"label", "label_de"?, "key" or "remainder_of"}]}, "roofline"?: {"peak", "bandwidth",
-// "points": [{"label", "label_de"?, "intensity"}]}}]}. A knob whose field may be 0 = "from the
-// catalog" names in "value_key" the output that shows its effective value.
+// "points": [{"label", "label_de"?, "intensity"}]}, "verdict"?: a row's key or "bar",
+// "buttons"?: [{"id", "label", "label_de"?, and "inject": "KIND[:TARGET][,severity=X]" or
+// "engine_scenario": NAME}]}]}. A knob whose field may be 0 = "from the catalog" names in
+// "value_key" the output that shows its effective value. The verdict is the panel's one line
+// that tells the chapter (the booth's headline, the engineer's first row); a button is a control
+// of the running simulation (a fault injected now, or another engine scenario from t = 0).
 #pragma once
 
 #include <filesystem>
@@ -22,6 +26,7 @@
 
 #include "sim/basis.h"
 #include "sim/catalog.h"
+#include "sim/engine/engine_desc.h"
 #include "sim/json_file.h"
 #include "sim/result.h"
 #include "sim/scenario.h"
@@ -88,6 +93,15 @@ struct PixelRace {
   double height_px = 2160;
 };
 
+/// A control of the running simulation: a fault injected at the current time (kind, target and
+/// severity; its start is "now") or another engine scenario run from t = 0.
+struct PanelButton {
+  std::string id;
+  PanelText label;
+  std::optional<sim::engine::FaultDesc> inject;
+  std::string engineScenario;
+};
+
 struct Panel {
   std::string id;  // one of world::knownPanels()
   PanelText title;
@@ -97,6 +111,8 @@ struct Panel {
   std::optional<PanelBar> bar;
   std::optional<PixelRace> race;
   std::optional<Roofline> roofline;
+  std::string verdict;  // a row key, or "bar" ("" = none)
+  std::vector<PanelButton> buttons;
   std::string where;  // "file:line (pointer)"
 };
 
@@ -165,6 +181,20 @@ struct RooflineView {
   std::vector<Point> points;
 };
 
+/// The panel's one line that tells the chapter: "Fits: no", "84.9 / 80 GB — OUT OF MEMORY".
+struct PanelVerdictView {
+  std::string text;
+  bool warning = false;  // over capacity, or a flag that is false
+  std::string key;       // the row it reads ("bar": the memory bar)
+};
+
+struct PanelButtonView {
+  std::string id;
+  std::string label;
+  std::optional<sim::engine::FaultDesc> inject;
+  std::string engineScenario;
+};
+
 /// Everything a panel window draws, for one scenario and one set of knob values.
 struct PanelView {
   std::string id;
@@ -175,9 +205,16 @@ struct PanelView {
   std::optional<PanelBarView> bar;
   std::optional<PixelRaceView> race;
   std::optional<RooflineView> roofline;
+  std::optional<PanelVerdictView> verdict;
+  std::vector<PanelButtonView> buttons;
+  // Every evaluation output and race figure as shown (what narration placeholders read).
+  std::vector<PanelRowView> values;
   bool oom = false;                      // the bar is over capacity
   std::string error;                     // "" = evaluated; else why not (rows may then be empty)
   std::vector<std::string> assignments;  // the "path=value" overrides applied, in order
+
+  /// The value of output `key` ("memory.fits", "race.gpu_frame_s"), or nullptr.
+  const PanelRowView* value(std::string_view key) const;
 };
 
 /// Longest string a panels file may hold (labels, titles, keys, --set paths), bytes of UTF-8:

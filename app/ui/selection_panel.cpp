@@ -5,9 +5,31 @@
 
 #include <imgui.h>
 
-#include "app/ui/panel_view.h"
+#include "app/ui/panels.h"
+#include "app/ui/ui_layer.h"
+#include "app/ui/ui_text.h"
 
 namespace app {
+namespace {
+
+// The live numbers' names in the UI's language.
+std::string metricName(const std::string& label, const std::string& language) {
+  const std::string key = "selection." + label;
+  const char* text = uiText(key, language);
+  return key == text ? label : std::string(text);
+}
+
+}  // namespace
+
+std::string formatWithUnit(double value, const std::string& unit) {
+  // Into SI and the key suffix formatQuantity reads.
+  if (unit == "W") return formatQuantity(value, "x_W");
+  if (unit == "kW") return formatQuantity(value * 1e3, "x_W");
+  if (unit == "%") return formatQuantity(value / 100.0, "x_fraction");
+  if (unit == "°C") return formatQuantity(value, "x_C");
+  if (unit == "GB/s") return formatQuantity(value * 1e9, "x_Bps");
+  return formatQuantity(value, "x") + (unit.empty() ? "" : "\u00a0" + unit);
+}
 
 void SelectionPanel::update(const std::optional<world::PickHit>& hit, const world::World& world,
                             const sim::engine::Snapshot& snapshot, const sim::Catalog& catalog) {
@@ -30,57 +52,58 @@ void SelectionPanel::update(const std::optional<world::PickHit>& hit, const worl
   }
 }
 
-bool SelectionPanel::draw() const {
-  if (!active()) return false;
-  const ImGuiIO& io = ImGui::GetIO();
+bool SelectionPanel::draw(const ScreenRect& region, const std::string& language) const {
+  if (!active() || emptyRect(region)) return false;
   const float em = ImGui::GetFontSize();
-  const float width = em * PANEL_WIDTH_EM;
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - em, io.DisplaySize.y * 0.5f), 0,
-                          ImVec2(1.0f, 0.5f));
-  ImGui::SetNextWindowBgAlpha(0.85f);
-  ImGui::Begin("##selection", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                   ImGuiWindowFlags_NoNav);
+  placeInRegion(region, 1.0f, 0.0f, region[2] - region[0]);
+  ImGui::Begin("##selection", nullptr, panelWindowFlags());
+  const float width = ImGui::GetContentRegionAvail().x;
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   ImGui::TextUnformatted(m_info.title.c_str());
   ImGui::TextDisabled("%s", m_info.path.c_str());
-  if (m_info.mirrored) {
-    ImGui::TextDisabled("beyond the modelled fabric: shows the modelled racks' average");
-  }
+  if (m_info.mirrored) ImGui::TextDisabled("%s", uiText("selection.mirrored", language));
   ImGui::Separator();
-  ImGui::Dummy(ImVec2(width, 0.0f));
   for (const world::SelectionMetric& m : m_info.live) {
-    ImGui::Text("%s", m.label.c_str());
+    ImGui::TextUnformatted(metricName(m.label, language).c_str());
     ImGui::SameLine(width * 0.6f);
-    ImGui::Text("%.4g %s  (derived)", m.value, m.unit.c_str());
+    ImGui::TextUnformatted(formatWithUnit(m.value, m.unit).c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::TextUnformatted(withValue(uiText("panel.basis", language), "derived").c_str());
+      ImGui::TextUnformatted(
+          withValue(uiText("panel.source", language), "dcwalk engine snapshot").c_str());
+      ImGui::EndTooltip();
+    }
   }
   if (!m_history.empty()) {
     const auto [lo, hi] = std::minmax_element(m_history.begin(), m_history.end());
-    char overlay[96];
-    std::snprintf(overlay, sizeof(overlay), "%s: %.4g .. %.4g %s",
-                  m_info.live.front().label.c_str(), *lo, *hi, m_info.live.front().unit.c_str());
-    ImGui::PlotLines("##history", m_history.data(), int(m_history.size()), 0, overlay,
-                     std::min(0.0f, *lo), std::max(*hi, *lo + 1e-3f), ImVec2(width, em * 4.0f));
+    const std::string& unit = m_info.live.front().unit;
+    const std::string overlay = metricName(m_info.live.front().label, language) + ": " +
+                                formatWithUnit(*lo, unit) + " – " + formatWithUnit(*hi, unit);
+    ImGui::PlotLines("##history", m_history.data(), int(m_history.size()), 0, overlay.c_str(),
+                     std::min(0.0f, *lo), std::max(*hi, *lo + 1e-3f), ImVec2(width, em * 3.5f));
   }
   if (!m_info.specs.empty()) {
     ImGui::Separator();
-    ImGui::TextDisabled("catalog (point at a figure for its source)");
+    ImGui::TextDisabled("%s", uiText("selection.catalog", language));
     for (const world::SelectionFigure& f : m_info.specs) {
       const std::string name = f.key.substr(f.key.rfind('.') + 1);
-      ImGui::Text("%s", name.c_str());
+      ImGui::TextUnformatted(name.c_str());
       ImGui::SameLine(width * 0.6f);
-      ImGui::Text("%.4g %s  (%s)", f.value, f.unit.c_str(),
-                  std::string(sim::basisName(f.basis)).c_str());
+      ImGui::TextUnformatted(formatQuantity(f.value, f.key).c_str());
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(em * 30.0f);
-        ImGui::TextUnformatted(f.source.c_str());
+        ImGui::TextUnformatted(
+            withValue(uiText("panel.basis", language), sim::basisName(f.basis)).c_str());
+        ImGui::TextWrapped("%s", withValue(uiText("panel.source", language), f.source).c_str());
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
       }
     }
   }
+  ImGui::Separator();
+  ImGui::TextDisabled("%s", uiText("selection.clear", language));
   ImGui::PopTextWrapPos();
   ImGui::End();
   return true;

@@ -24,7 +24,7 @@ struct SimCommand {
   Kind kind = Kind::Step;
   sim::engine::EngineRequest request;  // Restart
   bool resumeNow = false;              // Restart: keep the current time
-  bool keepIfRunning = false;          // Restart: no restart when `request` is what runs
+  bool designed = false;               // Restart: the tour's simulation for a step (follow)
   double value = 0;                    // Scrub: time (s); SetPaused: 0/1; ScaleSpeed: factor
   std::string done;                    // what the host reports once it took effect
 
@@ -36,10 +36,12 @@ struct SimCommand {
     c.done = std::move(done);
     return c;
   }
-  /// A tour step's simulation: `request` from t = 0, unless it is what runs already.
-  static SimCommand follow(sim::engine::EngineRequest request) {
-    SimCommand c = restart(std::move(request), false);
-    c.keepIfRunning = true;
+  /// A tour step's designed simulation: `request` from t = 0, unless it is the designed
+  /// simulation of the step before (then what the visitor injected or changed since stays), or
+  /// what runs already. Replacing it says which of the visitor's changes it cleared (SimNotice).
+  static SimCommand follow(sim::engine::EngineRequest request, std::string chapter = {}) {
+    SimCommand c = restart(std::move(request), false, std::move(chapter));
+    c.designed = true;
     return c;
   }
   static SimCommand scrub(double t_s) { return of(Kind::Scrub, t_s); }

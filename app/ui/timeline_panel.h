@@ -1,26 +1,35 @@
 // The time controls and the training-step timeline (window mode, T toggles): play/pause, one
 // engine step, slower/faster, a scrub slider over the time simulated so far, and the current step
 // as coloured phase segments (pipeline, DP all-reduce, optimizer) with a cursor, plus what the
-// pipeline phase is made of.
+// pipeline phase is made of. While the simulation catches up to a scrub, the slider and the
+// clock show where it is going, not where the old engine stands.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "app/ui/sim_command.h"
 #include "app/ui/timeline.h"
+#include "app/ui/ui_layout.h"
 
 namespace app {
 
 struct TimeState {
-  double time_s = 0;
+  double time_s = 0;  // the engine on screen
   double speed = 1;
   bool paused = false;
-  double scrubMax_s = 0;  // the furthest simulated time so far
+  double scrubMax_s = 0;       // the furthest simulated time so far
+  bool catchingUp = false;     // a scrub or a change in the past is being caught up ...
+  double catchUpTarget_s = 0;  // ... to this time
+  double catchUpProgress = 1;  // 0..1
 };
 
-/// Draws the panel at the top centre (between UiLayer::beginFrame and endFrame); what the visitor
-/// clicks goes into `commands` (pause, step, slower/faster, scrub).
-void drawTimeline(const Timeline& timeline, const TimeState& state,
-                  std::vector<SimCommand>& commands);
+/// The time the controls show: the catch-up's target while there is one, else the engine's.
+double shownTime_s(const TimeState& state);
+
+/// Draws the panel in `region` (between UiLayer::beginFrame and endFrame), in `language`; what
+/// the visitor clicks goes into `commands` (pause, step, slower/faster, scrub).
+void drawTimeline(const Timeline& timeline, const TimeState& state, const ScreenRect& region,
+                  const std::string& language, std::vector<SimCommand>& commands);
 
 }  // namespace app

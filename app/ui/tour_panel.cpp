@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "app/ui/panel_view.h"
+#include "app/ui/ui_text.h"
 #include "sim/scenario.h"
 
 namespace app {
@@ -38,12 +39,34 @@ void TourPanel::follow(const world::TourFrame& frame, const std::string& languag
   if (changed || language != m_language) evaluate(language);
 }
 
-void TourPanel::draw(bool interactive, const std::string& language) {
+void TourPanel::draw(const PanelDrawDesc& desc, const RunningSim& sim,
+                     std::vector<SimCommand>& commands) {
   if (!m_panel) return;
-  PanelDrawDesc desc;
-  desc.interactive = interactive;
-  desc.language = language;
-  if (drawPanel(m_view, m_knobs, desc)) evaluate(language);
+  const PanelInput input = drawPanel(m_view, m_knobs, desc);
+  if (input.knobsChanged) evaluate(desc.language);
+  if (input.button) {
+    if (auto command = buttonCommand(*input.button, sim, desc.language))
+      commands.push_back(std::move(*command));
+  }
+}
+
+std::optional<SimCommand> TourPanel::buttonCommand(size_t index, const RunningSim& sim,
+                                                   const std::string& language) const {
+  if (index >= m_view.buttons.size()) return std::nullopt;
+  const PanelButtonView& button = m_view.buttons[index];
+  if (!button.engineScenario.empty()) {
+    return SimCommand::restart(
+        {button.engineScenario, {}, {}}, false,
+        withValue(uiText("notice.running", language), button.engineScenario));
+  }
+  if (!button.inject) return std::nullopt;
+  const sim::engine::FaultDesc& f = *button.inject;
+  auto faults =
+      sim::engine::injectFault(sim.request.faults, f.kind, f.target, f.severity, sim.time_s);
+  if (!faults) return std::nullopt;
+  return SimCommand::restart(
+      {sim.request.scenario, sim.request.overrides, *faults}, true,
+      withValue(uiText("notice.injected", language), faultLabel(faults->back(), language)));
 }
 
 void TourPanel::evaluate(const std::string& language) {

@@ -1,20 +1,29 @@
 // The chapter's simulator panel for whatever mode shows the tour: follows the tour frame's
 // panel id and sim scenario, keeps the visitor's knob values for that panel, and re-evaluates
 // (sim::evaluateScenario through evaluatePanel, the same numbers `dcwalk sim` prints)
-// only when one of those, or the language, changes.
+// only when one of those, or the language, changes. Its buttons become simulation commands.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "app/ui/panel_view.h"
 #include "app/ui/panels.h"
+#include "app/ui/sim_command.h"
 #include "sim/catalog.h"
+#include "sim/engine/request.h"
 #include "sim/result.h"
 #include "sim/scenario.h"
 #include "world/live/hbm_fill.h"
 #include "world/tour/tour_player.h"
 
 namespace app {
+
+/// What a panel button acts on: the simulation that runs now.
+struct RunningSim {
+  const sim::engine::EngineRequest& request;
+  double time_s = 0;
+};
 
 class TourPanel {
  public:
@@ -26,12 +35,19 @@ class TourPanel {
   void follow(const world::TourFrame& frame, const std::string& language, uint64_t generation);
   /// The simulation generation of the last follow.
   uint64_t generation() const { return m_generation; }
-  /// Draws the panel; with `interactive`, moved knobs re-evaluate it.
-  void draw(bool interactive, const std::string& language);
+  /// Draws the panel as `desc` says; moved knobs re-evaluate it, a pressed button asks `sim`'s
+  /// host for its change in `commands`.
+  void draw(const PanelDrawDesc& desc, const RunningSim& sim, std::vector<SimCommand>& commands);
+  /// The command of button `index` of the view on `sim` (nullopt when there is no such
+  /// button, or its fault cannot be made).
+  std::optional<SimCommand> buttonCommand(size_t index, const RunningSim& sim,
+                                          const std::string& language) const;
   /// The panel as evaluated now; nullptr before the first follow or when the frame has none.
   const PanelView* view() const { return m_view.id.empty() ? nullptr : &m_view; }
   /// The panel's memory bar as an HBM fill (the hero stack shows it); nullptr without a bar.
   const world::HbmFill* hbmFill() const { return m_fill.capacity_bytes > 0 ? &m_fill : nullptr; }
+  /// Every panel of the file (tests: each control of each chapter).
+  const PanelSet& panels() const { return m_panels; }
 
  private:
   void evaluate(const std::string& language);

@@ -2,8 +2,13 @@
 
 #include <cmath>
 
+#include <cstdio>
+
 #include <imgui.h>
 
+#include "app/ui/ui_layer.h"
+#include "app/ui/ui_text.h"
+#include "app/ui/widgets.h"
 #include "sim/engine/scenarios.h"
 
 namespace app {
@@ -45,32 +50,149 @@ void WhatIfPanel::ask(std::vector<SimCommand>& commands, sim::engine::EngineRequ
   commands.push_back(SimCommand::restart(std::move(request), resumeNow, done));
 }
 
-void WhatIfPanel::draw(const WhatIfState& state, std::vector<SimCommand>& commands) {
+namespace {
+
+constexpr FieldName FIELD_NAMES[] = {
+    {"workload.kind", "Workload", "Last", ""},
+    {"workload.training.model", "Model", "Modell", ""},
+    {"workload.training.precision", "Number format", "Zahlenformat", ""},
+    {"workload.training.tp", "Tensor parallel", "Tensor-parallel", "GPUs"},
+    {"workload.training.pp", "Pipeline stages", "Pipeline-Stufen", ""},
+    {"workload.training.dp", "Data-parallel replicas", "Datenparallele Kopien", ""},
+    {"workload.training.ep", "Expert parallel", "Experten-parallel", "GPUs"},
+    {"workload.training.zero_stage", "ZeRO stage", "ZeRO-Stufe", "0–3"},
+    {"workload.training.seq_len_tokens", "Sequence length", "Sequenzlänge", "tokens"},
+    {"workload.training.micro_batch", "Micro-batch", "Mikro-Batch", "sequences"},
+    {"workload.training.micro_batches", "Micro-batches per step", "Mikro-Batches je Schritt", ""},
+    {"workload.training.virtual_stages", "Virtual stages per GPU", "Virtuelle Stufen je GPU", ""},
+    {"workload.inference.model", "Model", "Modell", ""},
+    {"workload.inference.weights", "Weights format", "Gewichtsformat", ""},
+    {"workload.inference.kv_cache", "KV cache format", "KV-Cache-Format", ""},
+    {"workload.inference.math", "Math format", "Rechenformat", ""},
+    {"workload.inference.tp", "Tensor parallel", "Tensor-parallel", "GPUs"},
+    {"workload.inference.replicas", "Replicas", "Kopien", "0 = all GPUs"},
+    {"workload.inference.max_batch", "Largest batch", "Größter Batch", "sequences"},
+    {"workload.inference.prompt_tokens", "Prompt length", "Promptlänge", "tokens"},
+    {"workload.inference.output_tokens", "Answer length", "Antwortlänge", "tokens"},
+    {"workload.inference.arrival_rate_per_replica_per_s", "Requests per replica",
+     "Anfragen je Kopie", "1/s"},
+    {"cluster.system", "Rack system", "Rack-System", ""},
+    {"cluster.switch", "Network switch", "Netz-Switch", ""},
+    {"cluster.rail_optimized", "Rail-optimized fabric", "Rail-optimiertes Netz", "true/false"},
+};
+
+// "Tensor parallel (GPUs)".
+std::string fieldLabel(const std::string& path, const std::string& language) {
+  const FieldName* name = engineFieldName(path);
+  if (!name) return path;
+  std::string label = language == "de" ? name->de : name->en;
+  if (*name->unit) label += std::string(" (") + name->unit + ")";
+  return label;
+}
+
+}  // namespace
+
+const FieldName* engineFieldName(std::string_view path) {
+  for (const FieldName& f : FIELD_NAMES)
+    if (path == f.path) return &f;
+  return nullptr;
+}
+
+void WhatIfPanel::draw(const WhatIfState& state, const ScreenRect& region,
+                       const std::string& language, std::vector<SimCommand>& commands) {
   follow(state);
-  if (!m_open) return;
+  if (!m_open || emptyRect(region)) return;
   const double now_s = state.time_s;
-  ImGui::SetNextWindowPos(ImVec2(20, 120), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(460, 560), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("What-if and faults", &m_open)) {
-    ImGui::End();
-    return;
-  }
+  placeInRegion(region, 1.0f, 0.0f, region[2] - region[0]);
+  ImGui::Begin("##whatif", nullptr, panelWindowFlags());
+  const float width = ImGui::GetContentRegionAvail().x;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  ImGui::TextUnformatted(uiText("whatif.title", language));
+  ImGui::Separator();
+  ImGui::PushItemWidth(width * 0.45f);
   // Scenario: a built-in engine scenario, restarted from t = 0.
   const std::vector<std::string> names = sim::engine::builtinScenarioNames();
-  if (ImGui::BeginCombo("scenario", m_request.scenario.c_str())) {
+  const std::string scenarioLabel =
+      std::string(uiText("whatif.scenario", language)) + "###scenario";
+  if (ImGui::BeginCombo(scenarioLabel.c_str(), m_request.scenario.c_str())) {
     for (const std::string& name : names) {
       if (ImGui::Selectable(name.c_str(), name == m_request.scenario) &&
           name != m_request.scenario) {
         ask(commands, sim::engine::EngineRequest{name, {}, m_request.faults}, false,
-            "Running " + name + " from t = 0");
+            withValue(uiText("notice.running", language), name));
       }
     }
     ImGui::EndCombo();
   }
+  ImGui::PopItemWidth();
 
+  // Faults first, above the fold: injected now (a rerun to now with the fault starting then),
+  // cleared now; the host's answer under the button.
+  ImGui::Separator();
+  ImGui::TextDisabled("%s", uiText("whatif.faults", language));
+  const char* kinds[] = {
+      uiText("whatif.kind.link_down", language), uiText("whatif.kind.pfc_storm", language),
+      uiText("whatif.kind.pump_trip", language), uiText("whatif.kind.straggler", language)};
+  ImGui::PushItemWidth(width * 0.45f);
+  ImGui::Combo((std::string(uiText("whatif.kind", language)) + "###kind").c_str(), &m_faultKind,
+               kinds, 4);
+  ImGui::InputInt((std::string(uiText("whatif.target", language)) + "###target").c_str(),
+                  &m_faultTarget);
+  ImGui::SliderFloat((std::string(uiText("whatif.severity", language)) + "###severity").c_str(),
+                     &m_faultSeverity, 0.0f, 1.0f, "%.2f");
+  ImGui::PopItemWidth();
+  // The live time is the label only: the widget's ID stays "inject" while the time runs.
+  if (stableButton(withValue(uiText("whatif.inject", language), secondsText(now_s)), "inject")) {
+    if (m_faultTarget < 0) {
+      m_message = uiText("whatif.target_negative", language);
+      m_messageIsError = true;
+    } else {
+      auto faults = sim::engine::injectFault(
+          m_request.faults, FaultKind(m_faultKind), uint32_t(m_faultTarget),
+          std::round(double(m_faultSeverity) * 100.0) / 100.0, now_s);
+      if (!faults) {
+        m_message = faults.error();
+        m_messageIsError = true;
+      } else {
+        ask(commands, sim::engine::EngineRequest{m_request.scenario, m_request.overrides, *faults},
+            true,
+            withValue(uiText("notice.injected", language), faultLabel(faults->back(), language)));
+      }
+    }
+  }
+  // The host's answer right under the button that asked, not below the fold.
+  if (!m_message.empty()) {
+    if (m_messageIsError) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+      ImGui::TextWrapped("%s", m_message.c_str());
+      ImGui::PopStyleColor();
+    } else {
+      ImGui::TextWrapped("%s", m_message.c_str());
+    }
+  }
+  for (size_t i = 0; i < m_request.faults.size(); ++i) {
+    ImGui::PushID(int(i));
+    ImGui::TextUnformatted(faultLabel(m_request.faults[i], language).c_str());
+    ImGui::SameLine();
+    if (stableSmallButton(uiText("whatif.clear", language), "clear")) {
+      auto faults = sim::engine::clearFault(m_request.faults, i, now_s);
+      if (faults) {
+        ask(commands, sim::engine::EngineRequest{m_request.scenario, m_request.overrides, *faults},
+            true, withValue(uiText("whatif.cleared", language), secondsText(now_s)));
+      }
+    }
+    ImGui::PopID();
+  }
+  if (const auto desc = sim::engine::builtinScenario(m_request.scenario); desc) {
+    for (const FaultDesc& f : desc->faults) {
+      ImGui::TextDisabled(
+          "%s", withValue(uiText("whatif.own", language), faultLabel(f, language)).c_str());
+    }
+  }
   // Fields: edit any, then apply them all (only those that differ from the scenario's own).
   ImGui::Separator();
-  ImGui::TextUnformatted("workload and fabric");
+  ImGui::PushItemWidth(width * 0.45f);
+  ImGui::TextDisabled("%s", uiText("whatif.fields", language));
   const std::vector<std::string> paths = sim::engine::engineFieldPaths();
   // The running engine was started from m_request (follow() keeps them together).
   const auto running = sim::engine::engineDescOf(m_request);
@@ -83,9 +205,12 @@ void WhatIfPanel::draw(const WhatIfState& state, std::vector<SimCommand>& comman
     if ((training && inference) || (!training && trainingField)) continue;
     char buffer[128];
     std::snprintf(buffer, sizeof(buffer), "%s", m_fieldText[i].c_str());
-    if (ImGui::InputText(paths[i].c_str(), buffer, sizeof(buffer))) m_fieldText[i] = buffer;
+    // The path is the widget's identity; the label is for people.
+    const std::string label = fieldLabel(paths[i], language) + "###" + paths[i];
+    if (ImGui::InputText(label.c_str(), buffer, sizeof(buffer))) m_fieldText[i] = buffer;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", paths[i].c_str());
   }
-  if (ImGui::Button("Apply (restart at t = 0)")) {
+  if (stableButton(uiText("whatif.apply", language), "apply")) {
     const auto base = sim::engine::builtinScenario(m_request.scenario);
     sim::engine::EngineRequest request{m_request.scenario, {}, m_request.faults};
     for (size_t i = 0; i < paths.size(); ++i) {
@@ -93,66 +218,13 @@ void WhatIfPanel::draw(const WhatIfState& state, std::vector<SimCommand>& comman
         request.overrides.push_back(paths[i] + "=" + m_fieldText[i]);
       }
     }
-    ask(commands, std::move(request), false, "Restarted with the new fields");
+    ask(commands, std::move(request), false, uiText("whatif.applied", language));
   }
   ImGui::SameLine();
-  if (ImGui::Button("Reset fields")) refillFields();
+  if (stableButton(uiText("whatif.reset", language), "reset_fields")) refillFields();
 
-  // Faults: injected now (a rerun to now with the fault starting then), cleared now.
-  ImGui::Separator();
-  ImGui::TextUnformatted("faults");
-  const char* kinds[] = {"link_down", "pfc_storm", "pump_trip", "straggler"};
-  ImGui::Combo("kind", &m_faultKind, kinds, 4);
-  ImGui::InputInt("target id", &m_faultTarget);
-  ImGui::SliderFloat("severity (0 = catalog)", &m_faultSeverity, 0.0f, 1.0f, "%.2f");
-  char inject[64];
-  // The live time is the label only: the widget's ID stays "inject" while the time runs.
-  std::snprintf(inject, sizeof(inject), "Inject at t = %.2f s###inject", now_s);
-  if (ImGui::Button(inject)) {
-    if (m_faultTarget < 0) {
-      m_message = "target id must be >= 0";
-      m_messageIsError = true;
-    } else {
-      auto faults = sim::engine::injectFault(
-          m_request.faults, FaultKind(m_faultKind), uint32_t(m_faultTarget),
-          std::round(double(m_faultSeverity) * 100.0) / 100.0, now_s);
-      if (!faults) {
-        m_message = faults.error();
-        m_messageIsError = true;
-      } else {
-        ask(commands, sim::engine::EngineRequest{m_request.scenario, m_request.overrides, *faults},
-            true, "Injected " + sim::engine::faultSpecText(faults->back()));
-      }
-    }
-  }
-  for (size_t i = 0; i < m_request.faults.size(); ++i) {
-    ImGui::PushID(int(i));
-    ImGui::TextUnformatted(sim::engine::faultSpecText(m_request.faults[i]).c_str());
-    ImGui::SameLine();
-    if (ImGui::SmallButton("clear now")) {
-      auto faults = sim::engine::clearFault(m_request.faults, i, now_s);
-      if (faults) {
-        ask(commands, sim::engine::EngineRequest{m_request.scenario, m_request.overrides, *faults},
-            true, "Cleared at t = " + sim::engine::shortestText(now_s) + " s");
-      }
-    }
-    ImGui::PopID();
-  }
-  if (const auto desc = sim::engine::builtinScenario(m_request.scenario); desc) {
-    for (const FaultDesc& f : desc->faults) {
-      ImGui::TextDisabled("%s (the scenario's own)", sim::engine::faultSpecText(f).c_str());
-    }
-  }
-  if (!m_message.empty()) {
-    ImGui::Separator();
-    if (m_messageIsError) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-      ImGui::TextWrapped("%s", m_message.c_str());
-      ImGui::PopStyleColor();
-    } else {
-      ImGui::TextWrapped("%s", m_message.c_str());
-    }
-  }
+  ImGui::PopItemWidth();
+  ImGui::PopTextWrapPos();
   ImGui::End();
 }
 

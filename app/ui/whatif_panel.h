@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/ui/sim_command.h"
+#include "app/ui/ui_layout.h"
 #include "sim/engine/request.h"
 #include "sim/result.h"
 
@@ -28,6 +29,16 @@ struct WhatIfState {
   uint64_t noticeSerial = 0;
 };
 
+/// A field's name for people and the unit its value is in ("" for none): "Tensor parallel
+/// (GPUs per group)" for workload.training.tp. Every engine field path has one (tested).
+struct FieldName {
+  const char* path;
+  const char* en;
+  const char* de;
+  const char* unit;
+};
+const FieldName* engineFieldName(std::string_view path);
+
 /// The ImGui panel. It shows the request that runs; when something else changes it (a tour
 /// step, a scrub) it follows.
 class WhatIfPanel {
@@ -36,7 +47,8 @@ class WhatIfPanel {
   bool open() const { return m_open; }
   /// Draws the panel when open (between UiLayer::beginFrame and endFrame); what the visitor asks
   /// for goes into `commands`.
-  void draw(const WhatIfState& state, std::vector<SimCommand>& commands);
+  void draw(const WhatIfState& state, const ScreenRect& region, const std::string& language,
+            std::vector<SimCommand>& commands);
 
  private:
   void follow(const WhatIfState& state);

@@ -63,6 +63,11 @@ void UiPass::create(const vkutil::Context& ctx, VkFormat colorFormat, uint32_t i
   poolInfo.pPoolSizes = &poolSize;
   VK_CHECK(vkCreateDescriptorPool(ctx.device, &poolInfo, nullptr, &m_descriptorPool));
 
+  m_imageCount = imageCount < 2 ? 2 : imageCount;
+  initBackend(ctx, pool);
+}
+
+void UiPass::initBackend(const vkutil::Context& ctx, VkCommandPool pool) {
   ImGui_ImplVulkan_InitInfo init{};
   init.Instance = ctx.instance;
   init.PhysicalDevice = ctx.physicalDevice;
@@ -70,14 +75,22 @@ void UiPass::create(const vkutil::Context& ctx, VkFormat colorFormat, uint32_t i
   init.QueueFamily = ctx.queueFamily;
   init.Queue = ctx.queue;
   init.DescriptorPool = m_descriptorPool;
-  init.MinImageCount = imageCount < 2 ? 2 : imageCount;
-  init.ImageCount = init.MinImageCount;
+  init.MinImageCount = m_imageCount;
+  init.ImageCount = m_imageCount;
   init.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
   init.CheckVkResultFn = checkImGuiResult;
   ImGui_ImplVulkan_Init(&init, m_renderPass);
   vkutil::submitNow(ctx, pool,
                     [](VkCommandBuffer cmd) { ImGui_ImplVulkan_CreateFontsTexture(cmd); });
   ImGui_ImplVulkan_DestroyFontUploadObjects();  // the upload command has completed
+}
+
+void UiPass::reloadFonts(const vkutil::Context& ctx, VkCommandPool pool) {
+  if (!created()) return;
+  ImGui_ImplVulkan_Shutdown();
+  // The backend's descriptor set is the pool's only one; Shutdown leaves it allocated.
+  VK_CHECK(vkResetDescriptorPool(ctx.device, m_descriptorPool, 0));
+  initBackend(ctx, pool);
 }
 
 void UiPass::releaseFramebuffers(const vkutil::Context& ctx) {

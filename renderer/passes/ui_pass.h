@@ -21,6 +21,9 @@ class UiPass {
   void create(const vkutil::Context& ctx, VkFormat colorFormat, uint32_t imageCount,
               VkCommandPool pool);
   void destroy(const vkutil::Context& ctx);
+  /// Uploads the font atlas again (the app rebuilt it); the GPU must be idle. The backend is set
+  /// up afresh, since ImGui 1.86's cannot replace its font texture in place.
+  void reloadFonts(const vkutil::Context& ctx, VkCommandPool pool);
   /// Forgets framebuffers of views that no longer exist (after a swapchain recreation).
   void releaseFramebuffers(const vkutil::Context& ctx);
   /// Records the UI over `view` (layout COLOR_ATTACHMENT_OPTIMAL before and after).
@@ -39,6 +42,8 @@ class UiPass {
     }
   };
   std::map<FramebufferKey, VkFramebuffer> m_framebuffers;
+  uint32_t m_imageCount = 2;
+  void initBackend(const vkutil::Context& ctx, VkCommandPool pool);
 };
 
 }  // namespace renderer

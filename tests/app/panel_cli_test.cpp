@@ -301,7 +301,11 @@ TEST(PanelView, DrawsEveryPanelHeadless) {
       ImGui::NewFrame();
       app::PanelDrawDesc desc;
       desc.language = "de";
-      EXPECT_FALSE(app::drawPanel(view, drawn, desc)) << chapter.id;  // no input: nothing moved
+      desc.details = true;  // every row too
+      desc.region = {1920 - 700, 20, 1900, 1060};
+      const app::PanelInput input = app::drawPanel(view, drawn, desc);
+      EXPECT_FALSE(input.knobsChanged) << chapter.id;  // no input: nothing moved
+      EXPECT_FALSE(input.button.has_value()) << chapter.id;
       ImGui::Render();
       // An auto-sized window is measured on its first frame and drawn from the second.
       if (frame == 1) {

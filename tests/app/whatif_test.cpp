@@ -125,11 +125,16 @@ TEST(WhatIf, OverridesRestartTheEngineWithTheNewWorkload) {
 class PanelView : public app::StationView {
  public:
   app::WhatIfPanel panel;
+  app::HudInfo hud(app::FrameContext& context) override {
+    app::HudInfo hud = StationView::hud(context);
+    hud.panelOnRight = panel.open();  // it takes the right column
+    return hud;
+  }
   void drawWindows(app::FrameContext& context) override {
     const app::SimNotice& n = context.sim.notice();
     panel.draw({context.sim.request(), context.sim.generation(), context.sim.time_s(), n.text,
                 n.error, n.serial},
-               context.commands);
+               context.ui.layout().panel, "en", context.commands);
   }
 };
 

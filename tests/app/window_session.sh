@@ -2,9 +2,10 @@
 # Drives `dcwalk` in a real window under Xvfb with xdotool: open, draw, a storm of 200 random
 # resizes (some tiny, some back to back), 20 minimise/restore cycles, tour and flight keys, L and
 # R (which must be saved to the settings file), the chapter menu, the what-if panel (I), an F12
-# screenshot and an F9 clip, then quit with Esc. Exit 0 only when dcwalk exited 0 with zero Vulkan validation errors,
-# the settings file holds the keys' choices and the captures are there (the clip where ffmpeg is
-# installed).
+# screenshot and an F9 clip; the window unmapped for 3 s must idle (under 0.5 s of CPU); a click
+# selects, Esc clears the selection, the next Esc asks to confirm and the one after quits. Exit 0
+# only when dcwalk exited 0 with zero Vulkan validation errors, the settings file holds the keys'
+# choices and the captures are there (the MP4 where ffmpeg is installed, else its frames).
 # Usage: window_session.sh DCWALK_EXE LOG_FILE
 set -u
 exe=$1
@@ -34,6 +35,27 @@ for key in Next Next Prior minus equal 3 o l r m m i i F12 F9; do
   xdotool key --window "$wid" "$key" 2>/dev/null; sleep 0.3
 done
 sleep 1; xdotool key --window "$wid" F9; sleep 1  # about a second of clip
+# Unmapped, the window idles: CPU time (utime + stime, in clock ticks) over 3 s stays small.
+cpu() { awk '{print $14 + $15}' "/proc/$app/stat"; }
+xdotool windowunmap "$wid"; sleep 0.5
+before=$(cpu); sleep 3; after=$(cpu)
+xdotool windowmap "$wid"; sleep 0.5
+ticks=$(getconf CLK_TCK)
+if [ $(( (after - before) * 2 )) -gt "$ticks" ]; then
+  echo "window_session: unmapped for 3 s it used $(( (after - before) * 1000 / ticks )) ms of CPU" >&2; exit 1
+fi
+# Selection: a click on the station in the middle, Esc clears it (no quit prompt yet), the next
+# Esc asks to confirm, the third quits.
+xdotool windowactivate "$wid" 2>/dev/null || true
+xdotool mousemove --window "$wid" 400 225 click 1; sleep 0.5
+xdotool key --window "$wid" Escape; sleep 0.5
+kill -0 "$app" 2>/dev/null || { echo "window_session: the first Esc quit with a selection" >&2; exit 1; }
+if grep -q "Esc drücken" "$log"; then
+  echo "window_session: Esc did not clear the selection first" >&2; exit 1
+fi
+xdotool key --window "$wid" Escape; sleep 0.5
+kill -0 "$app" 2>/dev/null || { echo "window_session: Esc quit without confirmation" >&2; exit 1; }
+grep -q "Esc drücken" "$log" || { echo "window_session: no quit confirmation" >&2; exit 1; }
 xdotool key --window "$wid" Escape
 for _ in $(seq 100); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$app" 2>/dev/null; then echo "window_session: dcwalk did not quit on Esc" >&2; exit 1; fi
@@ -48,6 +70,9 @@ if [ "$(ls "$captures"/dcwalk-*.png 2>/dev/null | wc -l)" != 1 ]; then
 fi
 if command -v ffmpeg >/dev/null && [ ! -s "$(ls "$captures"/dcwalk-*.mp4 2>/dev/null | head -n 1)" ]; then
   echo "window_session: F9 left no clip in $captures" >&2; grep dcwalk: "$log" >&2; exit 1
+fi
+if ! command -v ffmpeg >/dev/null && [ "$(ls "$captures"/dcwalk-*/frame-*.png 2>/dev/null | wc -l)" -lt 2 ]; then
+  echo "window_session: without ffmpeg F9 left no frames in $captures" >&2; grep dcwalk: "$log" >&2; exit 1
 fi
 if ! grep -q '"language": "de"' "$DCWALK_SETTINGS" || ! grep -q '"reduced_motion": true' "$DCWALK_SETTINGS"; then
   echo "window_session: L and R were not saved to $DCWALK_SETTINGS:" >&2

@@ -129,24 +129,58 @@ TEST(Camera, ViewRotationMapsForwardToMinusZ) {
 
 TEST(Camera, FlySpeedScalesWithClearance) {
   world::Camera camera;  // looking down -Z
-  camera.fly(dvec3(0, 0, 1), 1.0, 2.0);
+  camera.fly(dvec3(0, 0, 1), 1.0, 2.0, 0.0);
   const double far = glm::length(camera.position());
   camera.setPose(world::Pose{});
-  camera.fly(dvec3(0, 0, 1), 1.0, 2e-3);
+  camera.fly(dvec3(0, 0, 1), 1.0, 2e-3, 0.0);
   const double near = glm::length(camera.position());
   EXPECT_NEAR(far / near, 1000.0, 1e-6);
   EXPECT_NEAR(far, camera.desc().flySpeedPerMeterOfClearance * 2.0, 1e-12);
-  // Never stuck: zero clearance still moves at the minimum speed.
+}
+
+TEST(Camera, TouchingASurfaceNeverStopsTheFlight) {
+  // Issue 22: after touching a rack the speed fell to 10 µm/s ("0 um") and no key moved the
+  // camera. The floor is a share of the place's scale: in a 2.2 m rack, 2 % of it per second.
+  world::Camera camera;
+  const double rack_m = 2.2;
+  camera.fly(dvec3(0, 0, 1), 1.0, 0.0, rack_m);
+  EXPECT_NEAR(glm::length(camera.position()), camera.desc().minFlySpeedPerScale * rack_m, 1e-12);
+  EXPECT_GE(camera.flySpeed(0.0, rack_m), 0.04);  // at least 4 cm/s: a rack is crossed in a minute
+  // The wheel too: its notch covers a share of the clearance, never nothing.
   camera.setPose(world::Pose{});
-  camera.fly(dvec3(0, 0, 1), 1.0, 0.0);
-  EXPECT_NEAR(glm::length(camera.position()), camera.desc().minFlySpeed_mps, 1e-15);
+  camera.dolly(1.0, 0.0, rack_m);
+  EXPECT_GT(glm::length(camera.position()), 0.0);
+}
+
+TEST(Camera, CollisionStopsShortOfAWallAndLetsTheCameraBackAway) {
+  // A wall at z = -1 (the camera looks down -Z): the distance to it is what the world reports.
+  const world::ClearanceAt wall = [](const dvec3& p) { return std::max(0.0, p.z + 1.0); };
+  world::Camera camera;
+  const double scale_m = 10.0;
+  const double stop = camera.desc().stopClearancePerScale * scale_m;  // 2 cm
+  for (int i = 0; i < 100; ++i)
+    camera.fly(dvec3(0, 0, 1), 0.1, wall(camera.position()), scale_m, wall);
+  EXPECT_GE(wall(camera.position()), stop * 0.999);  // stopped at the clearance ...
+  EXPECT_LT(wall(camera.position()), stop * 1.01);   // ... not before it
+  // Away from the wall always works, and so does sliding along it.
+  const dvec3 at = camera.position();
+  camera.fly(dvec3(0, 0, -1), 0.1, wall(camera.position()), scale_m, wall);
+  EXPECT_GT(camera.position().z, at.z);
+  camera.setPose(world::Pose{at, 0, 0});
+  camera.fly(dvec3(1, 0, 0), 0.1, wall(camera.position()), scale_m, wall);
+  EXPECT_GT(camera.position().x, at.x);
+  // A camera already inside something (clearance 0) can still move: never trapped.
+  const world::ClearanceAt inside = [](const dvec3&) { return 0.0; };
+  camera.setPose(world::Pose{});
+  camera.fly(dvec3(0, 0, 1), 1.0, 0.0, scale_m, inside);
+  EXPECT_GT(glm::length(camera.position()), 0.0);
 }
 
 TEST(Camera, DollyClosesAFractionAndOrbitKeepsDistance) {
   world::Camera camera;
-  camera.dolly(1.0, 10.0, 0.2);
+  camera.dolly(1.0, 10.0, 0.0, {}, 0.2);
   EXPECT_NEAR(camera.position().z, -2.0, 1e-12);  // 20 % of 10 m
-  camera.dolly(-1.0, 8.0, 0.2);
+  camera.dolly(-1.0, 8.0, 0.0, {}, 0.2);
   EXPECT_NEAR(camera.position().z, 0.0, 1e-12);  // back to 10 m clearance
   const dvec3 pivot(0, 0, -10);
   camera.orbit(pivot, 0.8, 0.3);
@@ -165,16 +199,52 @@ TEST(Ladder, ZoomOutAndInStepsOneScale) {
   EXPECT_FALSE(world::neighbourOnLadder(stations, "sm", -1).has_value());
   EXPECT_FALSE(world::neighbourOnLadder(stations, "campus", +1).has_value());
   EXPECT_FALSE(world::neighbourOnLadder(stations, "tpu", +1).has_value());  // not on the ladder
-  auto closest = world::closestOnLadder(stations, 2.3);
-  ASSERT_TRUE(closest.has_value());
-  EXPECT_EQ(stations[*closest].name, "rack");
+}
+
+TEST(Ladder, MinusAndPlusWalkSmToCampusAndBackOneRungAtATime) {
+  // Issue 22: - skipped package and row and went into a tray from the fabric; + jumped four
+  // rungs and ping-ponged HBM <-> die. The walk the window makes: from where the camera is (at
+  // the viewpoint of the rung the last flight went to), one rung out, until the campus; then in.
+  const auto& stations = worldtest::defaultWorld().stations();
+  std::vector<std::string> ladder;
+  for (const auto& s : stations)
+    if (s.onLadder) ladder.push_back(s.name);
+  ASSERT_EQ(ladder.front(), "sm");
+  ASSERT_EQ(ladder.back(), "campus");
+  for (const auto& s : stations) {  // each rung recognises its own viewpoint
+    if (!s.onLadder) continue;
+    auto here = world::ladderRungAt(stations, world::toPose(s.viewpoint));
+    ASSERT_TRUE(here.has_value());
+    EXPECT_EQ(stations[*here].name, s.name);
+  }
+  world::Pose camera = world::toPose(worldtest::defaultWorld().station("sm")->viewpoint);
+  std::vector<std::string> walked = {"sm"};
+  while (auto next = world::ladderStep(stations, camera, +1)) {
+    walked.push_back(stations[*next].name);
+    camera = world::toPose(stations[*next].viewpoint);
+    ASSERT_LE(walked.size(), ladder.size());
+  }
+  EXPECT_EQ(walked, ladder);
+  std::vector<std::string> down = {"campus"};
+  while (auto next = world::ladderStep(stations, camera, -1)) {
+    down.push_back(stations[*next].name);
+    camera = world::toPose(stations[*next].viewpoint);
+    ASSERT_LE(down.size(), ladder.size());
+  }
+  EXPECT_EQ(down, std::vector<std::string>(ladder.rbegin(), ladder.rend()));
+  // Mid-way through free flight near a rung (a little off its viewpoint) still finds it.
+  world::Pose nearRack = world::toPose(worldtest::defaultWorld().station("rack")->viewpoint);
+  nearRack.position += dvec3(0.3, 0.1, -0.2);
+  auto rung = world::ladderRungAt(stations, nearRack);
+  ASSERT_TRUE(rung.has_value());
+  EXPECT_EQ(stations[*rung].name, "rack");
 }
 
 TEST(Stations, FormatLengthPicksReadableUnits) {
   EXPECT_EQ(world::formatLength(0.0025), "2.5 mm");
   EXPECT_EQ(world::formatLength(2.236), "2.24 m");
   EXPECT_EQ(world::formatLength(1500.0), "1.5 km");
-  EXPECT_EQ(world::formatLength(20e-6), "20 um");
+  EXPECT_EQ(world::formatLength(20e-6), "20 µm");  // µ, not "um" (issue 21)
 }
 
 }  // namespace

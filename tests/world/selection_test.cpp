@@ -5,9 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <glm/glm.hpp>
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
+
 #include "world/live/selection.h"
 
 namespace {
@@ -131,6 +133,114 @@ TEST(Selection, OtherPartsAreJustParts) {
   EXPECT_EQ(info.kind, world::SelectionKind::Part);
   EXPECT_EQ(info.title, "cooling tower");
   EXPECT_TRUE(info.live.empty());
+}
+
+// The pixel (x, y) of `point` seen by `camera` on a width x height screen.
+glm::dvec2 pixelOf(const world::Camera& camera, const glm::dvec3& point, double w, double h) {
+  const glm::dvec3 rel = point - camera.position();
+  const double depth = glm::dot(rel, camera.forward());
+  const double focal = 0.5 * h / std::tan(0.5 * camera.verticalFov_rad());
+  return {0.5 * w + glm::dot(rel, camera.right()) / depth * focal - 0.5,
+          0.5 * h - glm::dot(rel, camera.up()) / depth * focal - 0.5};
+}
+
+TEST(Selection, AClickOnAGpusCoverSelectsTheGpuInTheTrayAndRackViews) {
+  // Issue 22: in the rack and tray views a click always landed on a cold plate or board; a GPU
+  // could be picked only on the package view.
+  Fixture& f = fixture();
+  const world::FrameDesc frame{1280, 720};
+  for (const char* station : {"tray", "rack"}) {
+    SCOPED_TRACE(station);
+    const world::Station* s = f.world->station(station);
+    ASSERT_NE(s, nullptr);
+    world::Camera camera;
+    camera.setPose(world::toPose(s->viewpoint));
+    // The hero tray's GPUs (tray 9, the station's), at the middle of each one's top.
+    int gpus = 0, selected = 0;
+    for (const world::HeroGpu& gpu : f.world->heroGpus()) {
+      if (gpu.tray != 9) continue;
+      ++gpus;
+      glm::dvec3 top = gpu.bounds.center();
+      top.y = gpu.bounds.max.y;
+      const glm::dvec2 px = pixelOf(camera, top, frame.width_px, frame.height_px);
+      if (px.x < 0 || px.y < 0 || px.x >= frame.width_px || px.y >= frame.height_px) continue;
+      const auto plain = f.world->pick(camera, px.x, px.y, frame);
+      const auto hit = world::pickForSelection(*f.world, camera, px.x, px.y, frame);
+      ASSERT_TRUE(hit.has_value());
+      const world::SelectionInfo info =
+          world::describeSelection(*hit, *f.world, f.engine->snapshot(), f.catalog);
+      EXPECT_EQ(info.kind, world::SelectionKind::Gpu) << (plain ? plain->part : "nothing");
+      if (info.kind == world::SelectionKind::Gpu) ++selected;
+      EXPECT_EQ(hit->path.rfind(gpu.path, 0), 0u) << hit->path;  // the package, or a die in it
+    }
+    EXPECT_EQ(gpus, 4);
+    EXPECT_GE(selected, 1);
+  }
+}
+
+TEST(Selection, TheBackdropIsEmptySpace) {
+  // Issue 22: even the chip's backdrop was a "table top": nothing could ever be unselected.
+  Fixture& f = fixture();
+  const world::FrameDesc frame{1280, 720};
+  const world::Station* die = f.world->station("die");
+  ASSERT_NE(die, nullptr);
+  world::Camera camera;
+  camera.setPose(world::toPose(die->viewpoint));
+  // A corner of the screen: beside the die, on the board it lies on.
+  const auto plain = f.world->pick(camera, 5, 5, frame);
+  ASSERT_TRUE(plain.has_value()) << "the board under the die is there";
+  EXPECT_FALSE(world::pickForSelection(*f.world, camera, 5, 5, frame).has_value()) << plain->part;
+  // The die itself, in the middle, is something.
+  EXPECT_TRUE(world::pickForSelection(*f.world, camera, 640, 360, frame).has_value());
+}
+
+TEST(Selection, FramingShowsTheWholeSelectionFromOutsideIt) {
+  // Issue 22: F flew into the selected rack's panel.
+  Fixture& f = fixture();
+  const world::Station* hall = f.world->station("hall");
+  ASSERT_NE(hall, nullptr);
+  world::Camera camera;
+  camera.setPose(world::toPose(hall->viewpoint));
+  for (uint32_t rack : {0u, 7u, 40u}) {
+    SCOPED_TRACE(rack);
+    world::PickHit hit;
+    hit.path = f.world->racks().pathOfRack(rack) + "/door";
+    hit.part = "door";
+    const world::Aabb box = f.world->racks().rackBounds(rack);
+    hit.worldBounds = world::Aabb{box.min, glm::dvec3(box.max.x, box.max.y, box.min.z + 0.01)};
+    const world::OrbitPose pose = world::frameSelection(*f.world, hit, camera);
+    const world::Pose eye = world::toPose(pose);
+    EXPECT_LT(glm::length(pose.target - box.center()), 1e-9);  // the rack, not its door
+    EXPECT_FALSE(glm::all(glm::greaterThanEqual(eye.position, box.min)) &&
+                 glm::all(glm::lessThanEqual(eye.position, box.max)));
+    // The whole rack in the 60-degree view: its bounding sphere fits.
+    const double radius = 0.5 * glm::length(box.size());
+    EXPECT_GE(pose.distance_m * std::sin(0.5 * camera.verticalFov_rad()), radius);
+    // Nothing between the eye and the rack.
+    const auto first = f.world->scene().pick(eye.position, box.center() - eye.position);
+    ASSERT_TRUE(first.has_value());
+    const glm::dvec3 c = first->worldBounds.center();
+    EXPECT_TRUE(glm::all(glm::greaterThanEqual(c, box.min - 1e-6)) &&
+                glm::all(glm::lessThanEqual(c, box.max + 1e-6)))
+        << "first hit " << first->path;
+  }
+}
+
+TEST(Selection, WhereTheCameraIsNamesTheSmallestThingAroundIt) {
+  Fixture& f = fixture();
+  const world::Aabb rack7 = f.world->racks().rackBounds(7);
+  const world::Whereabouts inRack = world::locate(*f.world, rack7.center());
+  EXPECT_EQ(inRack.kind, world::Whereabouts::Kind::Rack);
+  EXPECT_EQ(inRack.index, 7u);
+  const glm::dvec3 size = rack7.size();
+  EXPECT_DOUBLE_EQ(inRack.scale_m, std::max({size.x, size.y, size.z}));
+  const world::Station* sm = f.world->station("sm");
+  const world::Whereabouts inSm = world::locate(*f.world, sm->bounds.center());
+  EXPECT_EQ(inSm.kind, world::Whereabouts::Kind::Station);
+  EXPECT_EQ(inSm.station, sm->title);
+  EXPECT_DOUBLE_EQ(inSm.scale_m, sm->scale_m);
+  const world::Whereabouts far = world::locate(*f.world, glm::dvec3(0, 5000, 0));
+  EXPECT_EQ(far.kind, world::Whereabouts::Kind::Campus);
 }
 
 }  // namespace

@@ -153,7 +153,7 @@ std::string formatLength(double meters) {
   } else if (a >= 1e-3) {
     std::snprintf(buffer, sizeof buffer, "%.3g mm", meters * 1e3);
   } else {
-    std::snprintf(buffer, sizeof buffer, "%.3g um", meters * 1e6);
+    std::snprintf(buffer, sizeof buffer, "%.3g µm", meters * 1e6);
   }
   return buffer;
 }
@@ -255,18 +255,33 @@ std::optional<size_t> neighbourOnLadder(const std::vector<Station>& stations,
   return std::nullopt;
 }
 
-std::optional<size_t> closestOnLadder(const std::vector<Station>& stations, double scale_m) {
+std::optional<size_t> ladderRungAt(const std::vector<Station>& stations, const Pose& pose) {
+  const double cp = std::cos(pose.pitch_rad);
+  const glm::dvec3 forward(-std::sin(pose.yaw_rad) * cp, std::sin(pose.pitch_rad),
+                           -std::cos(pose.yaw_rad) * cp);
   std::optional<size_t> best;
   double bestScore = 1e300;
   for (size_t i = 0; i < stations.size(); ++i) {
-    if (!stations[i].onLadder || scale_m <= 0) continue;
-    const double score = std::abs(std::log(stations[i].scale_m / scale_m));
+    const Station& s = stations[i];
+    if (!s.onLadder || !(s.viewpoint.distance_m > 0)) continue;
+    const glm::dvec3 toCentre = s.viewpoint.target - pose.position;
+    const double distance = glm::length(toCentre);
+    if (!(distance > 0)) continue;
+    const double angle = std::acos(std::clamp(glm::dot(forward, toCentre / distance), -1.0, 1.0));
+    const double score = std::abs(std::log(distance / s.viewpoint.distance_m)) + angle;
     if (score < bestScore) {
       bestScore = score;
       best = i;
     }
   }
   return best;
+}
+
+std::optional<size_t> ladderStep(const std::vector<Station>& stations, const Pose& pose,
+                                 int direction) {
+  const std::optional<size_t> here = ladderRungAt(stations, pose);
+  if (!here) return std::nullopt;
+  return neighbourOnLadder(stations, stations[*here].name, direction);
 }
 
 }  // namespace world

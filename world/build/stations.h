@@ -69,7 +69,13 @@ std::string formatLength(double meters);
 /// at the ends or when `current` is not on the ladder.
 std::optional<size_t> neighbourOnLadder(const std::vector<Station>& stations,
                                         const std::string& current, int direction);
-/// The ladder station whose scale is closest (in log) to `scale_m`.
-std::optional<size_t> closestOnLadder(const std::vector<Station>& stations, double scale_m);
+/// The ladder station the camera at `pose` is at: the one whose viewpoint it is nearest to, in
+/// the log of its distance to the station's centre against the viewpoint's distance plus the
+/// angle between its view and the station's centre (exactly the station at its own viewpoint;
+/// the right one after any flight of the ladder; a fair guess in free flight).
+std::optional<size_t> ladderRungAt(const std::vector<Station>& stations, const Pose& pose);
+/// The ladder station one rung out (direction +1) or in (-1) from where the camera is.
+std::optional<size_t> ladderStep(const std::vector<Station>& stations, const Pose& pose,
+                                 int direction);
 
 }  // namespace world

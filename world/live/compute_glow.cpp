@@ -1,5 +1,7 @@
 #include "world/live/compute_glow.h"
 
+#include "world/live/calm.h"
+
 #include <algorithm>
 
 namespace world {
@@ -33,7 +35,7 @@ ComputeGlow ComputeGlow::build(const Scene& scene, const HeroGpu& hero) {
   return glow;
 }
 
-void ComputeGlow::update(const sim::engine::Snapshot& snapshot, Scene& scene) {
+void ComputeGlow::update(const sim::engine::Snapshot& snapshot, Scene& scene, double maxStep) {
   const sim::engine::Cluster& cluster = (*snapshot.cluster);
   const uint32_t local = m_hero.local(std::max(1u, cluster.gpusPerTray));
   if (!m_hasHero || cluster.racks == 0 || local >= cluster.gpusPerRack) return;
@@ -41,8 +43,11 @@ void ComputeGlow::update(const sim::engine::Snapshot& snapshot, Scene& scene) {
   const sim::engine::Snapshot& s = snapshot;
   if (gpu >= s.gpuUtilisation.size()) return;
   const double bandwidth_Bps = cluster.specs.gpu.hbmBandwidth_Bps;
-  m_tensorShare = std::clamp(double(s.gpuUtilisation[gpu]), 0.0, 1.0);
-  m_hbmShare = bandwidth_Bps > 0 ? std::clamp(s.gpuHbm_Bps[gpu] / bandwidth_Bps, 0.0, 1.0) : 0.0;
+  const double tensor = std::clamp(double(s.gpuUtilisation[gpu]), 0.0, 1.0);
+  const double hbm =
+      bandwidth_Bps > 0 ? std::clamp(s.gpuHbm_Bps[gpu] / bandwidth_Bps, 0.0, 1.0) : 0.0;
+  m_tensorShare = slewTowards(m_tensorShare, tensor, maxStep);
+  m_hbmShare = slewTowards(m_hbmShare, hbm, maxStep);
   for (const PartRef& ref : m_tensor) {
     Look look = ref.base;
     look.emissive = glowEmissive(m_tensorShare);

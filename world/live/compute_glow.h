@@ -30,8 +30,9 @@ class ComputeGlow {
   static ComputeGlow build(const Scene& scene, const HeroGpu& hero);
 
   /// Sets the parts' glow from the engine's hero GPU now: tensor cores by its utilisation,
-  /// PHYs and TSVs by its HBM bytes/s over the GPU's HBM bandwidth.
-  void update(const sim::engine::Snapshot& snapshot, Scene& scene);
+  /// PHYs and TSVs by its HBM bytes/s over the GPU's HBM bandwidth; each share moves by at most
+  /// `maxStep` (world/live/calm.h: it pulses, it does not flash).
+  void update(const sim::engine::Snapshot& snapshot, Scene& scene, double maxStep = 1e300);
 
   double tensorShare() const { return m_tensorShare; }
   double hbmShare() const { return m_hbmShare; }

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "sim/engine/snapshot.h"
+#include "world/live/calm.h"
 
 namespace world {
 namespace {
@@ -261,6 +262,27 @@ void updateOverlay(const sim::engine::Snapshot& snapshot, OverlayMetric metric, 
   }
 }
 
+void easeOverlay(OverlayState& shown, const OverlayState& target, double maxShare) {
+  if (shown.metric != target.metric || shown.rackValues.size() != target.rackValues.size() ||
+      shown.heroGpuValues.size() != target.heroGpuValues.size() ||
+      shown.rackRange.max != target.rackRange.max || shown.gpuRange.max != target.gpuRange.max) {
+    shown = target;
+    return;
+  }
+  const double rackStep = maxShare * (target.rackRange.max - target.rackRange.min);
+  const double gpuStep = maxShare * (target.gpuRange.max - target.gpuRange.min);
+  for (size_t i = 0; i < shown.rackValues.size(); ++i)
+    shown.rackValues[i] = float(slewTowards(shown.rackValues[i], target.rackValues[i], rackStep));
+  for (size_t i = 0; i < shown.heroGpuValues.size(); ++i)
+    shown.heroGpuValues[i] =
+        float(slewTowards(shown.heroGpuValues[i], target.heroGpuValues[i], gpuStep));
+  shown.time_s = target.time_s;
+  shown.basis = target.basis;
+  shown.gpusPerTray = target.gpusPerTray;
+  shown.rackRange = target.rackRange;
+  shown.gpuRange = target.gpuRange;
+}
+
 // --- rack order ---
 
 RackMap RackMap::build(const Scene& scene) {
@@ -322,7 +344,8 @@ std::vector<HeroGpu> findHeroGpus(const Scene& scene, const RackMap& racks) {
       if (!isGpuPackage(child.name)) continue;
       const Aabb bounds =
           transformAabb(trayWorld * child.local, scene.prototype(child.prototype).bounds);
-      out.push_back({trayNumber, slot++, bounds});
+      out.push_back(
+          {trayNumber, slot++, bounds, racks.pathOfRack(0) + "/" + tray->name + "/" + child.name});
     }
   }
   return out;

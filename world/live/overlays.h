@@ -68,6 +68,11 @@ struct OverlayState {
 /// figures (rack max power, GPU TDP, coolant supply to throttle junction, 0-100 %).
 void updateOverlay(const sim::engine::Snapshot& snapshot, OverlayMetric metric, OverlayState& out);
 
+/// `shown` moved towards `target`: each value by at most `maxShare` of its range (a new metric,
+/// or other racks, is taken at once). What the heat map draws, so it never flashes
+/// (world/live/calm.h).
+void easeOverlay(OverlayState& shown, const OverlayState& target, double maxShare);
+
 /// The campus's racks in RackId order, found once from the scene's instance names.
 class RackMap {
  public:
@@ -97,6 +102,7 @@ struct HeroGpu {
   uint32_t tray = 0;  // compute tray number in the rack (0 = top)
   uint32_t slot = 0;  // GPU package in the tray, in the order the tray lists them
   Aabb bounds;        // world
+  std::string path;   // instance path ("hall0/row0/rack0/compute_tray9/superchip0_gpu0")
   /// Local index in the rack as the engine counts it (tray x GPUs per tray + slot).
   uint32_t local(uint32_t gpusPerTray) const { return tray * gpusPerTray + slot; }
 };

@@ -1,6 +1,9 @@
 #include "world/live/selection.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/constants.hpp>
 
 namespace world {
 namespace {
@@ -88,6 +91,194 @@ SelectionInfo describeSelection(const PickHit& hit, const World& world,
                {"busiest NIC link", 100.0 * busiest, "%"}};
   info.specs = figuresUnder(catalog, "systems." + c.specs.system.id);
   return info;
+}
+
+}  // namespace world
+
+namespace world {
+namespace {
+
+// Where the ray enters and leaves `box` (t0 <= t1), if it meets it ahead.
+bool rayBox(const glm::dvec3& origin, const glm::dvec3& dir, const Aabb& box, double& t0,
+            double& t1) {
+  t0 = 0;
+  t1 = 1e300;
+  for (int k = 0; k < 3; ++k) {
+    if (std::abs(dir[k]) < 1e-300) {
+      if (origin[k] < box.min[k] || origin[k] > box.max[k]) return false;
+      continue;
+    }
+    double a = (box.min[k] - origin[k]) / dir[k], b = (box.max[k] - origin[k]) / dir[k];
+    if (a > b) std::swap(a, b);
+    t0 = std::max(t0, a);
+    t1 = std::min(t1, b);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+bool holds(const Aabb& box, const glm::dvec3& p) {
+  return !box.empty() && glm::all(glm::greaterThanEqual(p, box.min)) &&
+         glm::all(glm::lessThanEqual(p, box.max));
+}
+
+bool within(const std::string& path, const std::string& ancestor) {
+  return path == ancestor ||
+         (path.size() > ancestor.size() && path.compare(0, ancestor.size(), ancestor) == 0 &&
+          path[ancestor.size()] == '/');
+}
+
+// Whether `box` fills the whole view of `camera` (or reaches behind it): the backdrop.
+bool fillsView(const Aabb& box, const Camera& camera, const FrameDesc& frame) {
+  const double w = frame.width_px, h = frame.height_px;
+  const double focal = 0.5 * h / std::tan(0.5 * camera.verticalFov_rad());
+  double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
+  for (int i = 0; i < 8; ++i) {
+    const glm::dvec3 corner((i & 1) ? box.max.x : box.min.x, (i & 2) ? box.max.y : box.min.y,
+                            (i & 4) ? box.max.z : box.min.z);
+    const glm::dvec3 rel = corner - camera.position();
+    const double depth = glm::dot(rel, camera.forward());
+    if (depth <= 0) return true;  // it reaches behind the camera: the floor, a wall, a board
+    const double x = 0.5 * w + glm::dot(rel, camera.right()) / depth * focal;
+    const double y = 0.5 * h - glm::dot(rel, camera.up()) / depth * focal;
+    x0 = std::min(x0, x);
+    x1 = std::max(x1, x);
+    y0 = std::min(y0, y);
+    y1 = std::max(y1, y);
+  }
+  return x0 <= 0 && x1 >= w && y0 <= 0 && y1 >= h;
+}
+
+// The bounds of what `hit` selects: its hero GPU package, its rack, else the part.
+Aabb selectedBounds(const World& world, const PickHit& hit) {
+  for (const HeroGpu& gpu : world.heroGpus())
+    if (within(hit.path, gpu.path)) return gpu.bounds;
+  std::string prefix = hit.path;
+  for (int slashes = 0, at = 0; at < int(hit.path.size()); ++at) {
+    if (hit.path[size_t(at)] == '/' && ++slashes == 3) {
+      prefix = hit.path.substr(0, size_t(at));
+      break;
+    }
+  }
+  if (auto rack = world.racks().rackIndexOfPath(prefix)) return world.racks().rackBounds(*rack);
+  return hit.worldBounds;
+}
+
+}  // namespace
+
+std::optional<PickHit> pickForSelection(const World& world, const Camera& camera, double x_px,
+                                        double y_px, const FrameDesc& frame) {
+  const glm::dvec3 eye = camera.position();
+  const glm::dvec3 dir = camera.rayThroughPixel(x_px, y_px, frame.width_px, frame.height_px);
+  std::optional<PickHit> hit = world.scene().pick(eye, dir);
+  if (!hit) return std::nullopt;
+  // A hero GPU behind what covers it in its tray (its cold plate, the lid): the GPU.
+  const HeroGpu* best = nullptr;
+  double bestT = 1e300;
+  for (const HeroGpu& gpu : world.heroGpus()) {
+    if (within(hit->path, gpu.path)) {
+      best = nullptr;  // the click already lands on (or in) a GPU
+      break;
+    }
+    const std::string tray = gpu.path.substr(0, gpu.path.rfind('/'));
+    double t0 = 0, t1 = 0;
+    if (!within(hit->path, tray) || !rayBox(eye, dir, gpu.bounds, t0, t1)) continue;
+    if (t0 < bestT) {
+      bestT = t0;
+      best = &gpu;
+    }
+  }
+  if (best) {
+    PickHit gpu;
+    gpu.path = best->path;
+    gpu.part = "GPU package";
+    gpu.distance_m = bestT;
+    gpu.worldBounds = best->bounds;
+    return gpu;
+  }
+  if (fillsView(hit->worldBounds, camera, frame)) return std::nullopt;  // empty space
+  return hit;
+}
+
+Whereabouts locate(const World& world, const glm::dvec3& position) {
+  Whereabouts out;
+  // The hero's nested stations, smallest first.
+  const Station* smallest = nullptr;
+  for (const Station& s : world.stations()) {
+    if (!s.onLadder || !holds(s.bounds, position)) continue;
+    if (s.name == "hall" || s.name == "campus" || s.name == "row" || s.name == "fabric") continue;
+    if (!smallest || s.scale_m < smallest->scale_m) smallest = &s;
+  }
+  const RackMap& racks = world.racks();
+  if (smallest && smallest->scale_m < 1.0) {  // inside the hero's chip, package or tray
+    out.kind = Whereabouts::Kind::Station;
+    out.station = smallest->title;
+    out.scale_m = smallest->scale_m;
+    return out;
+  }
+  for (uint32_t r = 0; r < racks.rackCount(); ++r) {
+    if (!holds(racks.rackBounds(r), position)) continue;
+    const glm::dvec3 size = racks.rackBounds(r).size();
+    out.kind = Whereabouts::Kind::Rack;
+    out.index = r;
+    out.scale_m = std::max({size.x, size.y, size.z});
+    return out;
+  }
+  for (size_t h = 0; h < racks.rowStarts().size(); ++h) {
+    const std::vector<uint32_t>& rows = racks.rowStarts()[h];
+    if (rows.empty() || rows.front() >= rows.back()) continue;
+    Aabb hall;
+    for (uint32_t r = rows.front(); r < rows.back(); ++r) hall.extend(racks.rackBounds(r));
+    // The hall's floor and ceiling: from the ground to twice the racks' height.
+    hall.min.y = std::min(hall.min.y, hall.min.y - 1.0);
+    hall.max.y = hall.min.y + 2.0 * (hall.max.y - hall.min.y);
+    if (!holds(hall, position)) continue;
+    const glm::dvec3 size = hall.size();
+    out.kind = Whereabouts::Kind::Hall;
+    out.index = uint32_t(h);
+    out.scale_m = std::max({size.x, size.z});
+    return out;
+  }
+  out.kind = Whereabouts::Kind::Campus;
+  const Station* campus = world.station("campus");
+  out.scale_m = campus ? campus->scale_m : 1000.0;
+  return out;
+}
+
+OrbitPose frameSelection(const World& world, const PickHit& hit, const Camera& camera) {
+  const Aabb box = selectedBounds(world, hit);
+  const glm::dvec3 centre = box.center();
+  const double radius = std::max(1e-6, 0.5 * glm::length(box.size()));
+  const double distance = 1.2 * radius / std::sin(0.5 * camera.verticalFov_rad());
+  glm::dvec3 toCamera = camera.position() - centre;
+  toCamera = glm::length(toCamera) > 0 ? glm::normalize(toCamera) : glm::dvec3(0, 0.5, 1);
+  // Directions round it (12 yaws at 15, 40 and 70 degrees up, and straight above), tried in the
+  // order of how little they turn the view from where the camera is.
+  std::vector<glm::dvec3> candidates = {toCamera};
+  for (double pitch_deg : {15.0, 40.0, 70.0}) {
+    for (int k = 0; k < 12; ++k) {
+      const double yaw = k * glm::pi<double>() / 6.0, pitch = glm::radians(pitch_deg);
+      candidates.push_back(
+          {std::cos(pitch) * std::cos(yaw), std::sin(pitch), std::cos(pitch) * std::sin(yaw)});
+    }
+  }
+  candidates.push_back(glm::normalize(glm::dvec3(0.05, 1.0, 0.05)));
+  std::stable_sort(candidates.begin() + 1, candidates.end(),
+                   [&](const glm::dvec3& a, const glm::dvec3& b) {
+                     return glm::dot(a, toCamera) > glm::dot(b, toCamera);
+                   });
+  glm::dvec3 chosen = candidates[0];
+  for (const glm::dvec3& dir : candidates) {
+    const glm::dvec3 eye = centre + dir * distance;
+    // Outside it, and nothing else between the eye and it.
+    if (holds(box, eye)) continue;
+    const auto first = world.scene().pick(eye, centre - eye);
+    if (first && !holds(box, first->worldBounds.center())) continue;
+    chosen = dir;
+    break;
+  }
+  const Pose pose = poseLookingAlong(centre + chosen * distance, -chosen);
+  return OrbitPose{centre, distance, pose.yaw_rad, pose.pitch_rad};
 }
 
 }  // namespace world

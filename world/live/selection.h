@@ -3,12 +3,14 @@
 // (the GPU model, the rack system). Pure logic over the world, the engine and the catalog.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/basis.h"
 #include "sim/catalog.h"
 #include "sim/engine/snapshot.h"
+#include "world/scene/flight.h"
 #include "world/world.h"
 
 namespace world {
@@ -43,5 +45,28 @@ struct SelectionInfo {
 /// one), or just a part.
 SelectionInfo describeSelection(const PickHit& hit, const World& world,
                                 const sim::engine::Snapshot& snapshot, const sim::Catalog& catalog);
+
+/// What a click at pixel (x, y) selects, as people expect: the part the station is about (a
+/// hero GPU through the cold plate, lid or tray over it, as in the rack and tray views), and
+/// nothing at all for the backdrop (a part that fills the whole view, such as the board under
+/// a die or the hall's floor): a click there clears the selection.
+std::optional<PickHit> pickForSelection(const World& world, const Camera& camera, double x_px,
+                                        double y_px, const FrameDesc& frame);
+
+/// Where the camera is: the smallest thing that holds it ("rack 12", "hall 0", "campus") and
+/// its size (largest extent), for the free flight's "you are in" and its speed floor.
+struct Whereabouts {
+  enum class Kind : uint8_t { Station, Rack, Hall, Campus };
+  Kind kind = Kind::Campus;
+  uint32_t index = 0;   // RackId (Rack) or hall number (Hall)
+  std::string station;  // Station: its title ("Compute tray")
+  double scale_m = 0;
+};
+Whereabouts locate(const World& world, const glm::dvec3& position);
+
+/// A view that frames the selected thing (the GPU package, the rack, else the part hit) from
+/// outside it: the whole of it in the field of view, from the side the camera is on, moved to
+/// another side (front, above, behind) when something stands in the way.
+OrbitPose frameSelection(const World& world, const PickHit& hit, const Camera& camera);
 
 }  // namespace world

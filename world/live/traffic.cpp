@@ -342,7 +342,7 @@ void Traffic::update(const sim::engine::Snapshot& snapshot) {
     }
   }
 
-  const double move_s = std::min(dt_s, 0.1);
+  const double move_s = std::min(dt_s, 0.1) * m_speedScale;
   for (size_t i = 0; i < m_paths.size(); ++i) {
     if (m_pathPaused[i]) continue;  // PFC: the sender holds its frames
     m_phase_m[i] += particleSpeed_mps(m_pathLoad[i], m_desc.style(m_paths[i].kind)) * move_s;

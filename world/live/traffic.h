@@ -119,6 +119,8 @@ class Traffic {
   /// frames in flight).
   /// SHARP: the switch spec reduces in the network and the job is in its DP all-reduce.
   void update(const sim::engine::Snapshot& snapshot);
+  /// Particles move at this share of their speed (reduced motion: world/live/calm.h).
+  void setSpeedScale(double scale) { m_speedScale = scale; }
 
   /// Appends the boxes, positioned relative to `eye`: the particles path by path in path order,
   /// then per leg a red glow on a paused switch rack (roof and switch faces) and a pulsing marker
@@ -142,6 +144,7 @@ class Traffic {
   uint32_t particles() const;
 
  private:
+  double m_speedScale = 1.0;
   TrafficDesc m_desc;
   std::vector<TrafficPath> m_paths;
   std::vector<double> m_phase_m;      // per path: how far the particle train has moved

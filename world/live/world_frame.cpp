@@ -140,11 +140,14 @@ void World::lightStudio(const Studio& studio, const glm::dvec3& eye, ViewParams&
   }
 }
 
-void World::sync(const sim::engine::Snapshot& snapshot, OverlayMetric metric, uint64_t generation) {
-  updateOverlay(snapshot, metric, m_overlay);
+void World::sync(const sim::engine::Snapshot& snapshot, OverlayMetric metric, uint64_t generation,
+                 const Calm& calm) {
+  updateOverlay(snapshot, metric, m_overlayTarget);
+  easeOverlay(m_overlay, m_overlayTarget, calm.maxStep());
+  m_traffic.setSpeedScale(calm.reducedMotion ? Calm::REDUCED_TRAFFIC_SPEED : 1.0);
   m_traffic.update(snapshot);
   m_coolant.update(snapshot);
-  m_computeGlow.update(snapshot, m_scene);
+  m_computeGlow.update(snapshot, m_scene, calm.maxStep());
   m_generation = generation;
 }
 

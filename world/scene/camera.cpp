@@ -45,18 +45,51 @@ void Camera::look(double deltaYaw_rad, double deltaPitch_rad) {
   setPose(p);
 }
 
-void Camera::fly(const glm::dvec3& axes, double dt_s, double clearance_m) {
-  const double speed =
-      std::max(m_desc.minFlySpeed_mps, m_desc.flySpeedPerMeterOfClearance * clearance_m);
-  m_pose.position +=
-      (right() * axes.x + glm::dvec3(0, 1, 0) * axes.y + forward() * axes.z) * (speed * dt_s);
+double Camera::flySpeed(double clearance_m, double scale_m) const {
+  const double floor = m_desc.minFlySpeedPerScale * std::max(0.0, scale_m);
+  return std::max(floor, m_desc.flySpeedPerMeterOfClearance * std::max(0.0, clearance_m));
 }
 
-void Camera::dolly(double steps, double clearance_m, double fraction) {
+void Camera::moveClear(const glm::dvec3& delta_m, double scale_m, const ClearanceAt& clearanceAt) {
+  const glm::dvec3 from = m_pose.position;
+  if (!clearanceAt || glm::length(delta_m) == 0.0) {
+    m_pose.position = from + delta_m;
+    return;
+  }
+  const double stop = m_desc.stopClearancePerScale * std::max(0.0, scale_m);
+  const double now = clearanceAt(from);
+  auto allowed = [&](double f) {
+    const double c = clearanceAt(from + delta_m * f);
+    return c >= stop || c >= now;  // clear of everything, or no nearer than it already is
+  };
+  if (allowed(1.0)) {
+    m_pose.position = from + delta_m;
+    return;
+  }
+  // As far as it can go: the largest share of the move that stays clear (bisection).
+  double lo = 0.0, hi = 1.0;
+  for (int i = 0; i < 20; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (allowed(mid) ? lo : hi) = mid;
+  }
+  m_pose.position = from + delta_m * lo;
+}
+
+void Camera::fly(const glm::dvec3& axes, double dt_s, double clearance_m, double scale_m,
+                 const ClearanceAt& clearanceAt) {
+  const double speed = flySpeed(clearance_m, scale_m);
+  moveClear((right() * axes.x + glm::dvec3(0, 1, 0) * axes.y + forward() * axes.z) * (speed * dt_s),
+            scale_m, clearanceAt);
+}
+
+void Camera::dolly(double steps, double clearance_m, double scale_m, const ClearanceAt& clearanceAt,
+                   double fraction) {
   // Each notch forward covers `fraction` of the clearance; backward undoes one such notch.
-  const double scale = std::pow(1.0 - fraction, -steps);  // clearance multiplier
-  const double move = clearance_m * (1.0 - 1.0 / scale);
-  m_pose.position += forward() * move;
+  const double factor = std::pow(1.0 - fraction, -steps);  // clearance multiplier
+  double move = clearance_m * (1.0 - 1.0 / factor);
+  const double floor = 0.1 * m_desc.minFlySpeedPerScale * std::max(0.0, scale_m) * std::abs(steps);
+  if (std::abs(move) < floor) move = steps >= 0 ? floor : -floor;
+  moveClear(forward() * move, scale_m, clearanceAt);
 }
 
 void Camera::orbit(const glm::dvec3& pivot, double deltaYaw_rad, double deltaPitch_rad) {

@@ -156,15 +156,18 @@ struct CollectWalk {
       const Aabb partBox = transformAabb(world, part.bounds);
       const glm::dvec3 partRel = partBox.center() - view.eye;
       const double partRadius = 0.5 * glm::length(partBox.size());
-      if (view.cull &&
-          (!kept(partRel, partRadius) || projected(partRel, partRadius) < view.minPixels ||
-           pointBoxDistance(view.eye, partBox) > view.drawDistance_m)) {
+      const double px = projected(partRel, partRadius);
+      if (view.cull && (!kept(partRel, partRadius) || px < view.minPixels ||
+                        pointBoxDistance(view.eye, partBox) > view.drawDistance_m)) {
         continue;
       }
-      if (tint && part.look.indicator) {
-        emit(part.mesh, world * part.local, *tint, partBox, selected);  // lit in its colour
+      // A part larger than the screen is the backdrop (the board under a die, a hall's floor):
+      // an overlay never colours it (issue 22: the utilisation tint flashed the whole frame).
+      const Look* partTint = px > view.viewportHeight_px ? nullptr : tint;
+      if (partTint && part.look.indicator) {
+        emit(part.mesh, world * part.local, *partTint, partBox, selected);  // lit in its colour
       } else {
-        emit(part.mesh, world * part.local, part.look, partBox, selected, tint);
+        emit(part.mesh, world * part.local, part.look, partBox, selected, partTint);
       }
     }
   }

@@ -44,8 +44,14 @@ class TourParser : sim::JsonChecker {
     tour.file = m_file.path;
     const Pointer root;
     if (!m_file.root.is_object()) return fail(root, "a tour is a JSON object");
-    if (!onlyFields(root, {"title", "chapters"})) return error();
+    if (!onlyFields(root, {"title", "engine_scenario", "chapters"})) return error();
     if (!key(root / "title", tour.title)) return error();
+    // With it, a step always runs a designed simulation: which one never depends on where the
+    // visitor came from.
+    if (find(root / "engine_scenario") && !named(root / "engine_scenario", m_refs.engineScenarios,
+                                                 "engine scenario", tour.engineScenario))
+      return error();
+    m_engineScenario = tour.engineScenario;
     const Json* chapters = field(root / "chapters", Json::value_t::array, "an array");
     if (!chapters) return error();
     if (chapters->empty()) return fail(root / "chapters", "a tour needs at least one chapter");
@@ -127,6 +133,7 @@ class TourParser : sim::JsonChecker {
       *target = value->get<bool>();
     }
     TourStep defaults;
+    defaults.engineScenario = m_engineScenario;
     if (find(at / "scenario") &&
         !named(at / "scenario", m_refs.scenarios, "scenario", defaults.scenario))
       return false;
@@ -149,8 +156,8 @@ class TourParser : sim::JsonChecker {
   bool readStep(const Pointer& at, TourStep& step) {
     step.where = m_file.where(at);
     if (!field(at, Json::value_t::object, "an object")) return false;
-    if (!onlyFields(at, {"station", "orbit", "narration", "action", "scenario", "engine_scenario",
-                         "faults", "overlays", "hold_s"}))
+    if (!onlyFields(at, {"station", "orbit", "narration", "action", "controls", "booth", "scenario",
+                         "engine_scenario", "faults", "overlays", "hold_s"}))
       return false;
     const bool hasStation = find(at / "station") != nullptr;
     const bool hasOrbit = find(at / "orbit") != nullptr;
@@ -176,6 +183,22 @@ class TourParser : sim::JsonChecker {
       step.narration.push_back(k);
     }
     if (find(at / "action") && !key(at / "action", step.action)) return false;
+    if (find(at / "booth") && !key(at / "booth", step.booth)) return false;
+    if (find(at / "controls")) {
+      if (step.action.empty()) return flag(at / "controls", "controls belong to an \"action\"");
+      const Json* controls = field(at / "controls", Json::value_t::array, "an array");
+      if (!controls) return false;
+      for (size_t i = 0; i < controls->size(); ++i) {
+        std::string control;
+        if (!text(at / "controls" / i, control)) return false;
+        if (control.rfind("knob:", 0) != 0 && control.rfind("button:", 0) != 0 &&
+            control.rfind("picture:", 0) != 0)
+          return flag(at / "controls" / i,
+                      "a control is \"knob:<path>\", \"button:<id>\" or \"picture:<race, "
+                      "roofline or bar>\"");
+        step.controls.push_back(std::move(control));
+      }
+    }
     if (find(at / "scenario") &&
         !named(at / "scenario", m_refs.scenarios, "scenario", step.scenario))
       return false;
@@ -267,6 +290,7 @@ class TourParser : sim::JsonChecker {
   }
 
   const TourReferences& m_refs;
+  std::string m_engineScenario;  // the tour's
   std::vector<StringUse> m_uses;
 };
 

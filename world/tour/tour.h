@@ -61,8 +61,13 @@ struct TourStep {
   std::optional<OrbitPose> orbit;      // an explicit camera orbit pose (world metres, radians)
   std::vector<std::string> narration;  // strings keys, shown one chunk at a time
   std::string action;                  // strings key shown after the chunks ("" = none)
-  std::string scenario;                // sim scenario preset (assets/scenarios/<name>.json)
-  std::string engineScenario;          // engine scenario ("" = none)
+  // What the action asks the visitor to use or watch: "knob:<--set path>", "button:<id>" or
+  // "picture:<race|roofline|bar>" of the chapter's panel (checked against assets/panels.json by
+  // the app's tests).
+  std::vector<std::string> controls;
+  std::string booth;           // strings key: the booth's one caption line (<= 15 words; "" = none)
+  std::string scenario;        // sim scenario preset (assets/scenarios/<name>.json)
+  std::string engineScenario;  // engine scenario (the chapter's, else the tour's)
   std::vector<sim::engine::FaultDesc> faults;  // injected into the engine scenario
   StepOverlays overlays;
   double hold_s = 8.0;  // how long the step stays when the tour plays by itself
@@ -80,7 +85,8 @@ struct TourChapter {
 
 struct Tour {
   std::filesystem::path file;
-  std::string title;  // strings key
+  std::string title;           // strings key
+  std::string engineScenario;  // what every step runs unless its chapter or itself says
   std::vector<TourChapter> chapters;
   std::vector<StringUse> stringUses;  // every key the tour uses, in file order
 };

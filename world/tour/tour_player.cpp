@@ -241,6 +241,8 @@ TourFrame TourPlayer::frame() const {
   f.chapterTitle = text(chapter.title);
   f.captionIsAction = m_beat >= st.narration.size();
   f.caption = text(f.captionIsAction ? st.action : st.narration[m_beat]);
+  if (!st.booth.empty()) f.boothCaption = text(st.booth);
+  f.controls = st.controls;
   f.freeFlight = m_free;
   f.cameraPose = m_pose;
   f.cameraMoving = m_flight.has_value();

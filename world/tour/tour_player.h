@@ -35,8 +35,10 @@ struct TourFrame {
   std::string chapterTitle;
   std::string caption;  // the current chunk or the action, in the chosen language
   bool captionIsAction = false;
-  bool freeFlight = false;  // the visitor left the path: the app drives the camera
-  Pose cameraPose;          // where the camera is (meaningless in free flight)
+  std::string boothCaption;  // the step's one booth line ("" = none), in the chosen language
+  std::vector<std::string> controls;  // what the action names (TourStep::controls)
+  bool freeFlight = false;            // the visitor left the path: the app drives the camera
+  Pose cameraPose;                    // where the camera is (meaningless in free flight)
   bool cameraMoving = false;
   std::string station;  // the step's station ("" when it gives an explicit orbit)
   OrbitPose target;     // where the camera is going
@@ -81,6 +83,7 @@ class TourPlayer {
   void land();
   /// Cuts the current flight short and cuts future moves (or brings them back).
   void setReducedMotion(bool on);
+  bool reducedMotion() const { return m_desc.reducedMotion; }
   /// Switches the caption language; false (and no change) when the bundle lacks it.
   bool setLanguage(const std::string& code);
   void setAutoAdvance(bool on) { m_desc.autoAdvance = on; }

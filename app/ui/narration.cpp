@@ -1,0 +1,63 @@
+#include "app/ui/narration.h"
+
+namespace app {
+namespace {
+
+constexpr const char* CATALOG = "catalog:";
+
+// "24.5 GB" -> "24.5\u00a0GB": a number never parts from its unit.
+std::string joinedUnit(std::string text) {
+  for (size_t at = text.find(' '); at != std::string::npos; at = text.find(' ', at)) {
+    text.replace(at, 1, "\u00a0");
+  }
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> placeholders(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open + 1)) {
+    const size_t close = text.find('}', open);
+    if (close == std::string::npos) break;
+    out.push_back(text.substr(open + 1, close - open - 1));
+  }
+  return out;
+}
+
+std::string placeholderValue(const std::string& placeholder, const NarrationSources& sources) {
+  if (placeholder.rfind(CATALOG, 0) == 0) {
+    const std::string path = placeholder.substr(std::string(CATALOG).size());
+    const sim::Quantity* q = sources.catalog ? sources.catalog->find(path) : nullptr;
+    return q ? joinedUnit(formatQuantity(q->value, path)) : std::string();
+  }
+  const PanelRowView* row = sources.panel ? sources.panel->value(placeholder) : nullptr;
+  return row ? joinedUnit(row->text) : std::string();
+}
+
+std::string fillNarration(const std::string& text, const NarrationSources& sources,
+                          std::vector<std::string>* unresolved) {
+  std::string out;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t open = text.find('{', at);
+    const size_t close = open == std::string::npos ? open : text.find('}', open);
+    if (close == std::string::npos) {
+      out += text.substr(at);
+      break;
+    }
+    out += text.substr(at, open - at);
+    const std::string name = text.substr(open + 1, close - open - 1);
+    const std::string value = placeholderValue(name, sources);
+    if (value.empty()) {
+      out += text.substr(open, close - open + 1);
+      if (unresolved) unresolved->push_back(name);
+    } else {
+      out += value;
+    }
+    at = close + 1;
+  }
+  return out;
+}
+
+}  // namespace app

@@ -1,0 +1,33 @@
+// Narration that agrees with the picture (issue 21): every number in a narration line is a
+// placeholder filled in from the same value the chapter's panel shows ("{memory.weights_bytes}",
+// an output of the panel's evaluation, formatted as its row is) or from the catalog figure it
+// names ("{catalog:gpus.h100_sxm.sm_count}"), never a number typed into the strings file that
+// the simulation may contradict. Pure text: no ImGui.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/ui/panels.h"
+#include "sim/catalog.h"
+
+namespace app {
+
+/// What placeholders read: the chapter panel's evaluation (may be null) and the catalog.
+struct NarrationSources {
+  const PanelView* panel = nullptr;
+  const sim::Catalog* catalog = nullptr;
+};
+
+/// The placeholders of `text` in order, without their braces ("memory.fits", "catalog:...").
+std::vector<std::string> placeholders(const std::string& text);
+
+/// The text of one placeholder, or "" when its source lacks it.
+std::string placeholderValue(const std::string& placeholder, const NarrationSources& sources);
+
+/// `text` with every placeholder replaced by its value (its number and unit joined by a no-break
+/// space); a placeholder that cannot be filled stays as it is and goes into `unresolved`.
+std::string fillNarration(const std::string& text, const NarrationSources& sources,
+                          std::vector<std::string>* unresolved = nullptr);
+
+}  // namespace app
