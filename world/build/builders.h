@@ -89,6 +89,9 @@ inline constexpr Look FIBER{0.6724f, 0.4342f, 0.0144f, 0.10f, 0.20f};
 inline constexpr Look WOOD{0.0423f, 0.0232f, 0.0144f, 0.00f, 0.20f};
 // 196,199,204: white coated steel: CDUs, facility buildings
 inline constexpr Look WHITE{0.5520f, 0.5711f, 0.6038f, 0.00f, 0.30f};
+// 118,185,0: a tray's LED line: the compute green, emitted; an overlay lights it in its colour
+inline constexpr Look LED_LINE{0.1812f, 0.4851f, 0.0000f, 1.00f, 0.00f, 0,   1.0f,
+                               0.0f,    false,   0,       0,     0,     true};
 // 205,220,240: ceiling light strips and lamps: cool white, emitted
 inline constexpr Look LIGHT_STRIP{0.6105f, 0.7157f, 0.8714f, 1.00f, 0.00f};
 // 255,186,104: lit windows at dusk: warm, emitted

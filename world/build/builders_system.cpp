@@ -62,8 +62,14 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
   Prototype p;
   p.name = desc.hero ? "compute tray (hero, open)" : "compute tray";
   if (!desc.hero) p.component = component::COMPUTE_TRAY;
-  p.lod = proxyLod(looks::STEEL, 60.0f);
-  addChassis(p, ctx, w, h, d, !desc.hero, looks::STEEL);
+  p.lod = proxyLod(looks::DARK_STEEL, 60.0f);
+  addChassis(p, ctx, w, h, d, !desc.hero, looks::DARK_STEEL);
+  // The bezel: a dark grille across the front and one green LED line (what a rack of them shows
+  // from the aisle; an overlay lights the line in its colour).
+  p.parts.push_back(boxPart(box, dvec3(-w * 0.12, h / 2, d / 2 + 0.0015),
+                            dvec3(w * 0.7, h * 0.8, 0.003), looks::NIC, "bezel grille"));
+  p.parts.push_back(boxPart(box, dvec3(-w * 0.12, h * 0.12, d / 2 + 0.0035),
+                            dvec3(w * 0.66, 0.0025, 0.002), looks::LED_LINE, "LED line"));
 
   // Front: ConnectX-7 OSFP cages and BlueField-3 ports, with a status LED each.
   const int nics = dims.count("compute_tray.nics"), dpus = dims.count("compute_tray.dpus");
@@ -162,7 +168,7 @@ PrototypeId buildPowerShelf(BuildContext& ctx) {
   Prototype p;
   p.name = "power shelf";
   p.component = component::POWER_SHELF;
-  p.lod = proxyLod(looks::ALUMINIUM, 60.0f);
+  p.lod = proxyLod(looks::DARK_STEEL, 60.0f);
   addChassis(p, ctx, w, h, d, true, looks::DARK_STEEL);
   for (int i = 0; i < psus; ++i) {
     const double cell = w / psus;
@@ -186,7 +192,7 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   Prototype p;
   p.name = desc.hero ? "GB200 NVL72 rack (hero)" : "GB200 NVL72 rack";
   if (!desc.hero) p.component = component::RACK;
-  p.lod = proxyLod(Look{0.22f, 0.23f, 0.25f, 0.0f, 0.4f}, 60.0f);
+  p.lod = proxyLod(looks::DARK_STEEL, 60.0f);
   const double post = 0.04, panel = 0.01, cap = 0.05;
   for (int sx = -1; sx <= 1; sx += 2) {
     for (int sz = -1; sz <= 1; sz += 2) {

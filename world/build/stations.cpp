@@ -87,7 +87,7 @@ std::vector<StationSpec> specs(const SystemLayout& system, SpecText& t) {
        above, 0.95, P, "", die1.c_str()},
       {"hbm", "HBM3e stack (cut open)",
        "base logic die under stacked DRAM dies, cut open to show the TSVs and microbumps",
-       hbm.c_str(), true, glm::dvec3(0.6, 0.5, 1.0), 1.0, P},
+       hbm.c_str(), true, glm::dvec3(0.6, 0.5, 1.0), 0.7, P},
       {"package", "B200 package", "2 dies and 8 HBM3e stacks on a CoWoS-L interposer and substrate",
        package.c_str(), true, above, 0.95},
       {"tray", "Compute tray",
