@@ -125,7 +125,7 @@ std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
       {"cooling", "Cooling plant", "dry coolers, pumps, facility water headers, cooling towers",
        "cooling0", true, high, 0.9, nullptr, "cooling"},
       {"campus", "Campus", "data halls, their cooling yards, the substation", "", true,
-       glm::dvec3(0.9, 0.5, 0.55), 0.6},
+       glm::dvec3(0.9, 0.5, 0.55), 0.72},
       {"tpu", "TPU v5e",
        "a TPU chip on its board: MXUs (128x128 systolic arrays), vector and "
        "scalar units",
