@@ -64,8 +64,9 @@ std::vector<gpu::Instance> pathInstances(const world::Traffic& traffic,
   return {out.begin() + first, out.begin() + first + n};
 }
 
+// The pause colour (world::traffic_looks::PAUSED): full red, no green, some blue (crimson).
 bool red(const gpu::Instance& inst) {
-  return inst.color.x > 0.99f && inst.color.y < 0.2f && inst.color.z < 0.2f;
+  return inst.color.x > 0.99f && inst.color.y < 0.1f && inst.color.z > 0.2f && inst.color.z < 0.4f;
 }
 
 glm::dvec3 position(const gpu::Instance& inst) {  // emitted with the eye at the origin

@@ -22,11 +22,11 @@ constexpr const char* NVLINK_CARTRIDGES = "NVLink spine cartridges";
 constexpr const char* ROW_CABLE_TRAY = "overhead cable tray";
 constexpr const char* HERO_TRAY = "hall0/row0/rack0/compute_tray9";
 
-constexpr Look NVLINK_LOOK{0.35f, 0.95f, 1.0f, 1.0f, 0.0f};  // cyan over the copper
-constexpr Look FABRIC_LOOK{1.0f, 0.78f, 0.25f, 1.0f, 0.0f};  // amber
+constexpr Look NVLINK_LOOK = traffic_looks::NVLINK;
+constexpr Look FABRIC_LOOK = traffic_looks::FABRIC;
 constexpr Look REDUCED_LOOK{1.0f, 0.95f, 0.7f, 1.0f, 0.0f};  // the reduced stream, paler
-constexpr Look PAUSED_LOOK{1.0f, 0.12f, 0.08f, 1.0f, 0.0f};  // PFC pause: red, standing still
-constexpr Look REDUCE_MARK{0.85f, 1.0f, 1.0f, 1.0f, 0.0f};   // SHARP: bright, pulsing
+constexpr Look PAUSED_LOOK = traffic_looks::PAUSED;
+constexpr Look REDUCE_MARK{0.85f, 1.0f, 1.0f, 1.0f, 0.0f};  // SHARP: bright, pulsing
 
 // The two ends of a long part: its box's centre line along its longest side.
 std::pair<glm::dvec3, glm::dvec3> centreLine(const Aabb& box) {

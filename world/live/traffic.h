@@ -25,6 +25,16 @@
 
 namespace world {
 
+/// The traffic's meaning colours (linear, emitted). They stay apart from each other and from the
+/// compute green under simulated protanopia, deuteranopia and tritanopia (tests/world/
+/// palette_test.cpp): the pause is a crimson-magenta, not the pure red a deuteranope confuses
+/// with the green and the amber.
+namespace traffic_looks {
+inline constexpr Look NVLINK{0.35f, 0.95f, 1.0f, 1.0f, 0.0f};  // cyan over the copper
+inline constexpr Look FABRIC{1.0f, 0.78f, 0.25f, 1.0f, 0.0f};  // amber
+inline constexpr Look PAUSED{1.0f, 0.0f, 0.3f, 1.0f, 0.0f};    // PFC pause, standing still
+}  // namespace traffic_looks
+
 enum class TrafficKind : uint8_t { NvLink, Fabric };
 
 /// A route in world metres, walked by arc length.
