@@ -148,12 +148,13 @@ std::string keyNumbersLine(const KeyNumbers& n) {
     }
     add(part);
   }
-  if (n.facility_W && n.facilityGpus > 0) {
-    std::snprintf(part, sizeof(part), "%.1f MW (%s GPUs)", *n.facility_W / 1e6,
-                  thousands(n.facilityGpus).c_str());
-    add(part);
-  } else if (n.facility_W) {
-    std::snprintf(part, sizeof(part), "%.1f MW campus", *n.facility_W / 1e6);
+  if (n.facility_W) {
+    // A small cluster's power in kW: "0.0 MW" would say it draws nothing.
+    const bool mega = *n.facility_W >= 1e6;
+    const std::string whose =
+        n.facilityGpus > 0 ? " (" + thousands(n.facilityGpus) + " GPUs)" : std::string(" campus");
+    std::snprintf(part, sizeof(part), mega ? "%.1f MW%s" : "%.1f kW%s",
+                  *n.facility_W / (mega ? 1e6 : 1e3), whose.c_str());
     add(part);
   }
   if (n.perMillionTokens_usd) {
