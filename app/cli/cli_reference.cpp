@@ -43,6 +43,13 @@ Names tourNames() {
   return world::tourNames();
 }
 
+// What a shot's scenario may name besides a file: an engine built-in or an analytic scenario.
+Names shotScenarioNames() {
+  Names names = sim::engine::builtinScenarioNames();
+  for (const std::string& name : sim::builtinScenarioNames()) names.push_back(name);
+  return names;
+}
+
 // The values the program knows for an option whose type cannot say them (CLI11 only sees TEXT).
 struct KnownValues {
   const char* command;  // the subcommand's path, "asset check"
@@ -56,6 +63,7 @@ const KnownValues KNOWN_VALUES[] = {
     {"shot", "--station", stationNames, false},
     {"shot", "--overlay", overlayNames, false},
     {"shot", "--scenario", sim::engine::builtinScenarioNames, false},
+    {"shot", "--compare", shotScenarioNames, true},
     {"bench", "--scenario", sim::engine::builtinScenarioNames, false},
     {"sim", "--scenario", sim::builtinScenarioNames, true},
     {"sim", "--engine", sim::engine::builtinScenarioNames, false},

@@ -1,6 +1,6 @@
 // `dcwalk shot`: one station rendered headless to a PNG, optionally at a simulated time of an
 // engine scenario, with faults injected and a live overlay drawn; or, with --model, one glTF
-// model on its own.
+// model on its own; or, with --compare, one station for two scenarios side by side.
 #include <cstdio>
 #include <filesystem>
 
@@ -87,7 +87,15 @@ Command addShotCommand(CLI::App& cli) {
   sub->add_option("--model", options->model,
                   "a glTF 2.0 file (.gltf/.glb) to render on its own, at its own size")
       ->excludes("--station");
+  CLI::Option* compare =
+      sub->add_option("--compare", options->compare,
+                      "two scenarios (engine built-ins, analytic names or files): the station for "
+                      "each, side by side in one image with their step time or tokens/s, MW and "
+                      "$/Mtok")
+          ->expected(2);
+  compare->excludes("--scenario")->excludes("--model");
   addTraceOptions(*sub, options->trace);
+  compare->excludes("--trace");
   addNumberOption(*sub, "shot", "--step", flags->step,
                   "with --trace: the time counts from the start of ProfilerStep#N");
   addRenderOptions(*sub, options->render);

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/modes/shot_compare.h"
 #include "app/session/exit_status.h"
 #include "app/session/frame.h"
 #include "app/session/session.h"
@@ -11,19 +12,17 @@
 
 namespace app {
 
-int runShot(const ShotOptions& options) {
+int openShotSession(const ShotOptions& options, Session& session, const world::Station*& station) {
   SessionDesc sessionDesc;
   sessionDesc.engineScenario = options.scenario;
   sessionDesc.modelFile = options.model;
   sessionDesc.faults = options.faults;
   sessionDesc.trace = options.trace;
-  Session session;
   if (int status = openSession(options.render, nullptr, fontPixelsFor(options.render.height),
                                session, sessionDesc)) {
     return status;
   }
-  const world::Station* station =
-      session.world->station(options.model.empty() ? options.station : "model");
+  station = session.world->station(options.model.empty() ? options.station : "model");
   if (!station) {
     std::string names;
     for (const auto& s : session.world->stations()) names += (names.empty() ? "" : ", ") + s.name;
@@ -33,14 +32,26 @@ int runShot(const ShotOptions& options) {
   }
   SimProgress progress("dcwalk shot", session.sim->time_s(), options.time_s);
   if (!session.sim->runTo(options.time_s, &progress)) return EXIT_BAD_INPUT;  // the host said why
-  StationView view;
-  view.camera().setPose(world::toPose(station->viewpoint));
-  view.setStation(station);
+  return EXIT_OK;
+}
+
+void setUpShotView(const ShotOptions& options, const world::Station& station, StationView& view) {
+  view.camera().setPose(world::toPose(station.viewpoint));
+  view.setStation(&station);
   view.setOverlay(options.overlay);
   view.setTraffic(options.traffic);
   view.setCoolant(options.coolant);
   if (options.clean) view.setTextMode(TextMode::Off);
   if (!options.model.empty()) view.setTitle(std::filesystem::path(options.model).filename());
+}
+
+int runShot(const ShotOptions& options) {
+  if (!options.compare.empty()) return runCompareShot(options);
+  Session session;
+  const world::Station* station = nullptr;
+  if (int status = openShotSession(options, session, station)) return status;
+  StationView view;
+  setUpShotView(options, *station, view);
   const FrameResult frame =
       renderStill(session, view, {options.render.width, options.render.height});
   std::string error;

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "app/session/render_options.h"
+#include "app/session/session.h"
+#include "app/session/tour_view.h"
 #include "app/session/trace_replay.h"
 #include "sim/engine/engine_desc.h"
 #include "world/live/overlays.h"
@@ -26,9 +28,19 @@ struct ShotOptions {
   std::string model;   // a glTF file viewed on its own (station "model")
   TraceRequest trace;  // --trace: the traced job replayed on the scenario's cluster
   bool clean = false;  // the picture alone: no HUD, no labels, no panel
+  // --compare A B: the station for two scenarios side by side (shot_compare.h); `scenario` unused
+  std::vector<std::string> compare;
 };
 
 /// Renders and writes the still; prints what it shows. Returns the exit status.
 int runShot(const ShotOptions& options);
+
+/// Opens the session of `options` (its scenario, faults, trace or model, at its render size),
+/// finds its station and runs the simulation to its time. Returns an exit status (the message is
+/// printed); on EXIT_OK `station` is the station to show.
+int openShotSession(const ShotOptions& options, Session& session, const world::Station*& station);
+
+/// Poses `view` at `station`'s viewpoint with the overlay, traffic, coolant and text of `options`.
+void setUpShotView(const ShotOptions& options, const world::Station& station, StationView& view);
 
 }  // namespace app

@@ -1,0 +1,214 @@
+#include "app/modes/shot_compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "app/session/exit_status.h"
+#include "app/session/frame.h"
+#include "app/session/scenario_request.h"
+#include "renderer/image_io.h"
+#include "sim/calc/cost.h"
+#include "sim/engine/scenarios.h"
+#include "sim/evaluate.h"
+#include "sim/scenario.h"
+
+namespace app {
+namespace {
+
+// A positive finite number, or nothing: what may be drawn (never nan, inf or a negative).
+std::optional<double> shown(double value) {
+  if (!std::isfinite(value) || value <= 0) return std::nullopt;
+  return value;
+}
+
+// The scenario as a slide names it: a file by its stem, a name as it is.
+std::string displayName(const std::string& scenario) {
+  const std::filesystem::path path(scenario);
+  return path.has_extension() ? path.stem().string() : scenario;
+}
+
+// One half: the station's view, its HUD titled by the scenario and subtitled by its numbers.
+// The status line keeps the station's name and scale only: the engine's own step time (its
+// routed collective) would sit beside the evaluation's and read as a contradiction on a slide.
+class CompareHalfView : public StationView {
+ public:
+  CompareHalfView(const world::Station& station, std::string title, std::string numbers)
+      : m_station(station), m_title(std::move(title)), m_numbers(std::move(numbers)) {}
+  HudInfo hud(FrameContext& context) override {
+    HudInfo hud = StationView::hud(context);
+    if (hud.mode == TextMode::Off) return hud;
+    const HudInfo own = stationHud(m_station);
+    hud.status = own.title + "   |   " + own.status;
+    hud.title = m_title;
+    hud.subtitle = m_numbers;
+    return hud;
+  }
+
+ private:
+  const world::Station& m_station;
+  std::string m_title, m_numbers;
+};
+
+// Copies `half` into `image` from column `x0`.
+void blit(const renderer::Pixels& half, uint32_t x0, renderer::Pixels& image) {
+  for (uint32_t y = 0; y < half.height && y < image.height; ++y) {
+    for (uint32_t x = 0; x < half.width && x0 + x < image.width; ++x) {
+      for (int c = 0; c < 4; ++c) {
+        image.rgba[(size_t(y) * image.width + x0 + x) * 4 + c] =
+            half.rgba[(size_t(y) * half.width + x) * 4 + c];
+      }
+    }
+  }
+}
+
+// A dark seam `width` px wide centred on column `x`, so the halves read as two pictures.
+void drawSeam(uint32_t x, uint32_t width, renderer::Pixels& image) {
+  for (uint32_t y = 0; y < image.height; ++y) {
+    for (uint32_t dx = 0; dx < width; ++dx) {
+      const uint32_t column = x + dx - width / 2;
+      if (column >= image.width) continue;
+      uint8_t* p = &image.rgba[(size_t(y) * image.width + column) * 4];
+      p[0] = p[1] = p[2] = 12;
+      p[3] = 255;
+    }
+  }
+}
+
+// 16384 -> "16,384": a count as a slide writes it.
+std::string thousands(int count) {
+  const std::string digits = std::to_string(count);
+  std::string text;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
+    text += digits[i];
+  }
+  return text;
+}
+
+}  // namespace
+
+KeyNumbers keyNumbersFor(const std::string& scenario, const sim::Catalog& catalog,
+                         const sim::engine::Snapshot& snapshot) {
+  KeyNumbers numbers;
+  const std::vector<std::string> builtins = sim::engine::builtinScenarioNames();
+  const bool builtin = std::find(builtins.begin(), builtins.end(), scenario) != builtins.end();
+  auto desc = builtin ? sim::Result<sim::ScenarioDesc>::failure("") : sim::loadScenario(scenario);
+  auto evaluation = desc ? sim::evaluateScenario(*desc, catalog)
+                         : sim::Result<sim::Evaluation>::failure(desc.error());
+  if (evaluation) {
+    const sim::Evaluation& e = *evaluation;
+    numbers.source = "evaluation";
+    numbers.facility_W = shown(e.number("power.facility_power_W"));
+    numbers.facilityGpus = desc->cluster.gpus;
+    const bool training = shown(e.number("compute.step_time_s")).has_value();
+    numbers.tokensPerGpu = true;
+    if (training) {
+      numbers.stepTime_s = shown(e.number("compute.step_time_s"));
+      numbers.tokensPerSecond = shown(e.number("compute.tokens_per_s_per_gpu"));
+      const auto hourly = shown(e.number("cost.per_gpu_hour_usd"));
+      if (hourly && numbers.tokensPerSecond) {
+        numbers.perMillionTokens_usd =
+            shown(sim::calc::costPerMillionTokens_usd(*hourly, *numbers.tokensPerSecond));
+      }
+    } else {
+      numbers.tokensPerSecond = shown(e.number("compute.output_tokens_per_s_per_gpu"));
+      numbers.perMillionTokens_usd = shown(e.number("cost.per_million_tokens_usd"));
+    }
+    return numbers;
+  }
+  // An engine built-in: what the engine's snapshot says now.
+  const sim::engine::Aggregates& a = snapshot.aggregates;
+  numbers.source = "engine";
+  numbers.facility_W = shown(a.facility_W);
+  numbers.tokensPerSecond = shown(a.tokensPerSecond);
+  if (snapshot.training) {
+    numbers.stepTime_s =
+        shown(a.lastStepTime_s > 0 ? a.lastStepTime_s : snapshot.faultFreeStepTime_s);
+  }
+  return numbers;
+}
+
+std::string keyNumbersLine(const KeyNumbers& n) {
+  std::string line;
+  char part[96];
+  const auto add = [&](const char* text) {
+    line += (line.empty() ? "" : "  ·  ") + std::string(text);
+  };
+  if (n.stepTime_s) {
+    std::snprintf(part, sizeof(part), "step %.2f s", *n.stepTime_s);
+    add(part);
+  }
+  if (n.tokensPerSecond) {
+    if (n.tokensPerGpu) {
+      std::snprintf(part, sizeof(part), "%.0f tok/s/GPU", *n.tokensPerSecond);
+    } else {
+      std::snprintf(part, sizeof(part), "%.3g M tokens/s", *n.tokensPerSecond / 1e6);
+    }
+    add(part);
+  }
+  if (n.facility_W) {
+    // A small cluster's power in kW: "0.0 MW" would say it draws nothing.
+    const bool mega = *n.facility_W >= 1e6;
+    const std::string whose =
+        n.facilityGpus > 0 ? " (" + thousands(n.facilityGpus) + " GPUs)" : std::string(" campus");
+    std::snprintf(part, sizeof(part), mega ? "%.1f MW%s" : "%.1f kW%s",
+                  *n.facility_W / (mega ? 1e6 : 1e3), whose.c_str());
+    add(part);
+  }
+  if (n.perMillionTokens_usd) {
+    std::snprintf(part, sizeof(part), "$%.3g/Mtok", *n.perMillionTokens_usd);
+    add(part);
+  }
+  return line;
+}
+
+int runCompareShot(const ShotOptions& options) {
+  if (options.compare.size() != 2) {
+    std::fprintf(stderr, "dcwalk: shot: --compare takes two scenarios\n");
+    return EXIT_BAD_INPUT;
+  }
+  // Both scenarios are checked before the first (slow) world is built.
+  for (const std::string& name : options.compare) {
+    auto request = engineRequestFor(name);
+    if (!request) {
+      std::fprintf(stderr, "dcwalk: shot: --compare: %s\n", request.error().c_str());
+      return EXIT_BAD_INPUT;
+    }
+  }
+  const uint32_t width = options.render.width, height = options.render.height;
+  const uint32_t halfWidth[2] = {width / 2, width - width / 2};
+  renderer::Pixels image{width, height, std::vector<uint8_t>(size_t(width) * height * 4, 0)};
+  for (int side = 0; side < 2; ++side) {
+    ShotOptions half = options;
+    half.scenario = options.compare[side];
+    half.render.width = halfWidth[side];
+    Session session;  // one world at a time: this one is gone before the next is built
+    const world::Station* station = nullptr;
+    if (int status = openShotSession(half, session, station)) return status;
+    const KeyNumbers numbers =
+        keyNumbersFor(half.scenario, *session.catalog, session.sim->snapshot());
+    const std::string line = keyNumbersLine(numbers);
+    CompareHalfView view(*station, displayName(half.scenario), line);
+    setUpShotView(half, *station, view);
+    const FrameResult frame = renderStill(session, view, {halfWidth[side], height});
+    blit(frame.pixels, side == 0 ? 0 : halfWidth[0], image);
+    std::printf("%s: %s: %s (%s)\n", side == 0 ? "left" : "right", half.scenario.c_str(),
+                line.c_str(), numbers.source.c_str());
+    std::printf("%s engine: %s\n", side == 0 ? "left" : "right",
+                simStatus(session.sim->snapshot(), session.world->racks()).c_str());
+    if (!reportValidation()) return EXIT_FAILURE_RUNTIME;
+  }
+  drawSeam(halfWidth[0], std::max(2u, width / 320), image);
+  std::string error;
+  if (!renderer::writePng(options.out, image, error)) {
+    std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
+    return EXIT_FAILURE_RUNTIME;
+  }
+  std::printf("wrote %s (%ux%u, station %s, %s | %s)\n", options.out.c_str(), width, height,
+              options.station.c_str(), options.compare[0].c_str(), options.compare[1].c_str());
+  return EXIT_OK;
+}
+
+}  // namespace app
