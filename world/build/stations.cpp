@@ -55,10 +55,12 @@ std::vector<StationSpec> chassisSpecs(const SystemLayout& system, SpecText& t) {
       {"package", t.packageTitle.c_str(), t.packageText.c_str(), P, true, above, 0.95},
       {"tray", t.trayTitle.c_str(), t.trayText.c_str(), t.tray.c_str(), true,
        glm::dvec3(0.45, 0.9, 1.0), 0.85},
+      // From the row's open end (cabinet 0 is its first), so the row's other cabinets, which the
+      // studio keeps for the systems' sake, stand beside the hero and not in front of it.
       {"rack", t.rackTitle.c_str(), t.rackText.c_str(), t.rack.c_str(), true,
-       glm::dvec3(0.36, 0.12, 1.0), 0.9, nullptr, "rack"},
+       glm::dvec3(-0.5, 0.15, 1.0), 1.15, nullptr, "rack"},
       {"rack_back", "Rack back", "the back of the cabinet: power supplies and OSFP cages",
-       t.rack.c_str(), false, glm::dvec3(0.4, 0.15, -1.0), 0.9, nullptr, "rack"},
+       t.rack.c_str(), false, glm::dvec3(-0.5, 0.15, -1.0), 1.15, nullptr, "rack"},
   };
 }
 
