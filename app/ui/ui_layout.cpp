@@ -13,7 +13,8 @@ namespace {
 constexpr float TITLE_EM = 7.6f;
 constexpr float CAPTION_EM = 6.6f;
 constexpr float TIMELINE_EM = 7.6f;
-constexpr float COMPARISON_EM = 4.0f;  // measured vs modelled under a traced step (3 lines)
+constexpr float COMPARISON_EM = 5.0f;  // measured vs modelled under a traced step (3 lines, and
+                                       // the window's time controls above)
 constexpr float STATUS_EM = 4.0f;
 constexpr float LEGEND_EM = 6.4f;
 // Booth: the headline font is 2 em (54 px at 1080p), the title wraps to two lines at most.
