@@ -21,7 +21,7 @@ struct TourOptions {
   RenderOptions render;
   bool headless = false;
   std::string out = "out";
-  int chapter = 0;  // headless: only this chapter (1..10); 0 = all
+  int chapter = 0;  // headless: only this chapter (1..10, 11 the finale); 0 = all
   double fps = 0;   // headless: a clip at this rate instead of key frames; soak: the frame cap
   WindowModeOptions window;
   SoakOptions soak;
@@ -50,7 +50,7 @@ Command addTourCommand(CLI::App& cli) {
   sub->add_option("--language", options->window.language, "caption language (en, de)")
       ->capture_default_str();
   addNumberOption(*sub, "tour", "--chapter", options->chapter,
-                  "headless: render only this chapter (1..10)");
+                  "headless: render only this chapter (1..10; 11: the finale)");
   sub->add_option("--text", options->text,
                   "how much text a frame carries: booth (title, one number, one line; default in "
                   "--kiosk), engineer (the panel, verdict first; default otherwise) or off (the "

@@ -52,7 +52,7 @@ bool readNumber(const std::string& text, bool integer, double& value, long long&
 
 const std::vector<FlagDomain>& flagDomains() {
   static const std::vector<FlagDomain> table = {
-      {"tour", "--chapter", {1, 10, true, ""}},
+      {"tour", "--chapter", {1, 11, true, ""}},  // 11: the finale
       {"tour", "--ui-scale", {MIN_UI_SCALE, MAX_UI_SCALE, false, "x"}},
       {"tour", "--soak", {0.01, 10080, false, "minutes"}},  // up to a week
       {"tour", "--fps", {1, 240, false, "frames/s"}},

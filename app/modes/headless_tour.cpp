@@ -15,11 +15,47 @@
 #include "app/session/tour_driver.h"
 #include "app/session/tour_session.h"
 #include "app/session/tour_view.h"
+#include "app/ui/timeline_panel.h"
 #include "app/ui/tour_panel.h"
 #include "renderer/image_io.h"
 
 namespace app {
 namespace {
+
+// --chapter 11: the finale, which has no number key of its own.
+constexpr int FINALE_CHAPTER = 11;
+
+// The --chapter number of `frame`'s chapter.
+int chapterOption(const world::TourFrame& frame) {
+  return frame.chapterNumber == 0 ? FINALE_CHAPTER : frame.chapterNumber;
+}
+
+// The tour's frames headless; with --trace the traced job's step timeline (and measured vs
+// modelled) under the narration, without the time controls nobody can click.
+class HeadlessView : public TourView {
+ public:
+  HeadlessView(TourDriver& driver, TourPanel& panel, std::string language, const Session& session)
+      : TourView(driver, panel, std::move(language)), m_session(session) {}
+  HudInfo hud(FrameContext& context) override {
+    HudInfo hud = TourView::hud(context);
+    const ReplayHost* replay = m_session.replay.get();
+    hud.timeline = replay != nullptr && hud.mode == TextMode::Engineer;
+    hud.timelineComparison = hud.timeline && !replay->comparisons().empty();
+    if (replay) hud.caption = replay->narrate(hud.caption);
+    return hud;
+  }
+  void drawWindows(FrameContext& context) override {
+    TourView::drawWindows(context);
+    if (!m_session.replay || textMode() != TextMode::Engineer) return;
+    TimeState state;
+    state.controls = false;
+    drawTimeline(m_session.replay->timeline(language()), state, context.ui.layout().timeline,
+                 language(), context.commands);
+  }
+
+ private:
+  const Session& m_session;
+};
 
 // What the headless modes hold: the session, the chapter panels, the driver of the tour and the
 // frame source over them.
@@ -27,7 +63,7 @@ struct HeadlessTour {
   Session session;
   std::optional<TourPanel> panel;
   std::unique_ptr<TourDriver> driver;
-  std::unique_ptr<TourView> view;
+  std::unique_ptr<HeadlessView> view;
 };
 
 // Opens the session, loads the tour (`desc`) and the panels, starts at the first step or at
@@ -41,7 +77,7 @@ int openHeadlessTour(const HeadlessTourOptions& options, const world::TourPlayer
     return status;
   }
   out.session.ui->setScaling(1.0f, options.uiScale);
-  auto player = makeTourPlayer(*out.session.world, options.tour, desc);
+  auto player = makeTourPlayer(*out.session.world, options.tour, desc, options.trace.active());
   if (!player) {
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
     return EXIT_BAD_INPUT;
@@ -58,11 +94,16 @@ int openHeadlessTour(const HeadlessTourOptions& options, const world::TourPlayer
   }
   out.panel = std::move(*panel);
   out.driver = std::make_unique<TourDriver>(std::move(*player));
-  out.view = std::make_unique<TourView>(*out.driver, *out.panel, desc.language);
+  out.view = std::make_unique<HeadlessView>(*out.driver, *out.panel, desc.language, out.session);
   out.view->setTextMode(options.text);
   std::vector<SimCommand> commands;
   out.driver->start(commands, /*cut=*/true);
-  if (options.chapter > 0 && !out.driver->player().jumpToChapterKey(options.chapter % 10)) {
+  world::TourPlayer& started = out.driver->player();
+  const bool jumped =
+      options.chapter == 0 ||
+      (options.chapter == FINALE_CHAPTER ? started.jumpToFinale()
+                                         : started.jumpToChapterKey(options.chapter % 10));
+  if (!jumped) {
     std::fprintf(stderr, "dcwalk: tour: there is no chapter %d\n", options.chapter);
     return EXIT_BAD_INPUT;
   }
@@ -82,11 +123,11 @@ bool makeFolder(const std::filesystem::path& folder) {
 
 // The key frames' source: each step's view, and once its simulation is in place, the engine run
 // on to the step's key moment.
-class KeyFrameView : public TourView {
+class KeyFrameView : public HeadlessView {
  public:
-  using TourView::TourView;
+  using HeadlessView::HeadlessView;
   void advance(double, std::vector<SimCommand>& commands) override {
-    TourView::advance(0, commands);  // the step's view, its engine scenario and faults
+    HeadlessView::advance(0, commands);  // the step's view, its engine scenario and faults
     const world::TourFrame frame = driver().player().frame();
     // A key frame shows the simulation as a visitor sees it at the end of the step, or, when the
     // step injects a fault (its engine then starts at the step), in the middle of the fault.
@@ -111,7 +152,7 @@ int runHeadlessTour(const HeadlessTourOptions& options) {
   HeadlessTour tour;
   if (int status = openHeadlessTour(options, desc, tour)) return status;
   if (!makeFolder(options.out)) return EXIT_FAILURE_RUNTIME;
-  KeyFrameView view(*tour.driver, *tour.panel, desc.language);
+  KeyFrameView view(*tour.driver, *tour.panel, desc.language, tour.session);
   view.setTextMode(options.text);
   std::vector<renderer::Pixels> keyFrames;  // the first step of each chapter
   size_t written = 0;
@@ -119,7 +160,7 @@ int runHeadlessTour(const HeadlessTourOptions& options) {
   const VkExtent2D extent{options.render.width, options.render.height};
   do {
     const world::TourFrame frame = tour.driver->player().frame();
-    if (options.chapter > 0 && frame.chapterNumber != options.chapter) break;
+    if (options.chapter > 0 && chapterOption(frame) != options.chapter) break;
     FrameResult result = renderStill(tour.session, view, extent);
     const std::string chapterId = tour.driver->player().tour().chapters[frame.chapter].id;
     char name[128];
@@ -176,7 +217,7 @@ int runHeadlessClip(const HeadlessTourOptions& options, double fps) {
     FrameResult result = runFrame(tour.session, *tour.view, spec);
     const world::TourFrame frame = tour.driver->player().frame();
     if (tour.driver->player().finished()) break;
-    if (options.chapter > 0 && frame.chapterNumber != options.chapter) break;
+    if (options.chapter > 0 && chapterOption(frame) != options.chapter) break;
     char file[32];
     std::snprintf(file, sizeof(file), "frame-%06llu.png",
                   static_cast<unsigned long long>(frames + 1));

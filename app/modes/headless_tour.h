@@ -16,10 +16,10 @@ struct HeadlessTourOptions {
   std::string tour = "default";
   std::string language = "en";
   std::string out = "out";
-  int chapter = 0;             // only this chapter (1..10); 0 = all
+  int chapter = 0;             // only this chapter (1..10, 11: the finale); 0 = all
   bool reducedMotion = false;  // the clip: cut between views
   double uiScale = 1.0;
-  TraceRequest trace;  // --trace: the traced job replayed instead of the model
+  TraceRequest trace;                  // --trace: the traced job replayed instead of the model
   TextMode text = TextMode::Engineer;  // --text
 };
 

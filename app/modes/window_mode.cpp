@@ -231,8 +231,8 @@ class WindowApp : public TourView {
     const TimeState state{sim.time_s(),         sim.speed(),      sim.paused(),
                           m_scrubMax_s,         sim.catchingUp(), sim.catchUpTarget_s(),
                           sim.catchUpProgress()};
-    app::drawTimeline(timelineOf(context.snapshot), state, context.ui.layout().timeline, language(),
-                      context.commands);
+    app::drawTimeline(stepTimeline(m_session.replay.get(), context.snapshot, language()), state,
+                      context.ui.layout().timeline, language(), context.commands);
   }
 
   /// The what-if and faults panel (I), asking the simulation for what the visitor changes.
@@ -363,10 +363,12 @@ class WindowApp : public TourView {
 
   HudInfo hud(FrameContext& context) override {
     HudInfo hud = TourView::hud(context);
+    if (m_session.replay) hud.caption = m_session.replay->narrate(hud.caption);
     if (m_kiosk) return hud;
     // The right column holds one panel: what-if, else the selection, else the chapter's.
     hud.panelOnRight = hud.panelOnRight || m_selectionPanel.active() || m_whatIf.open();
     hud.timeline = m_showTimeline;
+    hud.timelineComparison = m_session.replay && !m_session.replay->comparisons().empty();
     hud.banner = notice();
     const std::string& lang = language();
     if (context.sim.catchingUp()) {
@@ -573,8 +575,8 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   const VkExtent2D first = window.framebufferExtent();
   if (int status = openSession(
           render, &window,
-          uiFontPixels(first.width, first.height, window.contentScale(), options.uiScale),
-          session, sessionDesc)) {
+          uiFontPixels(first.width, first.height, window.contentScale(), options.uiScale), session,
+          sessionDesc)) {
     return status;
   }
   // The text size follows the window (runFrame refits the fonts when it is resized).
@@ -585,7 +587,8 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   Booth booth(*session.world, options.tour, playerDesc,
               KioskDesc{options.kioskIdle_s, options.kioskWarning_s}, options.kiosk);
   auto player = options.kiosk ? booth.attractPlayer()
-                              : makeTourPlayer(*session.world, options.tour, playerDesc);
+                              : makeTourPlayer(*session.world, options.tour, playerDesc,
+                                               options.trace.active());
   if (!player) {
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
     return EXIT_BAD_INPUT;

@@ -54,6 +54,10 @@ void TourDriver::followStep(std::vector<SimCommand>& commands) {
   const world::TourFrame frame = m_player.frame();
   if (frame.stepSerial == m_stepSerial) return;
   m_stepSerial = frame.stepSerial;
+  // The visitor's overlay and traffic choice holds within the chapter it was made in; another
+  // chapter shows what its steps were designed with (issue 22), also on coming back.
+  if (m_overlayChosen && m_overlayChapter != frame.chapter) m_overlayChosen = false;
+  if (m_trafficChosen && m_trafficChapter != frame.chapter) m_trafficChosen = false;
   if (frame.engineScenario.empty()) return;  // a tour without a designed simulation
   commands.push_back(
       SimCommand::follow({frame.engineScenario, {}, frame.faults}, frame.chapterTitle));
@@ -71,16 +75,19 @@ HudInfo TourDriver::hud(const std::string& language, const sim::engine::Snapshot
 }
 
 world::OverlayMetric TourDriver::overlay() const {
-  return m_overlayChosen ? m_overlay : m_player.frame().overlays.heat;
+  const world::TourFrame& frame = m_player.frame();
+  return m_overlayChosen && m_overlayChapter == frame.chapter ? m_overlay : frame.overlays.heat;
 }
 
 bool TourDriver::traffic() const {
-  return m_trafficChosen ? m_traffic : m_player.frame().overlays.traffic;
+  const world::TourFrame& frame = m_player.frame();
+  return m_trafficChosen && m_trafficChapter == frame.chapter ? m_traffic : frame.overlays.traffic;
 }
 
 void TourDriver::toggleTraffic() {
   m_traffic = !traffic();
   m_trafficChosen = true;
+  m_trafficChapter = m_player.frame().chapter;
 }
 
 world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height,
@@ -96,6 +103,7 @@ world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height,
 void TourDriver::cycleOverlay() {
   m_overlay = world::OverlayMetric((int(overlay()) + 1) % world::OVERLAY_METRIC_COUNT);
   m_overlayChosen = true;
+  m_overlayChapter = m_player.frame().chapter;
 }
 
 }  // namespace app

@@ -51,8 +51,8 @@ class TourDriver {
   /// The tour's HUD: chapter, caption (a free-flight hint off the path) and the sim status.
   HudInfo hud(const std::string& language, const sim::engine::Snapshot& snapshot) const;
 
-  /// Traffic particles: the visitor's choice once made (toggleTraffic), else whether the tour
-  /// step lists the "traffic" overlay.
+  /// Traffic particles: the visitor's choice (toggleTraffic) for the rest of its chapter, else
+  /// whether the tour step lists the "traffic" overlay.
   bool traffic() const;
   void toggleTraffic();
   /// The frame description for a width x height view (with traffic(), the step's coolant, the
@@ -61,7 +61,8 @@ class TourDriver {
   world::FrameDesc frameDesc(uint32_t width, uint32_t height, const world::HbmFill* hbmFill,
                              double animation_s) const;
 
-  /// The visitor's overlay once chosen (cycleOverlay), else what the tour step asks for.
+  /// The visitor's overlay (cycleOverlay) for the rest of its chapter, else what the tour step
+  /// asks for.
   world::OverlayMetric overlay() const;
   /// Next heat overlay in world::overlayMetrics() order, then none.
   void cycleOverlay();
@@ -78,8 +79,10 @@ class TourDriver {
   double m_flightElapsed_s = 0;
   world::OverlayMetric m_overlay = world::OverlayMetric::None;
   bool m_overlayChosen = false;
+  size_t m_overlayChapter = 0;  // where the overlay was chosen: it holds there only
   bool m_traffic = false;
   bool m_trafficChosen = false;
+  size_t m_trafficChapter = 0;
   uint64_t m_stepSerial = UINT64_MAX;
 };
 

@@ -11,7 +11,7 @@
 namespace app {
 
 sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const std::string& name,
-                                              const world::TourPlayerDesc& desc) {
+                                              const world::TourPlayerDesc& desc, bool traced) {
   world::TourReferences refs;
   std::map<std::string, world::OrbitPose> views;
   for (const world::Station& station : world.stations()) {
@@ -22,6 +22,9 @@ sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const s
   refs.engineScenarios = sim::engine::builtinScenarioNames();
   auto bundle = world::loadTourBundle(name, refs);
   if (!bundle) return sim::Result<world::TourPlayer>::failure(bundle.error());
+  for (world::TourChapter& chapter : bundle->tour.chapters) {
+    if (traced && !chapter.traceSteps.empty()) chapter.steps = std::move(chapter.traceSteps);
+  }
   return world::TourPlayer::create(std::move(*bundle), std::move(views), desc);
 }
 

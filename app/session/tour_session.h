@@ -13,9 +13,11 @@
 
 namespace app {
 
-/// Loads tour `name` (a file, or assets/tours/<name>.json) and makes its player.
+/// Loads tour `name` (a file, or assets/tours/<name>.json) and makes its player; with `traced`
+/// (a --trace replay runs) chapters that have trace steps play those instead.
 sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const std::string& name,
-                                              const world::TourPlayerDesc& desc);
+                                              const world::TourPlayerDesc& desc,
+                                              bool traced = false);
 
 /// Checks what every step of `tour` will run, before anything is rendered: its scenario preset
 /// loads and evaluates with `catalog`, its engine scenario with its faults makes an engine (a

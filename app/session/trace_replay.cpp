@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/ui/narration.h"
 #include "sim/specs.h"
 #include "sim/trace/rank_layout.h"
 
@@ -83,6 +84,8 @@ R ReplayHost::open(const TraceRequest& request, const sim::engine::Snapshot& sna
   if (!replay) return R::failure("--trace: " + replay.error());
   std::unique_ptr<ReplayHost> host(new ReplayHost(std::move(*replay)));
   host->m_comparisons = std::move(comparisons);
+  host->m_stepBreakdowns = sim::trace::stepBreakdowns(host->m_replay.ranks().front());
+  host->m_wholeBreakdown = sim::trace::breakdown(host->m_replay.ranks().front());
   const sim::trace::Replay& rp = host->m_replay;
   if (request.step) {
     const auto start = rp.stepStart_ns(*request.step);
@@ -137,6 +140,27 @@ int64_t ReplayHost::currentStep() const {
     if (w.gpuEvents > 0 && local >= w.start_ns && local < w.end_ns) return w.number;
   }
   return -1;
+}
+
+Timeline ReplayHost::timeline(const std::string& language) const {
+  Timeline t = traceTimelineOf(m_replay.ranks().front(), m_stepBreakdowns, m_wholeBreakdown,
+                               m_now_ns - m_replay.offset_ns(0));
+  if (!m_comparisons.empty())
+    t.comparison = comparisonLines(t.measuredShares, m_comparisons.front().modelled, language);
+  return t;
+}
+
+std::string ReplayHost::narrate(const std::string& text) const {
+  const Timeline t = timeline("en");
+  NarrationSources sources;
+  sources.measured = &t.measuredShares;
+  if (!m_comparisons.empty()) sources.modelled = &m_comparisons.front().modelled;
+  return fillNarration(text, sources);
+}
+
+Timeline stepTimeline(const ReplayHost* replay, const sim::engine::Snapshot& snapshot,
+                      const std::string& language) {
+  return replay ? replay->timeline(language) : timelineOf(snapshot);
 }
 
 std::string ReplayHost::status() const {

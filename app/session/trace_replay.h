@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/ui/timeline.h"
 #include "sim/catalog.h"
 #include "sim/engine/snapshot.h"
 #include "sim/result.h"
@@ -66,6 +67,12 @@ class ReplayHost {
   const std::vector<std::string>& notes() const { return m_notes; }
   /// Measured vs modelled per traced rank (empty when the scenario is not a training job).
   const std::vector<TraceComparison>& comparisons() const { return m_comparisons; }
+  /// The step timeline of the first traced rank where the clock is (its ProfilerStep, else the
+  /// whole trace), with the measured vs modelled lines of that step in `language`.
+  Timeline timeline(const std::string& language) const;
+  /// `text` with its trace placeholders ("{trace.measured.idle}", narration.h) filled from the
+  /// step timeline() shows and the model's step; others stay as they are.
+  std::string narrate(const std::string& text) const;
 
  private:
   explicit ReplayHost(sim::trace::Replay replay) : m_replay(std::move(replay)) {}
@@ -74,7 +81,14 @@ class ReplayHost {
   int64_t m_frame_ns = 0;  // trace time the last advance moved
   std::vector<std::string> m_notes;
   std::vector<TraceComparison> m_comparisons;
+  // The first traced rank's breakdowns, per step and whole, for the timeline.
+  std::vector<sim::trace::Breakdown> m_stepBreakdowns;
+  sim::trace::Breakdown m_wholeBreakdown;
 };
+
+/// The step timeline a mode shows: the replay's with --trace, else the engine's.
+Timeline stepTimeline(const ReplayHost* replay, const sim::engine::Snapshot& snapshot,
+                      const std::string& language);
 
 /// Measured vs modelled for every rank of `ranks` against the training plan of `snapshot` (empty
 /// for an inference scenario); over ProfilerStep#step when given, else the whole trace.

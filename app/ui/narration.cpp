@@ -1,9 +1,37 @@
 #include "app/ui/narration.h"
 
+#include <cstdio>
+
 namespace app {
 namespace {
 
 constexpr const char* CATALOG = "catalog:";
+constexpr const char* TRACE = "trace.";
+
+// "trace.measured.compute": that share of `sources` as a percentage, or "".
+std::string traceShare(const std::string& placeholder, const NarrationSources& sources) {
+  const std::string rest = placeholder.substr(std::string(TRACE).size());
+  const size_t dot = rest.find('.');
+  if (dot == std::string::npos) return {};
+  const std::string which = rest.substr(0, dot), quantity = rest.substr(dot + 1);
+  const sim::trace::StepShares* shares = which == "measured"   ? sources.measured
+                                         : which == "modelled" ? sources.modelled
+                                                               : nullptr;
+  if (!shares) return {};
+  double share = 0;
+  if (quantity == "compute") {
+    share = shares->compute;
+  } else if (quantity == "exposed_communication") {
+    share = shares->exposedCommunication;
+  } else if (quantity == "idle") {
+    share = shares->idle;
+  } else {
+    return {};
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f\u00a0%%", 100 * share);
+  return text;
+}
 
 // "24.5 GB" -> "24.5\u00a0GB": a number never parts from its unit.
 std::string joinedUnit(std::string text) {
@@ -31,6 +59,7 @@ std::string placeholderValue(const std::string& placeholder, const NarrationSour
     const sim::Quantity* q = sources.catalog ? sources.catalog->find(path) : nullptr;
     return q ? joinedUnit(formatQuantity(q->value, path)) : std::string();
   }
+  if (placeholder.rfind(TRACE, 0) == 0) return traceShare(placeholder, sources);
   const PanelRowView* row = sources.panel ? sources.panel->value(placeholder) : nullptr;
   return row ? joinedUnit(row->text) : std::string();
 }

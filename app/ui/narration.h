@@ -2,7 +2,9 @@
 // placeholder filled in from the same value the chapter's panel shows ("{memory.weights_bytes}",
 // an output of the panel's evaluation, formatted as its row is) or from the catalog figure it
 // names ("{catalog:gpus.h100_sxm.sm_count}"), never a number typed into the strings file that
-// the simulation may contradict. Pure text: no ImGui.
+// the simulation may contradict. With --trace, "{trace.measured.compute}" and
+// "{trace.modelled.exposed_communication}" (compute, exposed_communication, idle) are the shares
+// the timeline's measured vs modelled lines show. Pure text: no ImGui.
 #pragma once
 
 #include <string>
@@ -10,6 +12,7 @@
 
 #include "app/ui/panels.h"
 #include "sim/catalog.h"
+#include "sim/trace/compare.h"
 
 namespace app {
 
@@ -17,6 +20,8 @@ namespace app {
 struct NarrationSources {
   const PanelView* panel = nullptr;
   const sim::Catalog* catalog = nullptr;
+  const sim::trace::StepShares* measured = nullptr;  // --trace: the traced step shown
+  const sim::trace::StepShares* modelled = nullptr;  // the model's step of the same scenario
 };
 
 /// The placeholders of `text` in order, without their braces ("memory.fits", "catalog:...").

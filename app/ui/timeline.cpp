@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+
+#include "app/ui/ui_text.h"
 
 namespace app {
 
@@ -38,6 +41,87 @@ Timeline timelineOf(const sim::engine::Snapshot& snapshot) {
   const double rest_s = pipeline_s - plan->pipeline_s;
   if (rest_s > 1e-9) t.pipeline.push_back({"all-to-all, slowdowns", rest_s});
   return t;
+}
+
+namespace {
+
+std::string percent(double share) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %%", 100 * share);
+  return text;
+}
+
+}  // namespace
+
+Timeline traceTimelineOf(const sim::trace::RankTrace& rank,
+                         const std::vector<sim::trace::Breakdown>& perStep,
+                         const sim::trace::Breakdown& whole, int64_t local_ns) {
+  Timeline t;
+  t.training = true;
+  t.measured = true;
+  t.rank = rank.rank;
+  const sim::trace::Breakdown* shown = &whole;
+  int64_t start_ns = 0, end_ns = 0;
+  for (size_t i = 0; i < rank.steps.size() && i < perStep.size(); ++i) {
+    const sim::trace::StepWindow& w = rank.steps[i];
+    if (w.gpuEvents > 0 && local_ns >= w.start_ns && local_ns < w.end_ns) {
+      shown = &perStep[i];
+      t.stepNumber = w.number;
+      start_ns = w.start_ns;
+      end_ns = w.end_ns;
+      break;
+    }
+  }
+  const sim::trace::Times& b = shown->times;
+  if (t.stepNumber < 0) end_ns = static_cast<int64_t>(std::llround(b.span_s * 1e9));
+  // The overlapping unions made exclusive: compute covers what runs under it, exposed
+  // communication is NCCL with nothing computing, idle is nothing at all, and the rest of the
+  // window is memcpy/memset alone.
+  const double alone_s =
+      std::max(0.0, b.span_s - b.compute_s - b.exposedCommunication_s - b.idle_s);
+  t.phases = {{"compute", b.compute_s},
+              {"exposed communication", b.exposedCommunication_s},
+              {"memcpy", alone_s},
+              {"idle", b.idle_s}};
+  t.step_s = b.span_s;
+  t.lastStep_s = b.span_s;
+  t.pipeline = {
+      {"GEMM", b.gemm_s}, {"attention", b.attention_s}, {"other kernels", b.otherCompute_s}};
+  const double window_ns = double(std::max<int64_t>(1, end_ns - start_ns));
+  t.cursor_s = std::clamp(double(local_ns - start_ns) / window_ns, 0.0, 1.0) * t.step_s;
+  double before_s = 0;
+  for (size_t i = 0; i < t.phases.size(); ++i) {
+    t.currentPhase = i;
+    before_s += t.phases[i].duration_s;
+    if (t.cursor_s < before_s) break;
+  }
+  t.measuredShares = sim::trace::measuredShares(*shown);
+  return t;
+}
+
+std::vector<std::string> comparisonLines(const sim::trace::StepShares& measured,
+                                         const sim::trace::StepShares& modelled,
+                                         const std::string& language) {
+  const std::vector<sim::trace::ShareGap> gaps = sim::trace::shareGaps(measured, modelled);
+  auto name = [&](const std::string& quantity) {
+    return std::string(uiText("segment." + quantity, language));
+  };
+  // In the panel's fixed order (compute, exposed communication, idle), not the gaps' order:
+  // "compute 17.7 / 37.1 %".
+  std::string shares;
+  for (const char* quantity : {"compute", "exposed communication", "idle"}) {
+    for (const sim::trace::ShareGap& g : gaps) {
+      if (g.quantity != quantity) continue;
+      char pair[64];
+      std::snprintf(pair, sizeof pair, " %.1f / %.1f %%", 100 * g.measured, 100 * g.modelled);
+      shares += (shares.empty() ? "" : "   ") + name(g.quantity) + pair;
+    }
+  }
+  const sim::trace::ShareGap& largest = gaps.front();
+  std::string gap = withValue(uiText("compare.gap", language), name(largest.quantity));
+  gap += ": " + withValue(uiText("compare.measured", language), percent(largest.measured)) + ", " +
+         withValue(uiText("compare.modelled", language), percent(largest.modelled));
+  return {uiText("compare.title", language), shares, gap};
 }
 
 }  // namespace app

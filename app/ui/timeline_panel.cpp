@@ -55,19 +55,9 @@ void drawSegments(const std::vector<TimelineSegment>& segments, double total_s, 
   ImGui::Dummy(ImVec2(width, height));
 }
 
-}  // namespace
-
-double shownTime_s(const TimeState& state) {
-  return state.catchingUp ? state.catchUpTarget_s : state.time_s;
-}
-
-void drawTimeline(const Timeline& timeline, const TimeState& state, const ScreenRect& region,
-                  const std::string& language, std::vector<SimCommand>& commands) {
-  if (emptyRect(region)) return;
-  const float em = ImGui::GetFontSize();
-  placeInRegion(region, 0.0f, 1.0f, region[2] - region[0]);
-  ImGui::Begin("##timeline", nullptr, panelWindowFlags());
-  const float width = ImGui::GetContentRegionAvail().x;
+// Play/pause, step, slower/faster, the clock and the scrub slider.
+void drawControls(const TimeState& state, float width, const std::string& language,
+                  std::vector<SimCommand>& commands) {
   if (stableButton(uiText(state.paused ? "time.play" : "time.pause", language), "play"))
     commands.push_back(SimCommand::togglePause());
   ImGui::SameLine();
@@ -93,8 +83,54 @@ void drawTimeline(const Timeline& timeline, const TimeState& state, const Screen
   ImGui::SliderFloat("##scrub", &scrub, 0.0f, float(std::max(state.scrubMax_s, shown_s)),
                      format.c_str());
   if (ImGui::IsItemDeactivatedAfterEdit()) commands.push_back(SimCommand::scrub(double(scrub)));
+}
 
-  if (timeline.training) {
+// The traced step: its length, its shares as one bar, the compute's make-up as a thin one,
+// and the measured vs modelled lines.
+void drawMeasured(const Timeline& timeline, float width, float em, const std::string& language) {
+  std::string line =
+      timeline.stepNumber >= 0
+          ? withValue(uiText("time.measured_step", language), std::to_string(timeline.stepNumber))
+          : std::string(uiText("time.measured_trace", language));
+  line += " (" + withValue(uiText("time.rank", language), std::to_string(timeline.rank)) +
+          "): " + formatSeconds(timeline.step_s);
+  ImGui::TextUnformatted(line.c_str());
+  drawSegments(timeline.phases, timeline.step_s, width, em * 1.15f, 0.1, timeline.cursor_s,
+               language);
+  // The compute classes are unions of their own: on several streams they may overlap, so the
+  // thin bar is as long as their sum when that exceeds the compute's union.
+  double kernels_s = 0;
+  for (const TimelineSegment& s : timeline.pipeline) kernels_s += s.duration_s;
+  const double compute_s = timeline.phases.empty() ? 0.0 : timeline.phases[0].duration_s;
+  drawSegments(timeline.pipeline, std::max(kernels_s, compute_s), width, em * 0.45f, 0.2, -1.0,
+               language);
+  std::string makeup = uiText("time.kernels", language);
+  for (const TimelineSegment& s : timeline.pipeline)
+    makeup += "  " + segmentName(s.label, language) + " " + formatSeconds(s.duration_s);
+  ImGui::TextDisabled("%s", makeup.c_str());
+  // Wrapped at the panel's edge: the shares line is longer than a narrow window.
+  ImGui::PushTextWrapPos(0.0f);
+  for (const std::string& text : timeline.comparison) ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+double shownTime_s(const TimeState& state) {
+  return state.catchingUp ? state.catchUpTarget_s : state.time_s;
+}
+
+void drawTimeline(const Timeline& timeline, const TimeState& state, const ScreenRect& region,
+                  const std::string& language, std::vector<SimCommand>& commands) {
+  if (emptyRect(region)) return;
+  const float em = ImGui::GetFontSize();
+  placeInRegion(region, 0.0f, 1.0f, region[2] - region[0]);
+  ImGui::Begin("##timeline", nullptr, panelWindowFlags());
+  const float width = ImGui::GetContentRegionAvail().x;
+  if (state.controls) drawControls(state, width, language, commands);
+  if (timeline.measured) {
+    drawMeasured(timeline, width, em, language);
+  } else if (timeline.training) {
     std::string line =
         withValue(uiText("time.step_routed", language), formatSeconds(timeline.step_s));
     if (timeline.lastStep_s > 0) {

@@ -2,7 +2,8 @@
 // engine step, slower/faster, a scrub slider over the time simulated so far, and the current step
 // as coloured phase segments (pipeline, DP all-reduce, optimizer) with a cursor, plus what the
 // pipeline phase is made of. While the simulation catches up to a scrub, the slider and the
-// clock show where it is going, not where the old engine stands.
+// clock show where it is going, not where the old engine stands. A measured timeline (--trace)
+// shows the traced step and the measured vs modelled lines under it.
 #pragma once
 
 #include <string>
@@ -22,6 +23,7 @@ struct TimeState {
   bool catchingUp = false;     // a scrub or a change in the past is being caught up ...
   double catchUpTarget_s = 0;  // ... to this time
   double catchUpProgress = 1;  // 0..1
+  bool controls = true;        // false: the step alone (a headless frame has no one to click)
 };
 
 /// The time the controls show: the catch-up's target while there is one, else the engine's.

@@ -381,6 +381,7 @@ void UiLayer::drawHud(const HudInfo& hud, bool legend) {
   LayoutDesc desc{io.DisplaySize.x, io.DisplaySize.y, em, hud.mode};
   desc.rightColumn = hud.panelOnRight;
   desc.timeline = hud.timeline;
+  desc.timelineComparison = hud.timelineComparison;
   desc.help = !hud.help.empty();
   desc.legend = legend;
   m_layout = layoutUi(desc);

@@ -23,14 +23,15 @@ struct HudInfo {
   std::string subtitle;  // one line describing it
   std::string headline;  // booth: the one number that tells the chapter ("84.9 / 80 GB — OUT OF
                          // MEMORY"), 2 em
-  bool headlineIsWarning = false;  // drawn in the warning red (over capacity, a verdict of "no")
-  std::string status;              // bottom-left lines: simulated time, scale, fps ...
-  std::string help;                // key help (window mode), bottom of the right column
-  std::string caption;             // tour narration, large, above the timeline
-  bool captionIsAction = false;    // the step's call to action: drawn in the accent
-  std::string banner;              // centred notice (e.g. the kiosk's idle countdown)
-  bool panelOnRight = false;       // a panel holds the right column
-  bool timeline = false;           // the timeline is shown (its region is kept free)
+  bool headlineIsWarning = false;   // drawn in the warning red (over capacity, a verdict of "no")
+  std::string status;               // bottom-left lines: simulated time, scale, fps ...
+  std::string help;                 // key help (window mode), bottom of the right column
+  std::string caption;              // tour narration, large, above the timeline
+  bool captionIsAction = false;     // the step's call to action: drawn in the accent
+  std::string banner;               // centred notice (e.g. the kiosk's idle countdown)
+  bool panelOnRight = false;        // a panel holds the right column
+  bool timeline = false;            // the timeline is shown (its region is kept free)
+  bool timelineComparison = false;  // ... with measured vs modelled under it (--trace)
   TextMode mode = TextMode::Engineer;
   std::string language = "en";  // of the UI's own words (legend, panels)
   uint64_t generation = 0;      // of the simulation the status line reads (SimHost::generation)

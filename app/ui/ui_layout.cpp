@@ -13,6 +13,8 @@ namespace {
 constexpr float TITLE_EM = 7.6f;
 constexpr float CAPTION_EM = 6.6f;
 constexpr float TIMELINE_EM = 7.6f;
+constexpr float COMPARISON_EM = 5.0f;  // measured vs modelled under a traced step (3 lines, and
+                                       // the window's time controls above)
 constexpr float STATUS_EM = 4.0f;
 constexpr float LEGEND_EM = 6.4f;
 // Booth: the headline font is 2 em (54 px at 1080p), the title wraps to two lines at most.
@@ -98,11 +100,13 @@ UiLayout layoutUi(const LayoutDesc& d) {
   const float leftX1 = right ? rightX0 - gap : W - m;
 
   // Heights, shrunk together when the screen is too short for them all (a large --ui-scale).
-  const float wantLeft = em * (TITLE_EM + CAPTION_EM + (d.timeline ? TIMELINE_EM : 0) + STATUS_EM);
+  const float timelineEm =
+      d.timeline ? TIMELINE_EM + (d.timelineComparison ? COMPARISON_EM : 0.0f) : 0.0f;
+  const float wantLeft = em * (TITLE_EM + CAPTION_EM + timelineEm + STATUS_EM);
   const float haveLeft = H - 2 * m - 3 * gap;
   const float k = std::min(1.0f, haveLeft / std::max(1.0f, wantLeft));
   const float titleH = k * TITLE_EM * em, captionH = k * CAPTION_EM * em;
-  const float timelineH = d.timeline ? k * TIMELINE_EM * em : 0, statusH = k * STATUS_EM * em;
+  const float timelineH = k * timelineEm * em, statusH = k * STATUS_EM * em;
 
   l.title = rect(m, m, std::min(leftX1, m + TITLE_MAX_EM * em), m + titleH);
   l.status = rect(m, H - m - statusH, leftX1, H - m);

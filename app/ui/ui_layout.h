@@ -43,6 +43,7 @@ struct LayoutDesc {
   TextMode mode = TextMode::Engineer;
   bool rightColumn = false;  // a panel (chapter, selection, what-if) holds the right side
   bool timeline = false;
+  bool timelineComparison = false;  // the timeline also holds measured vs modelled (--trace)
   bool help = false;
   bool legend = false;
 };

@@ -121,7 +121,7 @@ class TourParser : sim::JsonChecker {
   bool readChapter(const Pointer& at, TourChapter& chapter) {
     if (!field(at, Json::value_t::object, "an object")) return false;
     if (!onlyFields(at, {"id", "title", "panel", "finale", "highlight", "scenario",
-                         "engine_scenario", "steps"}))
+                         "engine_scenario", "steps", "trace_steps"}))
       return false;
     if (!text(at / "id", chapter.id) || !key(at / "title", chapter.title)) return false;
     if (!named(at / "panel", knownPanels(), "panel", chapter.panel)) return false;
@@ -140,15 +140,20 @@ class TourParser : sim::JsonChecker {
     if (find(at / "engine_scenario") && !named(at / "engine_scenario", m_refs.engineScenarios,
                                                "engine scenario", defaults.engineScenario))
       return false;
-    const Json* steps = field(at / "steps", Json::value_t::array, "an array");
+    if (!readSteps(at / "steps", defaults, chapter.steps)) return false;
+    return !find(at / "trace_steps") || readSteps(at / "trace_steps", defaults, chapter.traceSteps);
+  }
+
+  bool readSteps(const Pointer& at, const TourStep& defaults, std::vector<TourStep>& out) {
+    const Json* steps = field(at, Json::value_t::array, "an array");
     if (!steps) return false;
-    if (steps->empty()) return flag(at / "steps", "a chapter needs at least one step");
+    if (steps->empty()) return flag(at, "a chapter needs at least one step");
     if (steps->size() > MAX_STEPS_PER_CHAPTER)
-      return flag(at / "steps", "more than " + std::to_string(MAX_STEPS_PER_CHAPTER) + " steps");
+      return flag(at, "more than " + std::to_string(MAX_STEPS_PER_CHAPTER) + " steps");
     for (size_t i = 0; i < steps->size(); ++i) {
       TourStep step = defaults;
-      if (!readStep(at / "steps" / i, step)) return false;
-      chapter.steps.push_back(std::move(step));
+      if (!readStep(at / i, step)) return false;
+      out.push_back(std::move(step));
     }
     return true;
   }

@@ -81,6 +81,9 @@ struct TourChapter {
   bool finale = false;     // the finale follows chapter 10 and has no number key
   bool highlight = false;  // played by the kiosk's attract loop
   std::vector<TourStep> steps;
+  // "trace_steps": what the chapter shows instead when the visitor's own job is replayed
+  // (--trace), e.g. the finale's measured vs modelled; empty: the same steps either way.
+  std::vector<TourStep> traceSteps;
 };
 
 struct Tour {
