@@ -113,8 +113,7 @@ TEST(AssetBudget, OverridesBeyondTheBudgetAreRefusedNamingTheEntryAndTheLimit) {
   // The importer's cap is what the first model left (20 - 12), and the message says why.
   EXPECT_NE(refused.error().find("cap of 8 triangles"), std::string::npos) << refused.error();
   EXPECT_NE(refused.error().find("share 20 triangles"), std::string::npos) << refused.error();
-  EXPECT_NE(refused.error().find("the models above use 12,"), std::string::npos)
-      << refused.error();
+  EXPECT_NE(refused.error().find("the models above use 12,"), std::string::npos) << refused.error();
   // The same file for both components is loaded once, and costs once.
   const fs::path oneFile = dir.write(
       "{\"component\": \"cooling.cdu\", \"model\": \"box1.glb\"},\n"
