@@ -194,6 +194,12 @@ struct RackDesc {
 /// A GB200 NVL72 rack: compute trays, NVLink switch trays, power shelves, copper spine at the
 /// back, coolant manifolds.
 PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc);
+/// Drawing sizes of a cabinet's frame (not catalog figures: the posts and panels of any 19" rack).
+inline constexpr double CABINET_POST_M = 0.04;
+inline constexpr double CABINET_PANEL_M = 0.01;
+/// A cabinet's frame: four corner posts, side panels, base and top of `cap_m`, in black steel,
+/// for a cabinet of `size` (metres) standing on the prototype's origin.
+void addCabinetFrame(Prototype& p, MeshId box, const glm::dvec3& size, double cap_m);
 /// A network rack of leaf switches.
 PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount);
 /// A network rack holding the switches named `switches` (top down), at 2U pitch while they fit,

@@ -187,24 +187,12 @@ PrototypeId buildHgxCabinet(BuildContext& ctx, const SystemLayout& layout) {
   const MeshId box = ctx.meshes.box;
   const glm::dvec3 size = cabinetSize_m(dims, layout);
   const double W = size.x, D = size.z, H = size.y;
-  const double post = 0.04, panel = 0.01, cap = 0.06;
+  const double cap = 0.06;
   Prototype p;
   p.name =
       "48U cabinet (" + std::to_string(layout.domainsPerCabinet) + " x " + layout.systemName + ")";
   p.lod = proxyLod(looks::DARK_STEEL, 60.0f);
-  for (int sx = -1; sx <= 1; sx += 2) {
-    for (int sz = -1; sz <= 1; sz += 2) {
-      p.parts.push_back(
-          boxPart(box, dvec3(sx * (W / 2 - panel - post / 2), H / 2, sz * (D / 2 - post / 2)),
-                  dvec3(post, H, post), looks::DARK_STEEL, "rack post"));
-    }
-    p.parts.push_back(boxPart(box, dvec3(sx * (W / 2 - panel / 2), H / 2, 0), dvec3(panel, H, D),
-                              looks::DARK_STEEL, "side panel"));
-  }
-  p.parts.push_back(
-      boxPart(box, dvec3(0, cap / 2, 0), dvec3(W, cap, D), looks::DARK_STEEL, "base"));
-  p.parts.push_back(
-      boxPart(box, dvec3(0, H - cap / 2, 0), dvec3(W, cap, D), looks::DARK_STEEL, "top"));
+  addCabinetFrame(p, box, dvec3(W, H, D), cap);
   // Blanking panels over the empty units, with the cabinet's own LED strip at the top.
   p.parts.push_back(boxPart(box, dvec3(0, H - cap - 0.02, D / 2 - 0.01),
                             dvec3(W * 0.8, 0.004, 0.004), looks::LED, "cabinet LED strip"));

@@ -179,6 +179,24 @@ PrototypeId buildPowerShelf(BuildContext& ctx) {
   return ctx.scene.add(std::move(p));
 }
 
+void addCabinetFrame(Prototype& p, MeshId box, const dvec3& size, double cap_m) {
+  const double W = size.x, H = size.y, D = size.z;
+  const double post = CABINET_POST_M, panel = CABINET_PANEL_M, cap = cap_m;
+  for (int sx = -1; sx <= 1; sx += 2) {
+    for (int sz = -1; sz <= 1; sz += 2) {
+      p.parts.push_back(
+          boxPart(box, dvec3(sx * (W / 2 - panel - post / 2), H / 2, sz * (D / 2 - post / 2)),
+                  dvec3(post, H, post), looks::DARK_STEEL, "rack post"));
+    }
+    p.parts.push_back(boxPart(box, dvec3(sx * (W / 2 - panel / 2), H / 2, 0), dvec3(panel, H, D),
+                              looks::DARK_STEEL, "side panel"));
+  }
+  p.parts.push_back(
+      boxPart(box, dvec3(0, cap / 2, 0), dvec3(W, cap, D), looks::DARK_STEEL, "base"));
+  p.parts.push_back(
+      boxPart(box, dvec3(0, H - cap / 2, 0), dvec3(W, cap, D), looks::DARK_STEEL, "top"));
+}
+
 PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   const Dimensions& dims = ctx.dims;
   const MeshId box = ctx.meshes.box;
@@ -193,20 +211,8 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   p.name = desc.hero ? "GB200 NVL72 rack (hero)" : "GB200 NVL72 rack";
   if (!desc.hero) p.component = component::RACK;
   p.lod = proxyLod(looks::DARK_STEEL, 60.0f);
-  const double post = 0.04, panel = 0.01, cap = 0.05;
-  for (int sx = -1; sx <= 1; sx += 2) {
-    for (int sz = -1; sz <= 1; sz += 2) {
-      p.parts.push_back(
-          boxPart(box, dvec3(sx * (W / 2 - panel - post / 2), H / 2, sz * (D / 2 - post / 2)),
-                  dvec3(post, H, post), looks::DARK_STEEL, "rack post"));
-    }
-    p.parts.push_back(boxPart(box, dvec3(sx * (W / 2 - panel / 2), H / 2, 0), dvec3(panel, H, D),
-                              looks::DARK_STEEL, "side panel"));
-  }
-  p.parts.push_back(
-      boxPart(box, dvec3(0, cap / 2, 0), dvec3(W, cap, D), looks::DARK_STEEL, "base"));
-  p.parts.push_back(
-      boxPart(box, dvec3(0, H - cap / 2, 0), dvec3(W, cap, D), looks::DARK_STEEL, "top"));
+  const double post = CABINET_POST_M, panel = CABINET_PANEL_M, cap = 0.05;
+  addCabinetFrame(p, box, dvec3(W, H, D), cap);
 
   // Slots from the top: power shelves, compute trays, switch trays, compute trays, power.
   const PrototypeId compute = buildComputeTray(ctx, TrayDesc{.hero = false});
