@@ -7,16 +7,27 @@
 #include "sim/engine/scenarios.h"
 #include "sim/evaluate.h"
 #include "sim/scenario.h"
+#include "world/scene/camera.h"
+#include "world/scene/flight.h"
 
 namespace app {
+namespace {
+
+// Where the tour puts a station's hero across the frame: left of centre, clear of the text.
+constexpr double TOUR_HERO_NDC_X = -0.25;
+
+}  // namespace
 
 sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const std::string& name,
                                               const world::TourPlayerDesc& desc, bool traced) {
   world::TourReferences refs;
   std::map<std::string, world::OrbitPose> views;
+  // The tour's text and panel hold the frame's right 40 % (ui_layout), so every station is seen
+  // with its hero moved left, into the picture's part of a 16:9 frame.
   for (const world::Station& station : world.stations()) {
     refs.stations.push_back(station.name);
-    views[station.name] = station.viewpoint;
+    views[station.name] =
+        world::shiftedInFrame(station.viewpoint, TOUR_HERO_NDC_X, 16.0 / 9.0, world::VIEW_FOV_RAD);
   }
   refs.scenarios = sim::builtinScenarioNames();
   refs.engineScenarios = sim::engine::builtinScenarioNames();

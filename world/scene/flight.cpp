@@ -40,6 +40,16 @@ Pose toPose(const OrbitPose& orbit) {
   return pose;
 }
 
+OrbitPose shiftedInFrame(const OrbitPose& orbit, double ndcX, double aspect,
+                         double verticalFov_rad) {
+  // A point at the target's depth and ndcX across the frame lies this far to the camera's right.
+  const double halfWidth_m = orbit.distance_m * std::tan(0.5 * verticalFov_rad) * aspect;
+  const glm::dvec3 right(std::cos(orbit.yaw_rad), 0.0, -std::sin(orbit.yaw_rad));
+  OrbitPose shifted = orbit;
+  shifted.target = orbit.target - right * (ndcX * halfWidth_m);
+  return shifted;
+}
+
 OrbitPose toOrbitPose(const Pose& pose, double distance_m) {
   const double cp = std::cos(pose.pitch_rad);
   const glm::dvec3 forward(-std::sin(pose.yaw_rad) * cp, std::sin(pose.pitch_rad),

@@ -21,6 +21,12 @@ struct OrbitPose {
 };
 /// The camera pose of an orbit pose.
 Pose toPose(const OrbitPose& orbit);
+/// The same view moved sideways so that its target appears at `ndcX` across the frame (-1 the
+/// left edge, 1 the right) instead of the centre, in a frame of `aspect` (width / height) and
+/// vertical field of view `verticalFov_rad`: the camera and target slide together along the
+/// camera's right, so nothing turns and the distance stays.
+OrbitPose shiftedInFrame(const OrbitPose& orbit, double ndcX, double aspect,
+                         double verticalFov_rad);
 /// An orbit pose equal to `pose`, looking at a point `distance_m` ahead.
 OrbitPose toOrbitPose(const Pose& pose, double distance_m);
 
