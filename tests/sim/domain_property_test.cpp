@@ -194,17 +194,15 @@ TEST(DomainProperty, EveryFieldAtItsEdgesIsRefusedOrEvaluatesToPossibleOutputs) 
   const std::vector<ScenarioDesc> all = bases();
   ASSERT_EQ(all.size(), 5u);
   Tally tally;
-  size_t caseIndex = 0;
   for (const ScenarioField& f : numericFields()) {
     std::set<std::string> accepted;  // values --set took, to compare with the file path
     for (const double value : edges(f.domain)) {
       const std::string assignment = f.path + "=" + setText(value);
-      for (size_t b = 0; b < all.size(); ++b) {
-        // Under a sanitizer every value still runs on one base, the others in turn.
-        if (simtest::SANITIZED && b != 0 && (caseIndex + b) % all.size() != 0) continue;
-        checkCase(all[b], {assignment}, all[b].name + " --set " + assignment, tally);
-      }
-      ++caseIndex;
+      // Every value on every base, under a sanitizer too (a few seconds there): sampling the
+      // bases let a field whose values evaluate on one base only (workload.pp on the training
+      // bases) go unreached.
+      for (const ScenarioDesc& base : all)
+        checkCase(base, {assignment}, base.name + " --set " + assignment, tally);
       ScenarioDesc probe;
       if (applyOverride(probe, assignment)) accepted.insert(setText(value));
       if (!std::isfinite(value)) continue;
