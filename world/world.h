@@ -18,6 +18,7 @@
 #include "world/live/hbm_fill.h"
 #include "world/live/overlays.h"
 #include "world/live/systolic.h"
+#include "world/live/tour_events.h"
 #include "world/live/traffic.h"
 #include "world/scene/camera.h"
 
@@ -52,6 +53,12 @@ struct FrameDesc {
   bool coolant = false;           // draw the hero rack's coolant flow (world/live/coolant.h)
   const HbmFill* hbmFill = nullptr;  // fill the hero HBM stack with this (world/live/hbm_fill.h)
   double animationTime_s = 0;        // clock of the animations (the TPU's systolic wave)
+  // The tour's visual events (world/live/tour_events.h), each driven by the last synced snapshot:
+  // the hero rack's NVLink domain lit tray by tray `eventTime_s` after the step began, and the
+  // goodput columns beside it.
+  bool nvlinkDomain = false;
+  bool goodput = false;
+  double eventTime_s = 0;
   // The station whose studio the view is in, when the view knows it (a station's still, a tour
   // step that has landed); empty: found from what the camera looks at (World::studioFor).
   std::string studio;
@@ -123,6 +130,10 @@ class World {
   uint64_t generation() const { return m_generation; }
   /// The hero GPU's tensor cores and HBM glowing with its activity (updated by sync).
   const ComputeGlow& computeGlow() const { return m_computeGlow; }
+  /// The tour's events over the hero rack and the step split of the last sync.
+  const NvlinkDomain& nvlinkDomain() const { return m_nvlink; }
+  const GoodputColumns& goodputColumns() const { return m_goodput; }
+  const sim::engine::StepSplit& stepSplit() const { return m_stepSplit; }
   const Traffic& traffic() const { return m_traffic; }
   /// The hero rack's coolant flow (drawn when FrameDesc::coolant; updated by sync).
   Coolant& coolant() { return m_coolant; }
@@ -142,6 +153,10 @@ class World {
   Aabb m_cduBounds;  // the hero row's CDU (world), where its coolant label sits
   HbmFillLayer m_hbmFill;
   SystolicWave m_systolic;
+  NvlinkDomain m_nvlink;
+  GoodputColumns m_goodput;
+  sim::engine::StepSplit m_stepSplit;  // of the last sync
+  uint32_t m_domainGpus = 0, m_gpusPerTray = 0;
   std::vector<Station> m_stations;
   std::vector<std::vector<gpu::Instance>> m_scratch;  // per-mesh instances, reused every frame
   std::vector<gpu::Instance> m_animated;  // traffic, coolant, HBM fill, systolic wave: boxes

@@ -1,5 +1,7 @@
 #include "app/session/tour_view.h"
 
+#include <algorithm>
+
 #include "app/session/session.h"
 #include "app/ui/narration.h"
 
@@ -7,6 +9,13 @@ namespace app {
 
 void TourView::advance(double dt_s, std::vector<SimCommand>& commands) {
   m_driver.advance(dt_s, commands);
+  const uint64_t serial = m_driver.player().frame().stepSerial;
+  if (serial != m_eventSerial) {
+    m_eventSerial = serial;
+    m_eventTime_s = 0;
+  } else if (!m_driver.player().frame().cameraMoving) {
+    m_eventTime_s += std::max(0.0, dt_s);
+  }
 }
 
 world::FrameDesc TourView::frameDesc(VkExtent2D extent, const SimHost& sim) const {
@@ -15,6 +24,7 @@ world::FrameDesc TourView::frameDesc(VkExtent2D extent, const SimHost& sim) cons
   // A step that has landed at its station is in that station's studio.
   const world::TourFrame& step = m_driver.player().frame();
   if (!step.freeFlight && !step.cameraMoving) frame.studio = step.station;
+  frame.eventTime_s = m_eventTime_s;
   return frame;
 }
 

@@ -40,6 +40,8 @@ class TourView : public FrameSource {
   }
 
   void advance(double dt_s, std::vector<SimCommand>& commands) override;
+  /// Key frames: the step's visual events as they stand `s` seconds after the camera landed.
+  void holdEventsAt(double s) { m_eventTime_s = s; }
   const world::Camera& camera() const override { return m_driver.camera(); }
   world::OverlayMetric overlay() const override { return m_driver.overlay(); }
   world::FrameDesc frameDesc(VkExtent2D extent, const SimHost& sim) const override;
@@ -58,6 +60,10 @@ class TourView : public FrameSource {
   bool m_interactive = false;
   bool m_blanked = false, m_attract = false;
   std::string m_banner, m_hint;
+  // The step whose visual events run, and for how long they have (seconds since the camera
+  // landed at the step's station).
+  uint64_t m_eventSerial = UINT64_MAX;
+  double m_eventTime_s = 0;
 };
 
 /// The frame source of the station views (shot, bench): a camera the mode places, a heat

@@ -1,6 +1,7 @@
 #include "sim/engine/snapshot.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "sim/domain.h"
@@ -112,6 +113,30 @@ RackCoolant rackCoolant(const Snapshot& snapshot, uint32_t rack) {
   out.loopReturn_C = loop_C;
   // Heat carried now, flow x c_p x (loop - supply), over the facility's design flow x c_p.
   out.facilityReturn_C = out.supply_C + out.flowFraction * (loop_C - out.supply_C);
+  return out;
+}
+
+StepSplit stepSplit(const Snapshot& snapshot) {
+  StepSplit out;
+  const TrainingPlan* plan = snapshot.training;
+  if (!plan || plan->jobGpus == 0 || plan->peak_flops <= 0) return out;
+  const double m = plan->desc.microBatches;
+  // 6 FLOPs per active parameter per token (forward 2, backward 4), shared by the job's GPUs.
+  out.peak_s =
+      6.0 * plan->activeParams * plan->tokensPerStep / (double(plan->jobGpus) * plan->peak_flops);
+  out.compute_s = m * (plan->forward_s + plan->backward_s);
+  out.bubble_s = std::max(0.0, plan->pipeline_s - m * plan->microBatchSlot_s);
+  // The pipeline as routed now holds the EP all-to-alls and any congestion on its sends.
+  const double pipelineNow_s = std::max(snapshot.pipelineTime_s, plan->pipeline_s);
+  const double dpExposed_s =
+      std::isfinite(snapshot.dataParallelExposedTime_s) ? snapshot.dataParallelExposedTime_s : 0.0;
+  out.communication_s =
+      m * (plan->tpComm_s + plan->ppSend_s) + (pipelineNow_s - plan->pipeline_s) + dpExposed_s;
+  out.optimizer_s = plan->optimizer_s;
+  const double parts_s = out.compute_s + out.communication_s + out.bubble_s + out.optimizer_s;
+  const double step_s = snapshot.lastStepTime_s > 0 ? snapshot.lastStepTime_s : parts_s;
+  out.lost_s = std::max(0.0, step_s - parts_s);
+  out.total_s = parts_s + out.lost_s;
   return out;
 }
 

@@ -117,4 +117,22 @@ struct RackCoolant {
 /// The coolant of rack `rack` (every temperature the supply's when the engine models no rack).
 RackCoolant rackCoolant(const Snapshot& snapshot, uint32_t rack);
 
+/// Where a training step's time goes (docs/sim.md "Goodput: the step split"), seconds: the
+/// busiest stage's compute, the communication the step waits for (TP and PP inside the pipeline,
+/// the EP all-to-alls and routing as the fabric has them now, the exposed DP collective), the
+/// 1F1B bubble, the optimizer, and what faults, throttling and congestion lost on top. `peak_s` is
+/// the same step's model FLOPs at the GPUs' dense peak: the ghost a real step is measured against.
+struct StepSplit {
+  double peak_s = 0;
+  double compute_s = 0;
+  double communication_s = 0;
+  double bubble_s = 0;
+  double optimizer_s = 0;
+  double lost_s = 0;
+  double total_s = 0;  // the last completed step (or the nominal one before any): the parts' sum
+};
+
+/// The split of the last completed training step; all zero for an inference service.
+StepSplit stepSplit(const Snapshot& snapshot);
+
 }  // namespace sim::engine

@@ -52,12 +52,26 @@ TEST(HbmFill, OverCapacityTurnsEveryLayerRed) {
   const world::HbmFill fill{{70e9, 12e9}, 80e9};
   std::vector<gpu::Instance> out;
   stack.emit(fill, glm::dvec3(0.0), out);
-  ASSERT_EQ(out.size(), stack.layers());
+  // Every layer, the spill on top and the pool round the foot.
+  ASSERT_EQ(out.size(), stack.layers() + 2);
   for (const gpu::Instance& inst : out) {
     EXPECT_GT(inst.color.x, 0.8f);
     EXPECT_LT(inst.color.y, 0.1f);
     EXPECT_GT(inst.params.x, 0.5f);  // glowing
   }
+  // 82 GB in 80 GB: 2.5 % over, so the spill stands 2.5 % of the stack's DRAM height.
+  EXPECT_NEAR(world::HbmFillLayer::overflowShare(fill), 82.0 / 80.0 - 1.0, 1e-12);
+  const gpu::Instance& spill = out[stack.layers()];
+  const double spillHeight = glm::length(glm::dvec3(spill.row0.y, spill.row1.y, spill.row2.y));
+  double dramTop = -1e300, dramBottom = 1e300;
+  for (size_t i = 0; i < stack.layers(); ++i) {
+    const gpu::Instance& layer = out[i];
+    const double h = 0.5 / 0.9 * glm::length(glm::dvec3(layer.row0.y, layer.row1.y, layer.row2.y));
+    dramTop = std::max(dramTop, double(layer.row1.w) + h);
+    dramBottom = std::min(dramBottom, double(layer.row1.w) - h);
+  }
+  EXPECT_NEAR(spillHeight, 0.025 * (dramTop - dramBottom), 0.002 * (dramTop - dramBottom));
+  EXPECT_EQ(world::HbmFillLayer::overflowShare({{70e9}, 80e9}), 0.0);  // fits: no spill
 }
 
 TEST(HbmFill, SegmentColoursFollowThePanelsPalette) {

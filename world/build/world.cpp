@@ -45,6 +45,11 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   if (const Station* tpu = world->station("tpu")) {
     world->m_systolic = SystolicWave::build(world->m_scene, tpu->path);
   }
+  if (world->m_racks.rackCount() > 0) {
+    const std::string& hero = world->m_racks.pathOfRack(0);
+    world->m_nvlink = NvlinkDomain::build(world->m_scene, hero);
+    world->m_goodput = GoodputColumns::build(world->m_scene, hero);
+  }
   // The cut-open stack of the hbm station.
   if (const Station* hbm = world->station("hbm")) {
     world->m_hbmFill = HbmFillLayer::build(world->m_scene, hbm->path);

@@ -36,23 +36,47 @@ int HbmFillLayer::layerSegment(const HbmFill& fill, size_t i) const {
 
 Look HbmFillLayer::segmentLook(size_t k, size_t n) {
   const Rgb c = srgbToLinear(viridis((double(k) + 0.5) / double(std::max<size_t>(1, n))));
-  return Look{c.r, c.g, c.b, 0.25f, 0.2f};
+  // Emitted, not painted: the fill glows through the x-ray dark of the stack.
+  return Look{c.r, c.g, c.b, 0.7f, 0.2f};
+}
+
+double HbmFillLayer::overflowShare(const HbmFill& fill) {
+  if (!(fill.capacity_bytes > 0)) return 0.0;
+  double total = 0;
+  for (double b : fill.segments_bytes) total += std::max(0.0, b);
+  return std::max(0.0, total / fill.capacity_bytes - 1.0);
 }
 
 void HbmFillLayer::emit(const HbmFill& fill, const glm::dvec3& eye,
                         std::vector<gpu::Instance>& out) const {
-  const Look over{0.9f, 0.05f, 0.03f, 0.8f, 0.2f};  // out of memory: every layer red, glowing
   for (size_t i = 0; i < m_dies.size(); ++i) {
     const int segment = layerSegment(fill, i);
     if (segment == -1) continue;  // empty layers keep the die's own look
     const Look look =
-        segment == -2 ? over : segmentLook(size_t(segment), fill.segments_bytes.size());
+        segment == -2 ? OVERFLOW_LOOK : segmentLook(size_t(segment), fill.segments_bytes.size());
     // A skin a little larger than the die in x and z and a little thinner in y, so it covers
     // the die's sides without fighting its faces for depth.
     const glm::dvec3 size = m_dies[i].size();
     const glm::dvec3 skin(size.x * 1.02, size.y * 0.9, size.z * 1.02);
     out.push_back(makeInstance(boxTransform(m_dies[i].center(), skin), eye, look));
   }
+  const double over = overflowShare(fill);
+  if (over <= 0 || m_dies.empty()) return;
+  // What does not fit spills out: a red slab on top of the stack as tall as the excess would
+  // stand (the stack's DRAM height x the share over capacity), wider than the stack, and a pool
+  // round its foot.
+  Aabb stack;
+  for (const Aabb& d : m_dies) stack.extend(d);
+  const glm::dvec3 size = stack.size();
+  const double spill = std::min(over, MAX_SPILL_SHARE) * size.y;
+  const glm::dvec3 top(stack.center().x, stack.max.y + 0.5 * spill, stack.center().z);
+  out.push_back(makeInstance(boxTransform(top, glm::dvec3(size.x * 1.08, spill, size.z * 1.08)),
+                             eye, OVERFLOW_LOOK));
+  const double pool = POOL_SHARE * std::max(size.x, size.z);
+  const double foot = stack.min.y + 0.02 * size.y;
+  const glm::dvec3 poolSize(size.x + 2 * pool, 0.04 * size.y, size.z + 2 * pool);
+  out.push_back(makeInstance(boxTransform({stack.center().x, foot, stack.center().z}, poolSize),
+                             eye, OVERFLOW_LOOK));
 }
 
 }  // namespace world

@@ -30,7 +30,16 @@ class HbmFillLayer {
   int layerSegment(const HbmFill& fill, size_t i) const;
   /// The segment's colour (the panel bar's palette: viridis at (k + 0.5) / n), linear RGB.
   static Look segmentLook(size_t k, size_t n);
-  /// A coloured skin over every filled die, positioned relative to `eye`.
+  /// The share of the capacity the fill is over by (0 when it fits).
+  static double overflowShare(const HbmFill& fill);
+  /// The red of a stack over capacity (every layer, the spill and its pool): emitted.
+  static constexpr Look OVERFLOW_LOOK{0.9f, 0.02f, 0.02f, 1.0f, 0.2f};
+  /// The spill stands at most this many stack heights tall (a fill of 10x still fits the frame).
+  static constexpr double MAX_SPILL_SHARE = 1.0;
+  /// The pool round the stack's foot reaches out this share of the stack's width.
+  static constexpr double POOL_SHARE = 0.05;
+  /// A coloured skin over every filled die, positioned relative to `eye`; over capacity every
+  /// layer red, a red spill on top as tall as the excess and a red pool round the foot.
   void emit(const HbmFill& fill, const glm::dvec3& eye, std::vector<gpu::Instance>& out) const;
 
  private:

@@ -303,8 +303,8 @@ class TourParser : sim::JsonChecker {
 
 const std::vector<std::string>& knownOverlays() {
   static const std::vector<std::string> names = {
-      "labels", "heat.power", "heat.temperature", "heat.utilization", "traffic",
-      "memory", "roofline",   "parallelism",      "coolant"};
+      "labels",   "heat.power",  "heat.temperature", "heat.utilization", "traffic", "memory",
+      "roofline", "parallelism", "coolant",          "nvlink",           "goodput"};
   return names;
 }
 
@@ -314,6 +314,8 @@ bool addOverlay(std::string_view name, StepOverlays& overlays) {
   if (name == "coolant") return overlays.coolant = true;
   if (name == "memory") return overlays.memory = true;
   if (name == "roofline") return overlays.roofline = true;
+  if (name == "nvlink") return overlays.nvlink = true;
+  if (name == "goodput") return overlays.goodput = true;
   if (name == "parallelism") {
     overlays.heat = OverlayMetric::Stage;
     return true;

@@ -1,0 +1,217 @@
+// The tour tells its story in the picture (issue 21): a chapter's text-off frame (tour --text
+// off, the clean plate) is rendered in two simulator states, and the change in the event's own
+// screen region follows the engine's or calculator's values — red overflow in the HBM stack if
+// and only if the panel says it does not fit (chapter 3), the NVLink domain lit tray by tray up
+// to the engine's domain (chapter 8), the goodput columns split as the engine's step is and red
+// only when a fault lost time (finale).
+#include <algorithm>
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "app/session/frame.h"
+#include "app/session/session.h"
+#include "app/session/tour_session.h"
+#include "app/session/tour_view.h"
+
+namespace {
+
+constexpr uint32_t W = 1280, H = 720;
+
+struct Rect {
+  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // pixels, [x0, x1) x [y0, y1), clipped to the frame
+  int area() const { return std::max(0, x1 - x0) * std::max(0, y1 - y0); }
+};
+
+// The screen rectangle a world box covers for `camera` (its corners projected).
+Rect project(const world::Camera& camera, const world::Aabb& box) {
+  const double focal = 0.5 * H / std::tan(0.5 * camera.verticalFov_rad());
+  double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+  for (int i = 0; i < 8; ++i) {
+    const glm::dvec3 p((i & 1) ? box.max.x : box.min.x, (i & 2) ? box.max.y : box.min.y,
+                       (i & 4) ? box.max.z : box.min.z);
+    const glm::dvec3 rel = p - camera.position();
+    const double depth = std::max(1e-9, glm::dot(rel, camera.forward()));
+    const double x = 0.5 * W + glm::dot(rel, camera.right()) / depth * focal;
+    const double y = 0.5 * H - glm::dot(rel, camera.up()) / depth * focal;
+    x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+  }
+  auto clip = [](double v, uint32_t n) { return int(std::clamp(v, 0.0, double(n))); };
+  return {clip(x0, W), clip(y0, H), clip(x1, W), clip(y1, H)};
+}
+
+using PixelTest = bool (*)(const uint8_t* rgba);
+bool isRed(const uint8_t* p) {
+  return p[0] > 150 && p[1] < 70 && p[2] < 70;
+}
+bool isCyan(const uint8_t* p) {
+  return p[2] > 170 && p[1] > 170 && p[0] < 170;
+}
+bool isGreen(const uint8_t* p) {
+  return p[1] > 110 && p[0] < 0.8 * p[1] && p[2] < 60;
+}
+
+size_t count(const renderer::Pixels& pixels, const Rect& r, PixelTest test) {
+  size_t n = 0;
+  for (int y = r.y0; y < r.y1; ++y)
+    for (int x = r.x0; x < r.x1; ++x) n += test(&pixels.rgba[(size_t(y) * pixels.width + x) * 4]);
+  return n;
+}
+
+// The default tour in a session, its frames text-off.
+struct TourRig {
+  app::Session session;
+  std::optional<app::TourPanel> panel;
+  std::unique_ptr<app::TourDriver> driver;
+  std::unique_ptr<app::TourView> view;
+
+  TourRig() {
+    app::RenderOptions options;
+    options.width = W;
+    options.height = H;
+    EXPECT_EQ(app::openSession(options, nullptr, app::fontPixelsFor(H), session), 0);
+    world::TourPlayerDesc desc;
+    desc.reducedMotion = true;  // steps cut to their station: the camera has landed
+    auto player = app::makeTourPlayer(*session.world, "default", desc);
+    EXPECT_TRUE(player) << player.error();
+    auto loaded = app::TourPanel::load(*session.catalog);
+    EXPECT_TRUE(loaded) << loaded.error();
+    panel = std::move(*loaded);
+    driver = std::make_unique<app::TourDriver>(std::move(*player));
+    view = std::make_unique<app::TourView>(*driver, *panel, "en");
+    view->setTextMode(app::TextMode::Off);
+    std::vector<app::SimCommand> commands;
+    driver->start(commands, true);
+    for (auto& c : commands) session.sim->queue(std::move(c));
+  }
+  // Goes to step `step` of chapter key `key` (0: the finale) and lets its simulation start.
+  void go(int key, size_t step) {
+    world::TourPlayer& player = driver->player();
+    ASSERT_TRUE(key == 0 ? player.jumpToFinale() : player.jumpToChapterKey(key));
+    for (size_t i = 0; i < step; ++i) ASSERT_TRUE(player.nextStep());
+    settle();
+  }
+  // Frames until the commands of the step (or the test) have been applied and caught up.
+  void settle() {
+    for (int i = 0; i < 4; ++i) app::renderStill(session, *view, {W, H});
+    for (int i = 0; i < 400 && session.sim->catchingUp(); ++i)
+      app::renderStill(session, *view, {W, H});
+  }
+  // Runs the simulation on to `t_s` (sliced over frames as the window does).
+  void runTo(double t_s) {
+    session.sim->queue(app::SimCommand::runTo(t_s));
+    settle();
+  }
+  renderer::Pixels still() { return app::renderStill(session, *view, {W, H}).pixels; }
+  const world::Camera& camera() { return driver->camera(); }
+};
+
+}  // namespace
+
+TEST(TourEvents, TheStackOverflowsRedIfAndOnlyIfThePanelSaysItDoesNotFit) {
+  TourRig rig;
+  const world::Station* hbm = rig.session.world->station("hbm");
+  ASSERT_NE(hbm, nullptr);
+  int overflowing = 0;
+  for (size_t step : {0u, 1u}) {  // the designed 2K context, then 48 sequences of 32K
+    SCOPED_TRACE("chapter 3 step " + std::to_string(step + 1));
+    rig.go(3, step);
+    const app::PanelView* view = rig.panel->view();
+    ASSERT_NE(view, nullptr);
+    const app::PanelRowView* fits = view->value("memory.fits");
+    ASSERT_NE(fits, nullptr);
+    const renderer::Pixels pixels = rig.still();
+    const Rect stack = project(rig.camera(), hbm->bounds);
+    ASSERT_GT(stack.area(), int(W * H / 10));  // the stack fills the frame
+    const double red = double(count(pixels, stack, isRed)) / stack.area();
+    if (fits->value > 0.5) {
+      EXPECT_LT(red, 0.002) << "fits, yet red";
+    } else {
+      EXPECT_GT(red, 0.05) << "out of memory, yet not red";
+      ++overflowing;
+    }
+  }
+  EXPECT_EQ(overflowing, 1);  // one state of each
+}
+
+TEST(TourEvents, TheNvlinkDomainLightsTrayByTrayToTheEnginesDomain) {
+  // From one DGX's 8 GPUs to the rack's 72 over GROW_S, whole trays of 4 at a time.
+  EXPECT_EQ(world::NvlinkDomain::litGpus(0, 72, 4), 8u);
+  EXPECT_EQ(world::NvlinkDomain::litGpus(0.5 * world::NvlinkDomain::GROW_S, 72, 4), 40u);
+  EXPECT_EQ(world::NvlinkDomain::litGpus(world::NvlinkDomain::GROW_S, 72, 4), 72u);
+  EXPECT_EQ(world::NvlinkDomain::litGpus(1e9, 8, 8), 8u);  // a DGX's domain is all it has
+
+  TourRig rig;
+  rig.go(8, 1);  // the rack
+  const sim::engine::Snapshot snapshot = rig.session.sim->snapshot();
+  const uint32_t domain = snapshot.cluster->gpusPerRack, perTray = snapshot.cluster->gpusPerTray;
+  ASSERT_EQ(domain, 72u);  // GB200 NVL72 (NVIDIA's datasheet: 72 GPUs in one NVLink domain)
+  EXPECT_EQ(rig.session.world->nvlinkDomain().trays(), size_t(domain / perTray));
+  const world::Aabb rack = rig.session.world->racks().rackBounds(0);
+  size_t cyan[2] = {0, 0};
+  uint32_t trays[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    const double t_s = k == 0 ? 0.0 : world::NvlinkDomain::GROW_S;
+    rig.view->holdEventsAt(t_s);
+    cyan[k] = count(rig.still(), project(rig.camera(), rack), isCyan);
+    trays[k] = world::NvlinkDomain::litGpus(t_s, domain, perTray) / perTray;
+  }
+  EXPECT_EQ(trays[0], 2u);
+  EXPECT_EQ(trays[1], 18u);
+  EXPECT_GT(cyan[0], 200u) << "8 GPUs lit, yet no line";
+  // Each lit tray draws its own line and bar (the trunk is shared): the cyan grows with them.
+  EXPECT_GT(double(cyan[1]), 0.4 * double(trays[1]) / trays[0] * double(cyan[0]))
+      << cyan[0] << " -> " << cyan[1];
+}
+
+TEST(TourEvents, TheGoodputColumnsSplitTheEnginesStepAndTurnRedOnlyWithAFault) {
+  TourRig rig;
+  rig.go(0, 1);  // the finale at the rack: a straggler from 2 s to 30 s
+  world::World& w = *rig.session.world;
+  for (int k = 0; k < 2; ++k) {
+    SCOPED_TRACE(k == 0 ? "with the straggler" : "without a fault");
+    if (k == 1) {
+      rig.session.sim->queue(app::SimCommand::restart({"training_405b", {}, {}}, false, ""));
+      rig.settle();
+    }
+    rig.runTo(16.0);
+    const sim::engine::StepSplit split = w.stepSplit();
+    ASSERT_GT(split.total_s, 0);
+    const renderer::Pixels pixels = rig.still();
+    const auto segments = w.goodputColumns().layout(split, rig.camera().right());
+    ASSERT_GE(segments.size(), 3u);  // the ghost, compute, and more
+    Rect columns;
+    columns.x0 = int(W), columns.y0 = int(H);
+    for (const auto& s : segments) {
+      const Rect r = project(rig.camera(), s.box);
+      columns.x0 = std::min(columns.x0, r.x0), columns.y0 = std::min(columns.y0, r.y0);
+      columns.x1 = std::max(columns.x1, r.x1), columns.y1 = std::max(columns.y1, r.y1);
+    }
+    ASSERT_GT(columns.area(), 2000);
+    const double lostShare = split.lost_s / split.total_s;
+    const double red = double(count(pixels, columns, isRed)) / columns.area();
+    if (k == 0) {
+      EXPECT_GT(lostShare, 0.1);  // half speed on one GPU holds up every step
+      EXPECT_GT(red, 0.02) << "time lost, yet no red";
+    } else {
+      EXPECT_LT(lostShare, 0.01);
+      EXPECT_LT(red, 0.002) << "nothing lost, yet red";
+    }
+    // The green (compute) segment is as tall on screen as compute is of the step (the real
+    // column's screen height is the whole step).
+    const Rect whole = project(rig.camera(), [&] {
+      world::Aabb b;
+      for (size_t i = 1; i < segments.size(); ++i) b.extend(segments[i].box);
+      return b;
+    }());
+    const Rect compute = project(rig.camera(), segments[1].box);
+    size_t greenRows = 0;
+    for (int y = whole.y0; y < whole.y1; ++y) {
+      const Rect row{compute.x0, y, compute.x1, y + 1};
+      greenRows += count(pixels, row, isGreen) > size_t(row.area() / 3);
+    }
+    const double share = split.compute_s / split.total_s;
+    EXPECT_NEAR(double(greenRows) / (whole.y1 - whole.y0), share, 0.25 * share + 0.03)
+        << greenRows << " green rows of " << whole.y1 - whole.y0;
+  }
+}

@@ -1,0 +1,162 @@
+#include "world/live/tour_events.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+namespace world {
+namespace {
+
+// Drawing-only sizes (metres): a line reads as a line at the rack station's framing
+// (a 2.2 m rack over ~500 px: ~4.5 mm a pixel), and stands clear of the fronts it runs over.
+constexpr double LINE_M = 0.012;
+constexpr double FRONT_CLEARANCE_M = 0.03;
+// The goodput columns: width and depth of each, the gap between them and from the rack, and
+// their full height as a share of the rack's.
+constexpr double COLUMN_M = 0.28;
+constexpr double COLUMN_GAP_M = 0.12;
+constexpr double COLUMN_HEIGHT_SHARE = 0.9;
+
+// The children of the prototype at `path` whose names start with `prefix`, world bounds in
+// the order the prototype lists them.
+std::vector<Aabb> childBounds(const Scene& scene, const std::string& path,
+                              const std::string& prefix) {
+  std::vector<Aabb> out;
+  const auto resolved = scene.resolve(path);
+  if (!resolved) return out;
+  for (const ChildInstance& child : scene.prototype(resolved->second).children) {
+    if (child.name.rfind(prefix, 0) != 0) continue;
+    if (auto bounds = scene.worldBounds(path + "/" + child.name)) out.push_back(*bounds);
+  }
+  return out;
+}
+
+// The horizontal axis the rack at `path` faces (its local +z, where the trays pull out).
+glm::dvec3 rackFront(const Scene& scene, const std::string& path) {
+  const auto resolved = scene.resolve(path);
+  if (!resolved) return {0, 0, 1};
+  glm::dvec3 f(resolved->first * glm::dvec4(0, 0, 1, 0));
+  f.y = 0;
+  return glm::length(f) > 0 ? glm::normalize(f) : glm::dvec3(0, 0, 1);
+}
+
+// A box spanning `a` to `b` along one axis (the others `thickness`), as world bounds.
+Aabb spanBox(const glm::dvec3& a, const glm::dvec3& b, double thickness) {
+  Aabb box;
+  box.extend(glm::min(a, b) - glm::dvec3(0.5 * thickness));
+  box.extend(glm::max(a, b) + glm::dvec3(0.5 * thickness));
+  return box;
+}
+
+void pushBox(const Aabb& box, const Look& look, const glm::dvec3& eye,
+             std::vector<gpu::Instance>& out) {
+  out.push_back(makeInstance(boxTransform(box.center(), box.size()), eye, look));
+}
+
+}  // namespace
+
+NvlinkDomain NvlinkDomain::build(const Scene& scene, const std::string& rackPath) {
+  NvlinkDomain d;
+  const std::vector<Aabb> switches = childBounds(scene, rackPath, "switch_tray");
+  if (switches.empty()) return d;
+  for (const Aabb& s : switches) d.m_switches.extend(s);
+  d.m_trays = childBounds(scene, rackPath, "compute_tray");
+  std::sort(d.m_trays.begin(), d.m_trays.end(),
+            [](const Aabb& a, const Aabb& b) { return a.center().y > b.center().y; });
+  d.m_front = rackFront(scene, rackPath);
+  d.m_side = glm::normalize(glm::cross(glm::dvec3(0, 1, 0), d.m_front));
+  // The switch trays never pull out: their front is every tray's but the hero's.
+  d.m_frontPlane = -1e300;
+  for (const glm::dvec3& corner : {d.m_switches.min, d.m_switches.max}) {
+    d.m_frontPlane = std::max(d.m_frontPlane, glm::dot(corner, d.m_front));
+  }
+  return d;
+}
+
+uint32_t NvlinkDomain::litGpus(double time_s, uint32_t domainGpus, uint32_t gpusPerTray) {
+  if (domainGpus == 0 || gpusPerTray == 0) return 0;
+  const double share = std::clamp(std::isfinite(time_s) ? time_s / GROW_S : 0.0, 0.0, 1.0);
+  const double start = std::min<double>(START_GPUS, domainGpus);
+  const double gpus = start + share * (double(domainGpus) - start);
+  const uint32_t trays = std::max<uint32_t>(1, uint32_t(std::ceil(gpus / gpusPerTray - 1e-9)));
+  return std::min(domainGpus, trays * gpusPerTray);
+}
+
+void NvlinkDomain::emit(uint32_t litTrays, const glm::dvec3& eye,
+                        std::vector<gpu::Instance>& out) const {
+  litTrays = std::min<uint32_t>(litTrays, uint32_t(m_trays.size()));
+  if (litTrays == 0) return;
+  const double front = m_frontPlane + FRONT_CLEARANCE_M;
+  // Coordinates along the side axis and height of the switch block.
+  const double s0 = std::min(glm::dot(m_switches.min, m_side), glm::dot(m_switches.max, m_side));
+  const double s1 = std::max(glm::dot(m_switches.min, m_side), glm::dot(m_switches.max, m_side));
+  const double width = s1 - s0;
+  const double switchY = m_switches.center().y;
+  auto at = [&](double side, double y) {
+    return m_front * front + m_side * side + glm::dvec3(0, y, 0);
+  };
+  // The switch trays: one bar across their front, the trunk every line runs into.
+  pushBox(spanBox(at(s0 + 0.05 * width, switchY), at(s1 - 0.05 * width, switchY), 2 * LINE_M),
+          event_looks::DATA, eye, out);
+  // Each tray's line stands at its own place across the rack, so the lines fan into the trunk.
+  const size_t n = m_trays.size();
+  for (size_t i = 0; i < litTrays; ++i) {
+    const double y = m_trays[i].center().y;
+    const double side = s0 + width * (0.1 + 0.8 * (double(i) + 0.5) / double(n));
+    pushBox(spanBox(at(s0 + 0.05 * width, y), at(s1 - 0.05 * width, y), LINE_M), event_looks::DATA,
+            eye, out);
+    pushBox(spanBox(at(side, y), at(side, switchY), LINE_M), event_looks::DATA, eye, out);
+  }
+}
+
+GoodputColumns GoodputColumns::build(const Scene& scene, const std::string& rackPath) {
+  GoodputColumns c;
+  if (auto bounds = scene.worldBounds(rackPath)) c.m_rack = *bounds;
+  return c;
+}
+
+std::vector<GoodputColumns::Segment> GoodputColumns::layout(const sim::engine::StepSplit& split,
+                                                            const glm::dvec3& right) const {
+  std::vector<Segment> out;
+  if (m_rack.empty() || !(split.total_s > 0)) return out;
+  // Beside the rack on the view's right: the axis of `right` the rack is narrowest on.
+  const glm::dvec3 size = m_rack.size();
+  const bool alongX = std::abs(right.x) >= std::abs(right.z);
+  const double sign = (alongX ? right.x : right.z) >= 0 ? 1.0 : -1.0;
+  const double edge =
+      alongX ? (sign > 0 ? m_rack.max.x : m_rack.min.x) : (sign > 0 ? m_rack.max.z : m_rack.min.z);
+  const double height = COLUMN_HEIGHT_SHARE * size.y;
+  auto column = [&](int k, double y0, double y1) {
+    const double c = edge + sign * (COLUMN_GAP_M + (k + 0.5) * COLUMN_M + k * COLUMN_GAP_M);
+    const double other = alongX ? m_rack.center().z : m_rack.center().x;
+    Aabb box;
+    const glm::dvec3 mid = alongX ? glm::dvec3(c, 0, other) : glm::dvec3(other, 0, c);
+    box.extend(mid + glm::dvec3(-0.5 * COLUMN_M, m_rack.min.y + y0, -0.5 * COLUMN_M));
+    box.extend(mid + glm::dvec3(0.5 * COLUMN_M, m_rack.min.y + y1, 0.5 * COLUMN_M));
+    return box;
+  };
+  const double perSecond = height / split.total_s;
+  out.push_back({column(0, 0.0, std::min(height, split.peak_s * perSecond)), event_looks::GHOST,
+                 split.peak_s});
+  double y = 0;
+  const std::pair<double, Look> parts[] = {{split.compute_s, event_looks::COMPUTE},
+                                           {split.communication_s, event_looks::DATA},
+                                           {split.bubble_s, event_looks::WAITING},
+                                           {split.optimizer_s, event_looks::HOUSEKEEPING},
+                                           {split.lost_s, event_looks::LOST}};
+  for (const auto& [seconds, look] : parts) {
+    if (!(seconds > 0)) continue;
+    const double top = y + seconds * perSecond;
+    out.push_back({column(1, y, top), look, seconds});
+    y = top;
+  }
+  return out;
+}
+
+void GoodputColumns::emit(const sim::engine::StepSplit& split, const glm::dvec3& right,
+                          const glm::dvec3& eye, std::vector<gpu::Instance>& out) const {
+  for (const Segment& s : layout(split, right)) pushBox(s.box, s.look, eye, out);
+}
+
+}  // namespace world

@@ -1,0 +1,84 @@
+// Two of the tour's visual events that are not a part's own light (issue 21): chapter 8's NVLink
+// domain, lit tray by tray from one DGX's 8 GPUs to the whole rack, and the finale's goodput
+// columns beside the hero rack (the real step split by where its time goes, and the ghost of the
+// same step at peak FLOPs). Both are driven by the engine (the domain's size from its cluster,
+// the split from sim::engine::stepSplit); pure geometry over the scene, time is the caller's.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "sim/engine/snapshot.h"
+#include "world/scene/render_list.h"
+#include "world/scene/scene.h"
+
+namespace world {
+
+namespace event_looks {
+// Emitted meaning colours (visual_brief.md), linear RGB.
+inline constexpr Look COMPUTE{0.1812f, 0.4851f, 0.0f, 1.0f, 0.0f};   // NVIDIA green #76B900
+inline constexpr Look DATA{0.35f, 0.95f, 1.0f, 1.0f, 0.0f};          // cyan, data in flight
+inline constexpr Look WAITING{1.0f, 0.45f, 0.02f, 0.9f, 0.0f};       // amber: the bubble
+inline constexpr Look HOUSEKEEPING{0.35f, 0.36f, 0.4f, 0.5f, 0.0f};  // grey: the optimizer
+inline constexpr Look LOST{1.0f, 0.03f, 0.02f, 1.0f, 0.0f};          // red: faults, stragglers
+inline constexpr Look GHOST{0.12f, 0.13f, 0.16f, 0.35f, 0.0f};       // the peak: pale, dim
+}  // namespace event_looks
+
+/// Chapter 8: NVLink lines from each compute tray of the hero rack to its switch trays, on the
+/// rack's front. The lit domain grows from one DGX's 8 GPUs to the rack's NVLink domain.
+class NvlinkDomain {
+ public:
+  static constexpr uint32_t START_GPUS = 8;  // a DGX H100's domain
+  static constexpr double GROW_S = 6.0;      // seconds from 8 GPUs to the whole domain
+
+  /// Finds the compute trays ("compute_trayN") and switch trays ("switch_trayN") of the rack at
+  /// `rackPath`; none (nothing drawn) when the rack has no switch trays (an 8-GPU system).
+  static NvlinkDomain build(const Scene& scene, const std::string& rackPath);
+
+  /// GPUs lit `time_s` after the step began: START_GPUS, growing linearly to `domainGpus` over
+  /// GROW_S, in whole trays of `gpusPerTray` (at least one tray, at most the domain).
+  static uint32_t litGpus(double time_s, uint32_t domainGpus, uint32_t gpusPerTray);
+
+  size_t trays() const { return m_trays.size(); }
+  /// A line per lit tray (top down) from the tray to the switch trays, a bar across each lit
+  /// tray's front and across the switch trays, relative to `eye`.
+  void emit(uint32_t litTrays, const glm::dvec3& eye, std::vector<gpu::Instance>& out) const;
+  /// Boxes emit() adds for `litTrays`.
+  static uint32_t instances(uint32_t litTrays) { return litTrays == 0 ? 0 : 2 * litTrays + 1; }
+
+ private:
+  std::vector<Aabb> m_trays;  // world, top down
+  Aabb m_switches;            // all switch trays together (world)
+  glm::dvec3 m_front{0, 0, 1};
+  glm::dvec3 m_side{1, 0, 0};
+  double m_frontPlane = 0;  // along m_front: the trays' fronts (the hero tray's pulled out)
+};
+
+/// The finale: two columns beside the hero rack. The real step, split bottom up into compute
+/// (green), communication (cyan), bubble (amber), optimizer (grey) and time lost to faults
+/// (red), each as tall as its share; beside it the ghost: the same step at peak FLOPs.
+class GoodputColumns {
+ public:
+  /// Stands the columns on the floor beside the rack at `rackPath`.
+  static GoodputColumns build(const Scene& scene, const std::string& rackPath);
+
+  struct Segment {
+    Aabb box;  // world
+    Look look;
+    double seconds = 0;
+  };
+  /// The ghost first, then the real step's segments bottom up (those of zero time left out), on
+  /// the side of the rack that `right` (the view's right, world) points to.
+  std::vector<Segment> layout(const sim::engine::StepSplit& split, const glm::dvec3& right) const;
+  void emit(const sim::engine::StepSplit& split, const glm::dvec3& right, const glm::dvec3& eye,
+            std::vector<gpu::Instance>& out) const;
+  bool empty() const { return m_rack.empty(); }
+
+ private:
+  Aabb m_rack;  // world
+};
+
+}  // namespace world
