@@ -54,8 +54,9 @@ struct FrameDesc {
   const HbmFill* hbmFill = nullptr;  // fill the hero HBM stack with this (world/live/hbm_fill.h)
   double animationTime_s = 0;        // clock of the animations (the TPU's systolic wave)
   // The tour's visual events (world/live/tour_events.h), each driven by the last synced snapshot:
-  // the hero rack's NVLink domain lit tray by tray `eventTime_s` after the step began, and the
-  // goodput columns beside it.
+  // the ring AllReduce over the hero row, the hero rack's NVLink domain lit tray by tray
+  // `eventTime_s` after the step began, and the goodput columns beside it.
+  bool ring = false;
   bool nvlinkDomain = false;
   bool goodput = false;
   double eventTime_s = 0;
@@ -131,6 +132,8 @@ class World {
   /// The hero GPU's tensor cores and HBM glowing with its activity (updated by sync).
   const ComputeGlow& computeGlow() const { return m_computeGlow; }
   /// The tour's events over the hero rack and the step split of the last sync.
+  const AllReduceRing& ring() const { return m_ring; }
+  const AllReduceRing::State& ringState() const { return m_ringState; }
   const NvlinkDomain& nvlinkDomain() const { return m_nvlink; }
   const GoodputColumns& goodputColumns() const { return m_goodput; }
   const sim::engine::StepSplit& stepSplit() const { return m_stepSplit; }
@@ -153,6 +156,8 @@ class World {
   Aabb m_cduBounds;  // the hero row's CDU (world), where its coolant label sits
   HbmFillLayer m_hbmFill;
   SystolicWave m_systolic;
+  AllReduceRing m_ring;
+  AllReduceRing::State m_ringState;  // of the last sync
   NvlinkDomain m_nvlink;
   GoodputColumns m_goodput;
   sim::engine::StepSplit m_stepSplit;  // of the last sync

@@ -215,3 +215,58 @@ TEST(TourEvents, TheGoodputColumnsSplitTheEnginesStepAndTurnRedOnlyWithAFault) {
         << greenRows << " green rows of " << whole.y1 - whole.y0;
   }
 }
+
+TEST(TourEvents, TheRingWaitsInAmberAtTheStragglersRedRackOnlyWhenThereIsOne) {
+  TourRig rig;
+  rig.go(6, 0);  // the hero row, a straggler at 60 % speed on GPU 0 (rack 0)
+  world::World& w = *rig.session.world;
+  const world::AllReduceRing& ring = w.ring();
+  ASSERT_GE(ring.nodes(), 2u);
+  for (int k = 0; k < 2; ++k) {
+    SCOPED_TRACE(k == 0 ? "with the straggler" : "without a fault");
+    if (k == 1) {
+      rig.session.sim->queue(app::SimCommand::restart({"training_405b", {}, {}}, false, ""));
+      rig.settle();
+    }
+    rig.runTo(7.0);
+    const sim::engine::Snapshot snapshot = rig.session.sim->snapshot();
+    const world::AllReduceRing::State st = w.ringState();
+    // The loop is the engine's DP collective, slowed for the eye.
+    EXPECT_NEAR(st.loop_s,
+                std::clamp(snapshot.dataParallelTime_s * world::AllReduceRing::DISPLAY_SLOWDOWN,
+                           world::AllReduceRing::MIN_LOOP_S, world::AllReduceRing::MAX_LOOP_S),
+                1e-9);
+    rig.view->holdEventsAt(0.25 * st.wait_s);  // inside the wait, if there is one
+    const renderer::Pixels pixels = rig.still();
+    // The top of the straggler's rack (rack 0), seen from above.
+    world::Aabb top = ring.nodeBounds(0);
+    top.min.y = top.max.y;
+    top.max.y += 0.06;
+    const Rect cap = project(rig.camera(), top);
+    ASSERT_GT(cap.area(), 100);
+    const double red = double(count(pixels, cap, isRed)) / cap.area();
+    world::Aabb others = ring.nodeBounds(ring.nodes() / 2);
+    others.min.y = others.max.y;
+    others.max.y += 0.06;
+    const Rect waiting = project(rig.camera(), others);
+    const auto isAmber = [](const uint8_t* p) {
+      return p[0] > 180 && p[1] > 90 && p[1] < 200 && p[2] < 60;
+    };
+    const double amber = double(count(pixels, waiting, isAmber)) / std::max(1, waiting.area());
+    if (k == 0) {
+      EXPECT_EQ(st.slow, 0);
+      // The pulse waits as long as the step loses to the straggler over its useful time.
+      const sim::engine::StepSplit split = w.stepSplit();
+      EXPECT_NEAR(
+          st.wait_s,
+          std::min(2 * st.loop_s, st.loop_s * split.lost_s / (split.total_s - split.lost_s)), 1e-9);
+      EXPECT_GT(st.wait_s, 0.0);
+      EXPECT_GT(red, 0.2) << "the straggler's rack is not red";
+      EXPECT_GT(amber, 0.2) << "the others are not waiting";
+    } else {
+      EXPECT_EQ(st.slow, -1);
+      EXPECT_LT(red, 0.01) << "no straggler, yet a red rack";
+      EXPECT_LT(amber, 0.01) << "no straggler, yet the racks wait";
+    }
+  }
+}

@@ -49,6 +49,7 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
     const std::string& hero = world->m_racks.pathOfRack(0);
     world->m_nvlink = NvlinkDomain::build(world->m_scene, hero);
     world->m_goodput = GoodputColumns::build(world->m_scene, hero);
+    world->m_ring = AllReduceRing::build(world->m_racks);
   }
   // The cut-open stack of the hbm station.
   if (const Station* hbm = world->station("hbm")) {

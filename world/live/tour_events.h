@@ -1,8 +1,10 @@
-// Two of the tour's visual events that are not a part's own light (issue 21): chapter 8's NVLink
+// The tour's visual events that are not a part's own light (issue 21): chapter 6's ring
+// AllReduce over the racks of the hero row (everyone waiting at the slowest), chapter 8's NVLink
 // domain, lit tray by tray from one DGX's 8 GPUs to the whole rack, and the finale's goodput
 // columns beside the hero rack (the real step split by where its time goes, and the ghost of the
-// same step at peak FLOPs). Both are driven by the engine (the domain's size from its cluster,
-// the split from sim::engine::stepSplit); pure geometry over the scene, time is the caller's.
+// same step at peak FLOPs). All are driven by the engine (the ring's pace from its DP collective,
+// the domain's size from its cluster, the split from sim::engine::stepSplit); pure geometry over
+// the scene, time is the caller's.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,7 @@
 #include <glm/vec3.hpp>
 
 #include "sim/engine/snapshot.h"
+#include "world/live/overlays.h"
 #include "world/scene/render_list.h"
 #include "world/scene/scene.h"
 
@@ -26,6 +29,42 @@ inline constexpr Look HOUSEKEEPING{0.35f, 0.36f, 0.4f, 0.5f, 0.0f};  // grey: th
 inline constexpr Look LOST{1.0f, 0.03f, 0.02f, 1.0f, 0.0f};          // red: faults, stragglers
 inline constexpr Look GHOST{0.12f, 0.13f, 0.16f, 0.35f, 0.0f};       // the peak: pale, dim
 }  // namespace event_looks
+
+/// Chapter 6: the data-parallel ring AllReduce as a loop of light over the racks of the hero row.
+/// A pulse goes round it rack by rack, a loop as long as the engine's DP collective (slowed for
+/// the eye); with a straggler its rack glows red and the pulse waits there as long as the step
+/// loses to it, while every other rack waits in amber.
+class AllReduceRing {
+ public:
+  // A simulated second of the ring shown over this many seconds, within [MIN_LOOP_S, MAX_LOOP_S].
+  static constexpr double DISPLAY_SLOWDOWN = 4.0;
+  static constexpr double MIN_LOOP_S = 2.0, MAX_LOOP_S = 12.0;
+
+  /// The ring over the racks of row `row` of hall `hall` (none when there is no such row).
+  static AllReduceRing build(const RackMap& racks, uint32_t hall = 0, uint32_t row = 0);
+
+  struct State {
+    double loop_s = 0;  // display seconds the pulse takes round the ring
+    double wait_s = 0;  // display seconds it waits at the straggler each loop
+    int32_t slow = -1;  // ring node of the straggler's rack; -1: none in the row
+  };
+  /// The ring's pace from `snapshot`: the loop from its DP collective time, the straggler (a
+  /// straggler fault active now on a GPU of one of the ring's racks) and the wait, the loop times
+  /// the step's lost share over its useful one (sim::engine::stepSplit).
+  State state(const sim::engine::Snapshot& snapshot) const;
+  /// Whether the pulse is waiting at the straggler at `time_s` (display seconds).
+  static bool waiting(const State& state, double time_s);
+
+  size_t nodes() const { return m_racks.size(); }
+  const Aabb& nodeBounds(size_t i) const { return m_racks[i]; }
+  /// The loop, a cap on every rack (red: the straggler; amber: waiting for it) and the pulse.
+  void emit(const State& state, double time_s, const glm::dvec3& eye,
+            std::vector<gpu::Instance>& out) const;
+
+ private:
+  std::vector<Aabb> m_racks;  // world, in RackId order
+  uint32_t m_firstRack = 0;
+};
 
 /// Chapter 8: NVLink lines from each compute tray of the hero rack to its switch trays, on the
 /// rack's front. The lit domain grows from one DGX's 8 GPUs to the rack's NVLink domain.

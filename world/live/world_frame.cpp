@@ -149,6 +149,7 @@ void World::sync(const sim::engine::Snapshot& snapshot, OverlayMetric metric, ui
   m_coolant.update(snapshot);
   m_computeGlow.update(snapshot, m_scene, calm.maxStep());
   m_stepSplit = sim::engine::stepSplit(snapshot);
+  m_ringState = m_ring.state(snapshot);
   m_domainGpus = snapshot.cluster ? snapshot.cluster->gpusPerRack : 0;
   m_gpusPerTray = snapshot.cluster ? snapshot.cluster->gpusPerTray : 0;
   m_generation = generation;
@@ -201,6 +202,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   if (frame.coolant) m_coolant.emit(view.eye, m_animated);
   if (frame.hbmFill) m_hbmFill.emit(*frame.hbmFill, view.eye, m_animated);
   m_systolic.emit(frame.animationTime_s, view.eye, m_animated);
+  if (frame.ring) m_ring.emit(m_ringState, frame.eventTime_s, view.eye, m_animated);
   if (frame.nvlinkDomain && m_gpusPerTray > 0) {
     const uint32_t lit = NvlinkDomain::litGpus(frame.eventTime_s, m_domainGpus, m_gpusPerTray);
     m_nvlink.emit(lit / m_gpusPerTray, view.eye, m_animated);

@@ -304,7 +304,7 @@ class TourParser : sim::JsonChecker {
 const std::vector<std::string>& knownOverlays() {
   static const std::vector<std::string> names = {
       "labels",   "heat.power",  "heat.temperature", "heat.utilization", "traffic", "memory",
-      "roofline", "parallelism", "coolant",          "nvlink",           "goodput"};
+      "roofline", "parallelism", "coolant",          "nvlink",           "goodput", "ring"};
   return names;
 }
 
@@ -315,6 +315,7 @@ bool addOverlay(std::string_view name, StepOverlays& overlays) {
   if (name == "memory") return overlays.memory = true;
   if (name == "roofline") return overlays.roofline = true;
   if (name == "nvlink") return overlays.nvlink = true;
+  if (name == "ring") return overlays.ring = true;
   if (name == "goodput") return overlays.goodput = true;
   if (name == "parallelism") {
     overlays.heat = OverlayMetric::Stage;
