@@ -307,6 +307,7 @@ std::vector<DrawnWindow> windowsDrawnThisFrame() {
     const ImVec2 need(window->ContentSize.x + 2 * window->WindowPadding.x,
                       window->ContentSize.y + 2 * window->WindowPadding.y);
     w.scrolls = window->ScrollbarY;
+    w.takesInput = (window->Flags & ImGuiWindowFlags_NoMouseInputs) == 0;
     w.clipped = (!w.scrolls && need.y > window->Size.y + 1.0f) || need.x > window->Size.x + 1.0f;
     out.push_back(std::move(w));
   }
@@ -435,6 +436,13 @@ void UiLayer::drawHud(const HudInfo& hud, bool legend) {
     drawWrapped(hud.banner, inner(m_layout.banner), m_titleFont, text);
     ImGui::End();
   }
+}
+
+bool UiLayer::takesPoint(float x, float y) const {
+  for (const DrawnWindow& w : m_drawnWindows)
+    if (w.takesInput && x >= w.rect[0] && x < w.rect[2] && y >= w.rect[1] && y < w.rect[3])
+      return true;
+  return false;
 }
 
 std::optional<size_t> UiLayer::drawChapterMenu(const std::string& heading,
