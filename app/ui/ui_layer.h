@@ -146,6 +146,9 @@ class UiLayer {
  private:
   void buildFonts(float fontPixels);
   void drawWrapped(const std::string& text, float width, ImFont* font, uint32_t colour);
+  // The status lines wrapped at `width`, or, when that is taller than `height`, one line per
+  // line of `text`, each cut to `width` (its last items dropped, fitLine).
+  void drawStatus(const std::string& text, float width, float height, uint32_t colour);
 
   float m_fontPixels = 0;
   float m_contentScale = 1.0f;
