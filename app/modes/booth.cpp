@@ -46,6 +46,8 @@ void Booth::update(const std::vector<KioskEvent>& events, double wall_s, TourDri
     if (out.next) driver.next();
     if (out.prev) driver.prev();
     if (out.chapterDigit >= 0) driver.chapter(out.chapterDigit);
+    // A visitor who has found the keys needs the step's line, which the how-to hint replaces.
+    if (out.next || out.prev || out.chapterDigit >= 0) m_sinceWoken_s = WOKEN_HINT_S;
     m_blanked = out.blanked;
     if (before == KioskState::Attract && out.state == KioskState::Tour) m_sinceWoken_s = 0;
     if (out.state != before) {

@@ -33,7 +33,8 @@ class Booth {
   /// The idle warning's countdown text; empty in other states.
   const std::string& banner() const { return m_banner; }
   /// The booth's one line: in the attract loop what this is and that a key starts it; for a
-  /// while after a visitor woke it, how to go on; else nothing.
+  /// while after a visitor woke it (until they press a presenter key), how to go on; else
+  /// nothing.
   std::string hint() const;
   /// How long a woken booth shows how to go on.
   static constexpr double WOKEN_HINT_S = 12.0;

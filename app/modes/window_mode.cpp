@@ -325,7 +325,9 @@ class WindowApp : public TourView {
         leavePath();
         camera.dolly(input.scroll, clearance, scale, clearanceAt);
       }
-      if (input.leftClick) {
+      // A click on a panel is the panel's even when the pointer got there in the same frame
+      // (WantCaptureMouse is still last frame's): it must not also select what lies behind.
+      if (input.leftClick && !m_session.ui->takesPoint(float(input.clickX), float(input.clickY))) {
         // A click on empty space (or the backdrop) clears the selection.
         world::FrameDesc frame{extent.width, extent.height};
         m_selection = world::pickForSelection(w, camera, input.clickX, input.clickY, frame);

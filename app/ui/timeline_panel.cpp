@@ -82,7 +82,14 @@ void drawControls(const TimeState& state, float width, const std::string& langua
   ImGui::SetNextItemWidth(width);
   ImGui::SliderFloat("##scrub", &scrub, 0.0f, float(std::max(state.scrubMax_s, shown_s)),
                      format.c_str());
-  if (ImGui::IsItemDeactivatedAfterEdit()) commands.push_back(SimCommand::scrub(double(scrub)));
+  recordControl(format, "scrub");
+  // In the frame the button is released the slider writes nothing, so `scrub` is the engine's
+  // time again: the time to go to is the last one the drag wrote, kept in ImGui's storage.
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID dragged = ImGui::GetID("##scrub");  // the slider's own ID
+  if (ImGui::IsItemEdited()) storage->SetFloat(dragged, scrub);
+  if (ImGui::IsItemDeactivatedAfterEdit())
+    commands.push_back(SimCommand::scrub(double(storage->GetFloat(dragged, scrub))));
 }
 
 // The traced step: its length, its shares as one bar, the compute's make-up as a thin one,

@@ -307,6 +307,7 @@ std::vector<DrawnWindow> windowsDrawnThisFrame() {
     const ImVec2 need(window->ContentSize.x + 2 * window->WindowPadding.x,
                       window->ContentSize.y + 2 * window->WindowPadding.y);
     w.scrolls = window->ScrollbarY;
+    w.takesInput = (window->Flags & ImGuiWindowFlags_NoMouseInputs) == 0;
     w.clipped = (!w.scrolls && need.y > window->Size.y + 1.0f) || need.x > window->Size.x + 1.0f;
     out.push_back(std::move(w));
   }
@@ -375,6 +376,52 @@ void UiLayer::drawWrapped(const std::string& text, float width, ImFont* font, ui
   if (font) ImGui::PopFont();
 }
 
+namespace {
+
+// `line` cut to `width`: its last "   ·   " items dropped until it fits, the first one cut with an
+// ellipsis when even it alone is wider.
+std::string fitLine(std::string line, float width) {
+  const std::string separator = "   \u00b7   ";
+  auto wide = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+  while (wide(line) > width) {
+    const size_t at = line.rfind(separator);
+    if (at == std::string::npos || at == 0) break;
+    line.erase(at);
+  }
+  if (wide(line) <= width) return line;
+  const std::string ellipsis = "\u2026";
+  while (!line.empty() && wide(line + ellipsis) > width) {
+    // The last UTF-8 code point: its continuation bytes, then its first byte.
+    while (!line.empty() && (line.back() & 0xC0) == 0x80) line.pop_back();
+    if (!line.empty()) line.pop_back();
+  }
+  return line + ellipsis;
+}
+
+}  // namespace
+
+void UiLayer::drawStatus(const std::string& text, float width, float height, uint32_t colour) {
+  std::vector<std::string> lines = wrapText(
+      text, width, [](const std::string& line) { return ImGui::CalcTextSize(line.c_str()).x; });
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  if (float(lines.size()) * ImGui::GetTextLineHeightWithSpacing() - spacing > height) {
+    // Wrapped, it would run out of its region (a long selection's name): one line per line.
+    lines.clear();
+    size_t begin = 0;
+    while (begin <= text.size()) {
+      const size_t end = std::min(text.find('\n', begin), text.size());
+      lines.push_back(fitLine(text.substr(begin, end - begin), width));
+      begin = end + 1;
+    }
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  for (const std::string& line : lines) {
+    ImGui::TextUnformatted(line.c_str());
+    if (m_captureText) m_capturedText += line + "\n";
+  }
+  ImGui::PopStyleColor();
+}
+
 void UiLayer::drawHud(const HudInfo& hud, bool legend) {
   const ImGuiIO& io = ImGui::GetIO();
   const float em = ImGui::GetFontSize();
@@ -409,7 +456,9 @@ void UiLayer::drawHud(const HudInfo& hud, bool legend) {
   if (!hud.status.empty() && !emptyRect(m_layout.status)) {
     placeInRegion(m_layout.status, 0, 1);
     ImGui::Begin("##status", nullptr, flags);
-    drawWrapped(hud.status, inner(m_layout.status), nullptr, dim);
+    const float padY = ImGui::GetStyle().WindowPadding.y;
+    drawStatus(hud.status, inner(m_layout.status),
+               m_layout.status[3] - m_layout.status[1] - 2 * padY, dim);
     ImGui::End();
   }
   if (!hud.help.empty() && !emptyRect(m_layout.help)) {
@@ -435,6 +484,13 @@ void UiLayer::drawHud(const HudInfo& hud, bool legend) {
     drawWrapped(hud.banner, inner(m_layout.banner), m_titleFont, text);
     ImGui::End();
   }
+}
+
+bool UiLayer::takesPoint(float x, float y) const {
+  for (const DrawnWindow& w : m_drawnWindows)
+    if (w.takesInput && x >= w.rect[0] && x < w.rect[2] && y >= w.rect[1] && y < w.rect[3])
+      return true;
+  return false;
 }
 
 std::optional<size_t> UiLayer::drawChapterMenu(const std::string& heading,

@@ -58,7 +58,8 @@ struct DrawnWindow {
   std::string name;
   ScreenRect rect{};
   bool clipped = false;
-  bool scrolls = false;  // taller than its region: it has a scroll bar
+  bool scrolls = false;    // taller than its region: it has a scroll bar
+  bool takesInput = true;  // a panel, a menu, a popup; not the HUD's text plates
 };
 
 /// Lays out `list`'s labels on a `width` x `height` screen, largest priority first: each box
@@ -109,6 +110,10 @@ class UiLayer {
   const std::vector<ScreenRect>& windowRects() const { return m_windowRects; }
   /// The same with their names and whether their content fitted (tests of the layout).
   const std::vector<DrawnWindow>& drawnWindows() const { return m_drawnWindows; }
+  /// Whether a window of the last frame that takes input (a panel, a popup) covers (x, y): a
+  /// click there is the UI's. ImGui's WantCaptureMouse says so only once the pointer has been
+  /// over the window for a frame, and a touch (or a quick hand) moves and clicks in one.
+  bool takesPoint(float x, float y) const;
   /// Lays out this frame for `hud` (and the legend when `legend`), then draws the HUD's
   /// windows in their regions; the panels and the legend take theirs from layout().
   void drawHud(const HudInfo& hud, bool legend);
@@ -141,6 +146,9 @@ class UiLayer {
  private:
   void buildFonts(float fontPixels);
   void drawWrapped(const std::string& text, float width, ImFont* font, uint32_t colour);
+  // The status lines wrapped at `width`, or, when that is taller than `height`, one line per
+  // line of `text`, each cut to `width` (its last items dropped, fitLine).
+  void drawStatus(const std::string& text, float width, float height, uint32_t colour);
 
   float m_fontPixels = 0;
   float m_contentScale = 1.0f;

@@ -34,6 +34,10 @@ bool stableSmallButton(const std::string& label, const char* id) {
   return pressed;
 }
 
+void recordControl(const std::string& label, const char* id) {
+  record(label, id, false);
+}
+
 const std::vector<DrawnButton>& drawnButtons() {
   return registry();
 }

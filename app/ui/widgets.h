@@ -27,6 +27,10 @@ bool stableButton(const std::string& label, const char* id, float width = 0);
 /// The same for a small button (no frame padding).
 bool stableSmallButton(const std::string& label, const char* id);
 
+/// Records the last ImGui item (a slider, a combo) as drawn with `label` and `id`, so tests
+/// find it as they find buttons; never pressed.
+void recordControl(const std::string& label, const char* id);
+
 /// The buttons recorded since the last clearDrawnButtons (UiLayer::beginFrame clears them).
 const std::vector<DrawnButton>& drawnButtons();
 void clearDrawnButtons();

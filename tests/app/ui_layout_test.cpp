@@ -25,7 +25,10 @@ class EverythingOn : public app::TourView {
     app::HudInfo hud = TourView::hud(context);
     hud.timeline = true;
     if (help) hud.help = app::uiText("help.keys", "de");  // the longer language
-    hud.status += "\nyou are in: rack 12 · 2.24 m   ·   selected: GPU 36 (B200)   ·   30 fps";
+    // The window's second line with a long selection (a rack picked in chapter 9's view).
+    hud.status +=
+        "\nyou are in: the campus · 747 m   ·   selected: Rack 2 (NVIDIA GB200 NVL72 rack): base"
+        "   ·   30 fps   ·   H keys";
     return hud;
   }
   void drawWindows(app::FrameContext& context) override {

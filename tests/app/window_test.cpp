@@ -1,6 +1,7 @@
 // Real windows under Xvfb, driven by xdotool: the tour window survives 20 resizes and a
 // minimise/restore and quits on Esc; booth mode cycles attract -> tour -> idle warning -> attract
-// and quits only on the operator's chord. Both exit 0 with zero validation errors.
+// and quits only on the operator's chord; a click on a panel selects nothing behind it. All exit 0
+// with zero validation errors.
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -36,4 +37,9 @@ TEST(Window, SurvivesResizesMinimiseAndQuitsOnEsc) {
 TEST(Window, KioskCyclesAndOnlyTheOperatorChordQuits) {
   std::string log;
   EXPECT_EQ(runSession("kiosk_session.sh", log), 0) << "dcwalk's output:\n" << log;
+}
+
+TEST(Window, AClickOnAPanelSelectsNothingBehindIt) {
+  std::string log;
+  EXPECT_EQ(runSession("window_clicks.sh", log), 0) << "dcwalk's output:\n" << log;
 }
