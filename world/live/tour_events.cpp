@@ -107,9 +107,16 @@ void AllReduceRing::emit(const State& state, double time_s, const glm::dvec3& ey
                          std::vector<gpu::Instance>& out) const {
   const size_t n = m_racks.size();
   if (n < 2 || !(state.loop_s > 0)) return;
+  // The loop runs along the rack tops' edge nearer the eye, clear of the trays over the aisle.
+  glm::dvec3 along = m_racks.back().center() - m_racks.front().center();
+  along.y = 0;
+  along = glm::length(along) > 0 ? glm::normalize(along) : glm::dvec3(1, 0, 0);
+  glm::dvec3 across(-along.z, 0, along.x);
+  if (glm::dot(across, eye - m_racks.front().center()) < 0) across = -across;
+  const double depth = std::abs(glm::dot(m_racks.front().size(), across));
   auto node = [&](size_t i) {
     const Aabb& r = m_racks[i % n];
-    return glm::dvec3(r.center().x, r.max.y + RING_RISE_M, r.center().z);
+    return glm::dvec3(r.center().x, r.max.y + RING_RISE_M, r.center().z) + across * (0.4 * depth);
   };
   for (size_t i = 0; i + 1 < n; ++i)
     pushBox(spanBox(node(i), node(i + 1), LINE_M), RING_LINE, eye, out);
