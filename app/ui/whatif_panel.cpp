@@ -103,6 +103,16 @@ const std::vector<SystemName>& whatIfSystems() {
   return SYSTEMS;
 }
 
+sim::engine::EngineRequest withSystem(const sim::engine::EngineRequest& running,
+                                      const std::string& systemId) {
+  // The faults stay (the host refuses one whose target the new cluster lacks).
+  sim::engine::EngineRequest request{running.scenario, {}, running.faults};
+  for (const std::string& o : running.overrides)
+    if (o.rfind("cluster.system=", 0) != 0) request.overrides.push_back(o);
+  request.overrides.push_back("cluster.system=" + systemId);
+  return request;
+}
+
 const FieldName* engineFieldName(std::string_view path) {
   for (const FieldName& f : FIELD_NAMES)
     if (path == f.path) return &f;
@@ -121,13 +131,7 @@ void WhatIfPanel::drawSystemChoice(const WhatIfState& state, const std::string& 
   if (ImGui::BeginCombo(label.c_str(), shown)) {
     for (const SystemName& s : SYSTEMS) {
       if (!ImGui::Selectable(s.name, running == s.id) || running == s.id) continue;
-      // The scenario's own fields with the new system; the faults stay (the host refuses one
-      // whose target the new cluster lacks).
-      sim::engine::EngineRequest request{m_request.scenario, {}, m_request.faults};
-      for (const std::string& o : m_request.overrides)
-        if (o.rfind("cluster.system=", 0) != 0) request.overrides.push_back(o);
-      request.overrides.push_back(std::string("cluster.system=") + s.id);
-      ask(commands, std::move(request), false,
+      ask(commands, withSystem(m_request, s.id), false,
           withValue(uiText("notice.running", language), s.name));
     }
     ImGui::EndCombo();

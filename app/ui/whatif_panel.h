@@ -38,6 +38,9 @@ struct SystemName {
 };
 /// The systems the what-if panel offers, in the order shown.
 const std::vector<SystemName>& whatIfSystems();
+/// `running` on system `systemId`: its scenario, faults and other fields, the system replaced.
+sim::engine::EngineRequest withSystem(const sim::engine::EngineRequest& running,
+                                      const std::string& systemId);
 
 /// A field's name for people and the unit its value is in ("" for none): "Tensor parallel
 /// (GPUs per group)" for workload.training.tp. Every engine field path has one (tested).

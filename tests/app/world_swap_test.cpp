@@ -16,8 +16,12 @@
 #include "app/platform/process_stats.h"
 #include "app/session/frame.h"
 #include "app/session/session.h"
+#include "app/session/tour_driver.h"
+#include "app/session/tour_session.h"
 #include "app/session/tour_view.h"
 #include "app/session/world_rebuild.h"
+#include "app/ui/tour_panel.h"
+#include "app/ui/whatif_panel.h"
 #include "renderer/vk/validation.h"
 #include "sim/engine/engine.h"
 #include "world/live/selection.h"
@@ -67,15 +71,16 @@ struct Fixture {
   }
 };
 
-sim::engine::EngineRequest withSystem(const std::string& system) {
-  return {"training_405b", {"cluster.system=" + system}, {}};
+// training_405b on `system`, as the what-if panel's system combo asks for it.
+sim::engine::EngineRequest onSystem(const std::string& system) {
+  return app::withSystem({"training_405b", {}, {}}, system);
 }
 
 // Asks for `system` and makes frames until the world is swapped; returns the frames' shares.
 std::vector<app::RebuildFrame> switchTo(Fixture& f, const std::string& system) {
   std::vector<app::RebuildFrame> frames;
   const uint64_t generation = f.session.sim->generation();
-  f.session.sim->queue(app::SimCommand::restart(withSystem(system), false));
+  f.session.sim->queue(app::SimCommand::restart(onSystem(system), false));
   for (int i = 0; i < MAX_FRAMES_PER_SWAP; ++i) {
     f.expectWorldOfEngine();  // before every frame: never the new engine on the old world
     const app::FrameResult result = f.frame();
@@ -150,7 +155,7 @@ TEST(WorldSwap, NoFrameDoesMoreThanItsShareOfTheSwap) {
   }
   // In frame (stills, clips): the frame after the command swaps, deterministically.
   f.session.rebuild->setMode(Mode::InFrame);
-  f.session.sim->queue(app::SimCommand::restart(withSystem("dgx_b200"), false));
+  f.session.sim->queue(app::SimCommand::restart(onSystem("dgx_b200"), false));
   const app::RebuildFrame r = f.frame().rebuild;
   EXPECT_TRUE(r.swapped);
   EXPECT_EQ(r.worldsBuiltOnFrameThread, 1u);
@@ -164,13 +169,13 @@ TEST(WorldSwap, NoFrameDoesMoreThanItsShareOfTheSwap) {
 TEST(WorldSwap, ANewerRequestReplacesTheOneWaitingForItsWorld) {
   Fixture f(Mode::Background);
   f.frame();
-  f.session.sim->queue(app::SimCommand::restart(withSystem("dgx_h100"), false));
+  f.session.sim->queue(app::SimCommand::restart(onSystem("dgx_h100"), false));
   f.frame();  // the H100 world is being built
   EXPECT_TRUE(f.session.rebuild->pending());
   switchTo(f, "dgx_b200");
-  f.session.sim->queue(app::SimCommand::restart(withSystem("dgx_h100"), false));
+  f.session.sim->queue(app::SimCommand::restart(onSystem("dgx_h100"), false));
   f.frame();
-  f.session.sim->queue(app::SimCommand::restart(withSystem("dgx_b200"), false));  // on screen
+  f.session.sim->queue(app::SimCommand::restart(onSystem("dgx_b200"), false));  // on screen
   for (int i = 0; i < MAX_FRAMES_PER_SWAP && f.session.rebuild->pending(); ++i) {
     EXPECT_FALSE(f.frame().rebuild.swapped);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -180,12 +185,72 @@ TEST(WorldSwap, ANewerRequestReplacesTheOneWaitingForItsWorld) {
   f.expectWorldOfEngine();
 }
 
+// The combo's request: the running scenario, its faults and other fields, the system replaced.
+TEST(WorldSwap, ThePanelsSystemChoiceKeepsTheRestOfTheRequest) {
+  sim::engine::FaultDesc trip;
+  trip.kind = sim::engine::FaultKind::PumpTrip;
+  const sim::engine::EngineRequest running{
+      "pump_trip", {"workload.training.micro_batches=32", "cluster.system=dgx_h100"}, {trip}};
+  const sim::engine::EngineRequest asked = app::withSystem(running, "dgx_b200");
+  EXPECT_EQ(asked.scenario, "pump_trip");
+  EXPECT_EQ(asked.faults, running.faults);
+  EXPECT_EQ(asked.overrides, (std::vector<std::string>{"workload.training.micro_batches=32",
+                                                       "cluster.system=dgx_b200"}));
+}
+
+// Every system the panel offers is built, drawing its engine's counts (none is refused).
+TEST(WorldSwap, EverySystemThePanelOffersIsBuilt) {
+  Fixture f(Mode::InFrame);
+  f.frame();
+  std::vector<app::SystemName> systems = app::whatIfSystems();
+  systems.push_back(systems.front());  // and back to the first
+  for (const app::SystemName& system : systems) {
+    SCOPED_TRACE(system.id);
+    const bool onScreen = f.cluster().specs.system.id == system.id;
+    f.session.sim->queue(app::SimCommand::restart(onSystem(system.id), false));
+    EXPECT_EQ(f.frame().rebuild.swapped, !onScreen);
+    EXPECT_FALSE(f.session.sim->notice().error) << f.session.sim->notice().text;
+    EXPECT_EQ(f.cluster().specs.system.id, system.id);
+    expectEngineCounts(f);
+  }
+  EXPECT_EQ(vkutil::validationErrorCount(), f.errorsBefore);
+}
+
+// On the tour's path the camera is at the step's station in the new world, framed as the tour
+// frames it there.
+TEST(WorldSwap, TheTourCutsToItsStationInTheNewWorld) {
+  Fixture f(Mode::InFrame);
+  auto player = app::makeTourPlayer(*f.session.world, "default", {});
+  ASSERT_TRUE(player) << player.error();
+  auto panel = app::TourPanel::load(*f.session.catalog);
+  ASSERT_TRUE(panel) << panel.error();
+  app::TourDriver driver(std::move(*player));
+  std::vector<app::SimCommand> commands;
+  driver.start(commands, /*cut=*/true);
+  const std::string station = driver.player().frame().station;
+  ASSERT_FALSE(station.empty());
+  app::TourView tour(driver, *panel, "en");
+  app::FrameSpec spec;
+  spec.extent = {W, H};
+  spec.output = app::FrameOutput::Offscreen;
+  app::runFrame(f.session, tour, spec);
+  const glm::dvec3 before = driver.camera().position();
+  f.session.sim->queue(app::SimCommand::restart(onSystem("dgx_h100"), false));
+  ASSERT_TRUE(app::runFrame(f.session, tour, spec).rebuild.swapped);
+  EXPECT_TRUE(driver.player().onPath());
+  const world::Pose expected = world::toPose(app::tourViews(*f.session.world).at(station));
+  EXPECT_GT(glm::length(expected.position - before), 1e-3);  // the station moved with the world
+  EXPECT_NEAR(glm::length(driver.camera().position() - expected.position), 0.0, 1e-9);
+  EXPECT_EQ(driver.player().frame().station, station);
+  EXPECT_EQ(vkutil::validationErrorCount(), f.errorsBefore);
+}
+
 // What truly cannot be drawn is refused, saying why, and the running pair stays.
 TEST(WorldSwap, ASystemTheWorldCannotDrawIsRefusedWithAReason) {
   Fixture f(Mode::InFrame);
   f.frame();
   const uint64_t generation = f.session.sim->generation();
-  f.session.sim->queue(app::SimCommand::restart(withSystem("dgx_a100"), false));
+  f.session.sim->queue(app::SimCommand::restart(onSystem("dgx_a100"), false));
   f.frame();
   EXPECT_TRUE(f.session.sim->notice().error);
   EXPECT_NE(f.session.sim->notice().text.find("a100"), std::string::npos)
@@ -206,13 +271,14 @@ TEST(WorldSwap, TheCameraKeepsItsPlaceInTheNesting) {
   f.view.setStation(nullptr);
   f.view.camera().setPose({inside, 0.3, -0.1});
   f.frame();
-  f.session.sim->queue(app::SimCommand::restart(withSystem("dgx_h100"), false));
+  f.session.sim->queue(app::SimCommand::restart(onSystem("dgx_h100"), false));
   ASSERT_TRUE(f.frame().rebuild.swapped);
   const world::Pose pose = f.view.camera().pose();
   const world::Whereabouts here = world::locate(*f.session.world, pose.position);
   EXPECT_EQ(here.kind, world::Whereabouts::Kind::Rack);
   EXPECT_EQ(here.index, RACK);
   const world::Aabb after = f.session.world->racks().rackBounds(RACK);
+  EXPECT_GT(glm::length(after.size() - before.size()), 0.01);  // an HGX cabinet, not an NVL72
   const glm::dvec3 expected = after.min + glm::dvec3(0.5, 0.7, 0.25) * after.size();
   EXPECT_NEAR(glm::length(pose.position - expected), 0.0, 1e-6);
   EXPECT_EQ(pose.yaw_rad, 0.3);
@@ -222,7 +288,7 @@ TEST(WorldSwap, TheCameraKeepsItsPlaceInTheNesting) {
   ASSERT_NE(tray, nullptr);
   f.view.setStation(tray);
   f.view.camera().setPose(world::toPose(tray->viewpoint));
-  f.session.sim->queue(app::SimCommand::restart(withSystem("gb200_nvl72"), false));
+  f.session.sim->queue(app::SimCommand::restart(onSystem("gb200_nvl72"), false));
   ASSERT_TRUE(f.frame().rebuild.swapped);
   const world::Station* fresh = f.session.world->station("tray");
   ASSERT_NE(fresh, nullptr);
@@ -242,7 +308,7 @@ TEST(WorldSwap, FiftySwapsLeaveResidentMemoryFlat) {
   const char* systems[2] = {"dgx_h100", "gb200_nvl72"};
   double first[2] = {0, 0};  // after the first swap to each (their worlds differ in size)
   for (int i = 0; i < SWAPS; ++i) {
-    f.session.sim->queue(app::SimCommand::restart(withSystem(systems[i % 2]), false));
+    f.session.sim->queue(app::SimCommand::restart(onSystem(systems[i % 2]), false));
     ASSERT_TRUE(f.frame().rebuild.swapped) << "swap " << i;
     malloc_trim(0);
     const double rss = app::residentBytes();
