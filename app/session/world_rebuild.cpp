@@ -63,10 +63,6 @@ world::Pose poseIn(const world::World& world, const WorldPlace& place) {
   return world::toPose(world::OrbitPose{});
 }
 
-WorldRebuild::~WorldRebuild() {
-  if (m_job.valid()) m_job.wait();
-}
-
 WorldFit WorldRebuild::check(const sim::engine::Cluster& cluster) const {
   auto plan = worldPlanOf(m_recipe, cluster);
   if (!plan) return {WorldFit::Kind::Refuse, "cannot rebuild the world: " + plan.error()};

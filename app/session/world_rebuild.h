@@ -86,7 +86,6 @@ class WorldRebuild {
   };
   WorldRebuild(WorldRecipe recipe, WorldPlan current, Mode mode = Mode::InFrame)
       : m_recipe(std::move(recipe)), m_current(std::move(current)), m_mode(mode) {}
-  ~WorldRebuild();  // waits for a build in flight
   WorldRebuild(const WorldRebuild&) = delete;
   WorldRebuild& operator=(const WorldRebuild&) = delete;
 
@@ -119,7 +118,7 @@ class WorldRebuild {
   WorldPlan m_current;
   Mode m_mode;
   std::string m_fixed;
-  std::future<Built> m_job;
+  std::future<Built> m_job;  // std::async's: its destructor waits for a build in flight
   WorldPlan m_jobPlan;       // what m_job builds ...
   uint64_t m_jobSerial = 0;  // ... for the host's awaiting engine of this serial
   std::string m_system;
