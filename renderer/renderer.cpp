@@ -155,6 +155,7 @@ Renderer::~Renderer() {
     return;
   }
   vkDeviceWaitIdle(m_ctx.device);
+  releaseRetired(true);
   if (m_ui) m_ui->destroy(m_ctx);
   if (m_post) m_post->destroy(m_ctx);
   m_scene.destroy(m_ctx);
@@ -190,8 +191,21 @@ void Renderer::waitIdle() const {
 
 void Renderer::setMeshes(const world::MeshLibrary& meshes) {
   if (meshes.revision() == m_scene.uploadedRevision()) return;
-  vkDeviceWaitIdle(m_ctx.device);
-  m_scene.uploadMeshes(m_ctx, m_uploadPool, meshes);
+  // A world swapped in a running window: no wait for the GPU (the frames drawing the old world
+  // keep their buffers until beginFrame sees them done).
+  std::vector<vkutil::Buffer> old;
+  m_scene.uploadMeshes(m_ctx, m_uploadPool, meshes, old);
+  for (const vkutil::Buffer& b : old) m_retired.push_back({b, m_frameIndex});
+}
+
+void Renderer::releaseRetired(bool all) {
+  // beginFrame waited for frame m_frameIndex - FRAMES_IN_FLIGHT (its slot's fence), and a queue
+  // finishes its frames in order: a buffer last read by frame `frame - 1` is free from then on.
+  std::erase_if(m_retired, [&](Retired& r) {
+    if (!all && r.frame + FRAMES_IN_FLIGHT - 1 > m_frameIndex) return false;
+    vkutil::destroyBuffer(m_ctx, r.buffer);
+    return true;
+  });
 }
 
 void Renderer::setTextures(const world::TextureLibrary& textures) {
@@ -204,6 +218,7 @@ Renderer::Frame& Renderer::beginFrame() {
   Frame& frame = *m_frames[m_frameIndex % FRAMES_IN_FLIGHT];
   const auto start = std::chrono::steady_clock::now();
   VK_WAIT_FENCE(m_ctx.device, frame.done);
+  releaseRetired(false);
   m_stats.fenceWaitMilliseconds =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   readTimestamps(frame);
@@ -501,6 +516,7 @@ void Renderer::drawOffscreen(const world::RenderList& list, ImDrawData* ui, VkEx
 Pixels Renderer::renderToPixels(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent) {
   Frame& frame = submitOffscreen(list, ui, extent, /*readback=*/true);
   VK_WAIT_FENCE(m_ctx.device, frame.done);
+  releaseRetired(false);
   readTimestamps(frame);
 
   Pixels pixels;

@@ -78,7 +78,8 @@ class Renderer {
 
   const std::string& deviceName() const { return m_deviceName; }
   const vkutil::Context& context() const { return m_ctx; }
-  /// Uploads the mesh library when its revision differs from what the GPU holds.
+  /// Uploads the mesh library when its revision differs from what the GPU holds, without waiting
+  /// for the GPU: the frames in flight finish with the old buffers, destroyed after them.
   void setMeshes(const world::MeshLibrary& meshes);
   /// Uploads the texture library when its revision differs from what the GPU holds.
   void setTextures(const world::TextureLibrary& textures);
@@ -110,6 +111,8 @@ class Renderer {
   bool init(const RendererDesc& desc, std::string& error);
   Frame& beginFrame();
   void uploadInstances(Frame& frame, const world::RenderList& list);
+  /// Destroys the retired buffers no frame in flight can read any more.
+  void releaseRetired(bool all);
   void recordFrame(Frame& frame, const world::RenderList& list, ImDrawData* ui, VkImage target,
                    VkImageView targetView, VkExtent2D extent, VkImageLayout finalLayout,
                    VkPipelineStageFlags2 finalStage, VkAccessFlags2 finalAccess);
@@ -131,6 +134,12 @@ class Renderer {
   VkCommandPool m_uploadPool = VK_NULL_HANDLE;
   std::vector<std::unique_ptr<Frame>> m_frames;  // the frame ring (2)
   uint64_t m_frameIndex = 0;
+  // Buffers replaced while frames were in flight: read by frames before `frame`, no later one.
+  struct Retired {
+    vkutil::Buffer buffer;
+    uint64_t frame = 0;
+  };
+  std::vector<Retired> m_retired;
   ScenePass m_scene;
   std::unique_ptr<PostPass> m_post;  // the high preset's bloom and composite
   std::unique_ptr<class UiPass> m_ui;

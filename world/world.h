@@ -88,6 +88,13 @@ class World {
   static sim::Result<std::unique_ptr<World>> createViewer(const ImportedModel& model,
                                                           double verticalFov_rad);
 
+  /// Swaps this world's contents for `fresh`'s (a rebuild for another cluster, at a frame
+  /// boundary) and returns the old contents, to be read (stations, racks) and dropped, not drawn.
+  /// What holds this World (a booth, a frame) still holds it; what holds its stations, parts or
+  /// meshes must find them again. The shadow-casting choice stays with this world; the overlay
+  /// tint is bound to this world's racks again.
+  std::unique_ptr<World> adopt(std::unique_ptr<World> fresh);
+
   const MeshLibrary& meshes() const { return m_meshes; }
   /// Sun shadows are drawn (the renderer's high preset): frames ask for them
   /// (ViewParams::shadowDistanceMeters) and keep what lies outside the view but may cast a

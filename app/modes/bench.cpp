@@ -46,6 +46,7 @@ struct FrameSample {
   double overdraw = -1;           // samples passing the depth test per pixel; -1: unknown
   double fragmentsPerPixel = -1;  // fragment-shader invocations per pixel; -1: unknown
   double triangles = 0, heldBack = 0, draws = 0;
+  bool swapping = false;  // a world was being rebuilt, or swapped in, during the frame
 };
 
 // The figures of `samples` that are known (>= 0) for `field`.
@@ -73,6 +74,16 @@ nlohmann::json report(const std::vector<FrameSample>& s) {
       {"held_back", all(&FrameSample::heldBack)},
       {"draw_calls", all(&FrameSample::draws)},
   };
+}
+
+// The frames of world swaps (the swap path): their count and the longest.
+nlohmann::json swapReport(const std::vector<FrameSample>& samples) {
+  std::vector<double> frame_ms;
+  for (const FrameSample& s : samples)
+    if (s.swapping) frame_ms.push_back(s.frame_ms);
+  return {{"frames", frame_ms.size()},
+          {"max_frame_ms",
+           frame_ms.empty() ? 0.0 : *std::max_element(frame_ms.begin(), frame_ms.end())}};
 }
 
 // The simulation advances as a 30 fps window's would, whatever the frame really took, so every
@@ -122,6 +133,9 @@ std::vector<FrameSample> flyPath(Session& session, const BenchPath& path,
     view.setStation(session.world->station(station), path.heldAt(t));
     if (measured && path.atFrame) path.atFrame(k, *session.sim);
     const uint64_t submitted = r.framesSubmitted();
+    const bool rebuilding = session.rebuild && session.rebuild->pending();
+    const std::string drawnSystem =
+        session.rebuild ? session.rebuild->current().layout.systemName : std::string();
     const FrameResult frame = runFrame(session, view, spec);
     const Clock::time_point now = Clock::now();
     const double frameMs = std::chrono::duration<double, std::milli>(now - previous).count();
@@ -130,6 +144,8 @@ std::vector<FrameSample> flyPath(Session& session, const BenchPath& path,
     FrameSample s;
     s.time_s = t;
     s.station = station;
+    // The world the frame drew: before its end's swap, if any.
+    if (path.bySystem && session.rebuild) s.station += " " + drawnSystem;
     s.frame_ms = frameMs;
     s.sim_ms = frame.times.commands_ms + frame.times.advance_ms + frame.times.sync_ms;
     s.world_ms = frame.times.follow_ms + frame.times.world_ms;
@@ -138,6 +154,7 @@ std::vector<FrameSample> flyPath(Session& session, const BenchPath& path,
     s.triangles = double(frame.stats.triangles);
     s.heldBack = double(frame.stats.heldBack);
     s.draws = double(r.lastFrameStats().scene.drawCalls);
+    s.swapping = rebuilding || frame.rebuild.swapped || frame.rebuild.buildsStarted > 0;
     byFrame[submitted] = samples.size();
     samples.push_back(s);
     attributeGpuFigures(r.lastFrameStats(), byFrame, pixels, samples);
@@ -180,6 +197,8 @@ int runBench(const BenchOptions& options) {
   }
   const double firstFrame_s = secondsSinceProcessStart();
   session.renderer->setMeasureOverdraw(true);
+  // A new system's world is built off the frame, as in the window (the swap path).
+  if (session.rebuild) session.rebuild->setMode(WorldRebuild::Mode::Background);
 
   nlohmann::json out;
   out["device"] = session.renderer->deviceName();
@@ -205,6 +224,9 @@ int runBench(const BenchOptions& options) {
     const std::vector<FrameSample> samples = flyPath(session, path, options);
     if (!options.traceOut.empty()) writeTrace(options.traceOut, name, samples);
     nlohmann::json p = report(samples);
+    if (std::any_of(samples.begin(), samples.end(),
+                    [](const FrameSample& s) { return s.swapping; }))
+      p["world_swap"] = swapReport(samples);
     p["description"] = path.description;
     p["path_duration_s"] = path.duration_s;
     for (const FrameSample& s : samples) byStation[name][s.station].push_back(s);
@@ -242,6 +264,14 @@ int runBench(const BenchOptions& options) {
     if (!p.contains("stations") || p["stations"].size() < 2) continue;
     std::printf("%s, per station:\n", name.c_str());
     for (const auto& [station, s] : p["stations"].items()) row("  " + station, s);
+  }
+  for (const auto& [name, p] : out["paths"].items()) {
+    if (!p.contains("world_swap")) continue;
+    std::printf(
+        "%s: longest frame during a world swap %.2f ms (%zu frames; budget 100 ms on the "
+        "software device)\n",
+        name.c_str(), p["world_swap"]["max_frame_ms"].get<double>(),
+        p["world_swap"]["frames"].get<size_t>());
   }
   std::printf("first frame %.2f s   peak resident %.0f MB   validation errors %u\n", firstFrame_s,
               out["peak_resident_MB"].get<double>(), vkutil::validationErrorCount());

@@ -111,10 +111,36 @@ BenchPath catchUpPath(const world::World& world) {
   return path;
 }
 
+// The rack station while the visitor switches the system to DGX H100 and, later, back to
+// GB200 NVL72: each world is built on a worker while the frames go on and swapped in at a frame
+// boundary (app/session/world_rebuild.h); the longest frame of the swaps is the figure.
+BenchPath swapPath(const world::World& world) {
+  BenchPath path;
+  path.name = "swap";
+  path.description = "the rack while the system switches GB200 NVL72 -> DGX H100 -> GB200 NVL72";
+  path.duration_s = 10.0;
+  // The world object stays while its contents are swapped: the rack of the world on screen.
+  path.poseAt = [&world](double) {
+    const world::Station* rack = world.station("rack");
+    return world::toPose(rack ? rack->viewpoint : world::OrbitPose{});
+  };
+  path.stationAt = [](double) { return std::string("rack"); };
+  path.heldAt = [](double) { return true; };
+  path.bySystem = true;
+  path.atFrame = [](uint32_t k, SimHost& sim) {
+    const char* system = k == 10 ? "dgx_h100" : k == 60 ? "gb200_nvl72" : nullptr;
+    if (!system) return;
+    sim::engine::EngineRequest request{sim.request().scenario, {}, {}};
+    request.overrides.push_back(std::string("cluster.system=") + system);
+    sim.queue(SimCommand::restart(request, /*resumeNow=*/false));
+  };
+  return path;
+}
+
 }  // namespace
 
 std::vector<std::string> benchPathNames() {
-  return {"stations", "campus", "overlays", "catch_up"};
+  return {"stations", "campus", "overlays", "catch_up", "swap"};
 }
 
 bool makeBenchPath(const world::World& world, const std::string& name, BenchPath& out) {
@@ -132,6 +158,8 @@ bool makeBenchPath(const world::World& world, const std::string& name, BenchPath
     out.traffic = true;
   } else if (name == "catch_up") {
     out = catchUpPath(world);
+  } else if (name == "swap") {
+    out = swapPath(world);
   } else {
     return false;
   }

@@ -20,6 +20,7 @@ struct BenchPath {
   std::function<bool(double time_s)> heldAt;                  // holding at stationAt (not flying)
   world::OverlayMetric overlay = world::OverlayMetric::None;  // heat overlay shown along the way
   bool traffic = false;                                       // traffic particles too
+  bool bySystem = false;  // frames reported per station and system (the systems change)
   std::function<void(SimHost&)> prepare;  // before the first frame (the simulation's start)
   // Before measured frame k (0-based): what a visitor asks of the simulation then.
   std::function<void(uint32_t k, SimHost&)> atFrame;

@@ -238,8 +238,10 @@ class WindowApp : public TourView {
   /// The what-if and faults panel (I), asking the simulation for what the visitor changes.
   void drawWhatIf(const FrameContext& context) {
     const SimNotice& notice = context.sim.notice();
+    const WorldRebuild* rebuild = m_session.rebuild.get();
     m_whatIf.draw({context.sim.request(), context.sim.generation(), context.sim.time_s(),
-                   notice.text, notice.error, notice.serial},
+                   notice.text, notice.error, notice.serial,
+                   rebuild && rebuild->pending() ? rebuild->pendingSystem() : std::string()},
                   context.ui.layout().panel, language(), context.commands);
   }
 
@@ -358,6 +360,13 @@ class WindowApp : public TourView {
     return frame;
   }
 
+  void worldRebuilt(const world::World& old, const world::World& world) override {
+    // The picked part and the ladder rung were the old world's.
+    m_selection.reset();
+    m_ladderTarget.reset();
+    TourView::worldRebuilt(old, world);
+  }
+
   void follow(FrameContext& context) override {
     TourView::follow(context);
     m_selectionPanel.update(m_selection, context.world, context.snapshot, context.catalog);
@@ -379,6 +388,9 @@ class WindowApp : public TourView {
       hud.banner =
           withValue(uiText("time.catching_up", lang), secondsText(context.sim.catchUpTarget_s())) +
           progress;
+    }
+    if (m_session.rebuild && m_session.rebuild->pending()) {
+      hud.banner = withValue(uiText("whatif.rebuilding", lang), m_session.rebuild->pendingSystem());
     }
     // Where the camera is, and how fast things run.
     const world::Whereabouts here = world::locate(*m_session.world, m_driver.camera().position());
@@ -602,6 +614,8 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   }
   ImGui_ImplGlfw_InitForVulkan(window.handle(), true);
   session.sim->keepCheckpoints(!options.kiosk);  // scrubbing back is the window's, not the booth's
+  // A new system's world is built off the frame: the window keeps running meanwhile.
+  if (session.rebuild) session.rebuild->setMode(WorldRebuild::Mode::Background);
   TourDriver driver(std::move(*player));
   std::vector<SimCommand> commands;
   driver.start(commands, /*cut=*/true);

@@ -109,6 +109,7 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
       break;
   }
   result.times.render_ms = msSince(mark);
+  if (session.rebuild) result.rebuild = session.rebuild->atFrameBoundary(session, source);  // 8
   return result;
 }
 

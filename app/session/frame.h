@@ -7,6 +7,8 @@
 //   5. build the render list (World::buildRenderList: the only call in app/)
 //   6. the UI: HUD, legend, the mode's windows, then the in-world labels clear of them
 //   7. render: present, draw offscreen, or read the pixels back
+//   8. at the frame boundary, a world rebuilt for a new engine's cluster is swapped in with that
+//      engine (app/session/world_rebuild.h), and the frame source finds its place in it
 // What differs between modes is a FrameSource: the camera, overlay, HUD and windows it shows.
 #pragma once
 
@@ -17,6 +19,7 @@
 
 #include "app/session/session.h"
 #include "app/session/sim_host.h"
+#include "app/session/world_rebuild.h"
 #include "app/ui/ui_layer.h"
 #include "renderer/renderer.h"
 #include "world/live/overlays.h"
@@ -58,6 +61,14 @@ class FrameSource {
   virtual bool blanked() const { return false; }
   /// The visitor asked for less motion: the live world follows the simulation more calmly.
   virtual bool reducedMotion() const { return false; }
+  /// Stage 8: the world was rebuilt for another cluster; `old` (its former contents, read-only,
+  /// dropped after this call) says where the camera was, `world` is what is drawn from now on.
+  /// Whatever the source holds of the old world (stations, a selection, views) is found again
+  /// in the new one or dropped.
+  virtual void worldRebuilt(const world::World& old, const world::World& world) {
+    (void)old;
+    (void)world;
+  }
 };
 
 enum class FrameOutput {
@@ -90,6 +101,7 @@ struct FrameResult {
   uint64_t generation = 0;  // of the simulation the whole frame shows
   HudInfo hud;              // as drawn
   bool presented = true;    // Present: false when the window skipped the frame
+  RebuildFrame rebuild;     // stage 8's share of a world rebuild
 };
 
 /// Makes one frame of `source` (see the stages above).

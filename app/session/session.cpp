@@ -16,32 +16,37 @@ namespace app {
 
 namespace {
 
-sim::Result<std::unique_ptr<world::World>> buildWorld(const world::Dimensions& dims,
-                                                      const RenderOptions& options,
-                                                      const SessionDesc& sessionDesc,
-                                                      const sim::engine::Cluster& cluster) {
-  using R = sim::Result<std::unique_ptr<world::World>>;
-  world::WorldDesc worldDesc;
+// The world of the session: the viewer of desc.modelFile, else the campus of the engine's
+// cluster (worldPlanOf, what every rebuild uses too) with the asset overrides, and its rebuild.
+sim::Result<bool> buildWorld(const world::Dimensions& dims, const RenderOptions& options,
+                             const SessionDesc& sessionDesc, Session& out) {
+  using R = sim::Result<bool>;
   if (!sessionDesc.modelFile.empty()) {
     auto model = world::importWithinBudget(sessionDesc.modelFile);
     if (!model) return R::failure(model.error());
     for (const std::string& warning : model->warnings) {
       std::fprintf(stderr, "dcwalk: warning: %s\n", warning.c_str());
     }
-    return world::World::createViewer(*model, worldDesc.verticalFov_rad);
+    auto viewer = world::World::createViewer(*model, world::WorldDesc{}.verticalFov_rad);
+    if (!viewer) return R::failure(viewer.error());
+    out.world = std::move(*viewer);
+    return true;
   }
-  // One source for the counts: the halls hold exactly the racks the simulation's campus has,
-  // of its system, with its fabric's switches and its CDUs.
-  auto layout = world::layoutOf(cluster, dims, dims.count("row.racks_per_su"));
-  if (!layout) return R::failure(layout.error());
-  worldDesc.campus =
-      world::campusOf(*layout, int(cluster.campusRacks) * std::max(1, sessionDesc.campusScale));
+  WorldRecipe recipe{dims, std::max(1, sessionDesc.campusScale), {}};
   if (!options.assetsFile.empty()) {
     auto overrides = world::loadAssetOverrides(options.assetsFile);
     if (!overrides) return R::failure(overrides.error());
-    worldDesc.componentModels = std::move(overrides->models);
+    recipe.componentModels = std::move(overrides->models);
   }
-  return world::World::create(dims, worldDesc);
+  auto plan = worldPlanOf(recipe, out.sim->engine().cluster());
+  if (!plan) return R::failure(plan.error());
+  auto built = world::World::create(dims, plan->desc);
+  if (!built) return R::failure(built.error());
+  out.world = std::move(*built);
+  out.rebuild = std::make_unique<WorldRebuild>(std::move(recipe), std::move(*plan));
+  WorldRebuild* rebuild = out.rebuild.get();  // owned by the session, as the host is
+  out.sim->setWorldCheck([rebuild](const sim::engine::Cluster& c) { return rebuild->check(c); });
+  return true;
 }
 
 }  // namespace
@@ -71,12 +76,10 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
     std::fprintf(stderr, "dcwalk: %s\n", dims.error().c_str());
     return EXIT_BAD_INPUT;
   }
-  auto built = buildWorld(*dims, options, sessionDesc, out.sim->engine().cluster());
-  if (!built) {
+  if (auto built = buildWorld(*dims, options, sessionDesc, out); !built) {
     std::fprintf(stderr, "dcwalk: %s\n", built.error().c_str());
     return EXIT_BAD_INPUT;
   }
-  out.world = std::move(*built);
   if (sessionDesc.trace.active()) {  // before the renderer: a bad trace is refused at once
     // Rank 0 on the first GPU the world draws one by one (the hero rack's open tray).
     const sim::engine::Cluster& cluster = out.sim->engine().cluster();
@@ -88,6 +91,8 @@ int openSession(const RenderOptions& options, Window* window, float fontPixels, 
       return EXIT_BAD_INPUT;
     }
     out.replay = std::move(*replay);
+    if (out.rebuild)
+      out.rebuild->fixCluster("a --trace replay runs on the cluster it was opened for");
     for (const std::string& note : out.replay->notes()) {
       std::fprintf(stderr, "dcwalk: note: %s\n", note.c_str());
     }

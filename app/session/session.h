@@ -10,6 +10,7 @@
 #include "app/session/render_options.h"
 #include "app/session/sim_host.h"
 #include "app/session/trace_replay.h"
+#include "app/session/world_rebuild.h"
 #include "app/ui/ui_layer.h"
 #include "renderer/renderer.h"
 #include "sim/catalog.h"
@@ -34,6 +35,8 @@ struct Session {
   std::unique_ptr<SimHost> sim;           // drives every scale; its counts size the campus
   std::unique_ptr<ReplayHost> replay;     // --trace: what the world shows instead of the engine
   std::unique_ptr<world::World> world;
+  // Rebuilds the world when a new engine's cluster needs another one (null: a model viewer).
+  std::unique_ptr<WorldRebuild> rebuild;
   std::unique_ptr<UiLayer> ui;
   std::unique_ptr<renderer::Renderer> renderer;
   world::RenderList list;
@@ -41,7 +44,8 @@ struct Session {
 };
 
 /// Loads the shipped catalog, starts the simulation, builds the world with the engine's campus
-/// counts (and the asset overrides of options.assetsFile; or the viewer of desc.modelFile), and
+/// counts (and the asset overrides of options.assetsFile; or the viewer of desc.modelFile), sets
+/// up its rebuild for later engines (in frame: Session::rebuild->setMode for the window), and
 /// creates the renderer (with `window`'s surface when given). Returns an exit status: EXIT_OK,
 /// EXIT_BAD_INPUT (catalog, scenario, assets), or EXIT_FAILURE_RUNTIME (no Vulkan device); the
 /// message is printed.

@@ -122,7 +122,8 @@ void SimHost::apply(const SimCommand& c) {
 void SimHost::follow(const SimCommand& c) {
   // The same designed simulation as the step before: the visitor's faults and fields stay.
   if (m_designed && c.request == *m_designed) return;
-  const EngineRequest& running = m_pending ? m_pendingRequest : m_request;
+  const EngineRequest& running =
+      m_awaiting ? m_awaitingRequest : (m_pending ? m_pendingRequest : m_request);
   // What the visitor added on top of the last design (all of it before the first design).
   ClearedChanges cleared;
   cleared.chapter = c.done;
@@ -157,14 +158,22 @@ void SimHost::restart(const EngineRequest& request, bool resumeNow, const std::s
       say(engine.error(), true);
       return;
     }
-    if ((*engine)->cluster().campusRacks != m_campusRacks) {
-      say("engine scenario '" + request.scenario + "' has " +
-              std::to_string((*engine)->cluster().campusRacks) + " campus racks; the world has " +
-              std::to_string(m_campusRacks),
-          true);
+    const WorldFit fit = fitOf((*engine)->cluster());
+    if (fit.kind == WorldFit::Kind::Refuse) {
+      say(fit.why, true);
       return;
     }
-    m_pending.reset();  // a newer request replaces a catch-up in progress
+    m_pending.reset();   // a newer request replaces a catch-up in progress ...
+    m_awaiting.reset();  // ... and an engine waiting for its world
+    if (fit.kind == WorldFit::Kind::Rebuild) {
+      // Another world: this engine starts at t = 0 once it is built (a fault "now" on another
+      // system has no now to keep); until then the old engine runs on the old world.
+      m_awaiting = std::move(*engine);
+      m_awaitingRequest = request;
+      m_awaitingDone = done;
+      ++m_awaitingSerial;
+      return;
+    }
     m_checkpoints.clear();
     if (resumeNow && now_s > 0) {
       catchUp(std::move(*engine), request, now_s, done);
@@ -201,6 +210,32 @@ void SimHost::restart(const EngineRequest& request, bool resumeNow, const std::s
   m_pending.reset();
   m_request = previous;  // until the catch-up swaps the new run in
   catchUp(std::move(*from), request, target_s, done);
+}
+
+WorldFit SimHost::fitOf(const sim::engine::Cluster& cluster) const {
+  if (m_worldCheck) return m_worldCheck(cluster);
+  if (cluster.campusRacks == m_campusRacks) return {};
+  // No session to rebuild the world (a host on its own): the first engine's campus stays.
+  return {WorldFit::Kind::Refuse,
+          "the engine's cluster has " + std::to_string(cluster.campusRacks) +
+              " campus racks; the world has " + std::to_string(m_campusRacks)};
+}
+
+void SimHost::acceptAwaiting() {
+  if (!m_awaiting) return;
+  m_pending.reset();
+  m_checkpoints.clear();  // of the old run
+  m_campusRacks = m_awaiting->cluster().campusRacks;
+  swapIn(std::move(m_awaiting), std::move(m_awaitingRequest));
+  if (!m_awaitingDone.empty()) say(std::move(m_awaitingDone), false);
+  m_awaitingDone.clear();
+}
+
+void SimHost::refuseAwaiting(const std::string& why) {
+  if (!m_awaiting) return;
+  m_awaiting.reset();
+  m_awaitingDone.clear();
+  say(why, true);
 }
 
 void SimHost::scrub(double t_s) {

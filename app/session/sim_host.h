@@ -2,7 +2,10 @@
 // headless modes) asks for a change with a SimCommand; the host applies the commands queued in
 // frame N at the start of frame N+1, so a frame never shows a half-changed world and never
 // blocks on a rerun:
-//   - a restart with a new request at t = 0 swaps in a fresh engine at once;
+//   - a restart with a new request at t = 0 swaps in a fresh engine at once, unless its cluster
+//     needs another world (another system, other campus racks): then it waits, at t = 0, while
+//     the session rebuilds the world, and the old engine keeps running on the old world until
+//     the new world and the new engine are swapped in at the same frame boundary;
 //   - a change "now" (a fault injected or cleared) or a scrub restores the newest checkpoint
 //     from before the change (one every CHECKPOINT_EVERY_S simulated seconds) and catches up to
 //     the target in slices of at most CATCH_UP_STEPS engine steps a frame, while the old engine
@@ -12,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +48,14 @@ struct SimNotice {
   uint64_t serial = 0;  // grows with every notice
 };
 
+/// What the world on screen makes of a new engine's cluster: it draws it as it is, it must be
+/// rebuilt for it, or it cannot draw it (`why` says why).
+struct WorldFit {
+  enum class Kind { Fits, Rebuild, Refuse };
+  Kind kind = Kind::Fits;
+  std::string why;
+};
+
 class SimHost {
  public:
   static constexpr double CHECKPOINT_EVERY_S = 10.0;  // simulated seconds between checkpoints
@@ -55,14 +67,29 @@ class SimHost {
   static constexpr double MIN_SPEED = 0.01;        // simulated seconds per wall second
   static constexpr double MAX_SPEED = 100.0;       // 100 engine steps a frame at 30 fps
 
-  /// Starts `request` at t = 0. Every later engine must have the same campus racks as this one
-  /// (the world is built for them); a request that changes them is refused with a notice.
+  /// Starts `request` at t = 0. Without a world check (setWorldCheck) every later engine must
+  /// have the same campus racks as this one; a request that changes them is refused with a notice.
   static sim::Result<std::unique_ptr<SimHost>> create(const sim::Catalog& catalog,
                                                       sim::engine::EngineRequest request);
 
   /// Checkpoints are kept (off by default): the window turns them on, since only it scrubs back
   /// and asks for changes in the past; booth mode and the headless modes never need them.
   void keepCheckpoints(bool on);
+
+  using WorldCheck = std::function<WorldFit(const sim::engine::Cluster&)>;
+  /// The session's answer for every fresh engine (openSession installs it): an engine that
+  /// needs another world waits as awaitingWorld(); one the world cannot draw is refused.
+  void setWorldCheck(WorldCheck check) { m_worldCheck = std::move(check); }
+  /// The restarted engine waiting for its world (at t = 0, never stepped), or nullptr.
+  const sim::engine::Engine* awaitingWorld() const { return m_awaiting.get(); }
+  const sim::engine::EngineRequest& awaitingRequest() const { return m_awaitingRequest; }
+  /// Grows with every engine that starts to wait (a newer one replaces an older one).
+  uint64_t awaitingSerial() const { return m_awaitingSerial; }
+  /// The world for the awaiting engine is on screen from the next frame: it replaces the
+  /// running engine (checkpoints of the old run are dropped).
+  void acceptAwaiting();
+  /// The world for it could not be built: it is dropped, with `why` as an error notice.
+  void refuseAwaiting(const std::string& why);
 
   /// Queues a command for the start of the next frame.
   void queue(SimCommand command) { m_queue.push_back(std::move(command)); }
@@ -122,6 +149,7 @@ class SimHost {
   void stepAndCheckpoint(sim::engine::Engine& engine, std::vector<Checkpoint>* checkpoints);
   void runWithCheckpoints(double t_s, SimProgress* progress = nullptr);
   void say(std::string text, bool error, ClearedChanges cleared = {});
+  WorldFit fitOf(const sim::engine::Cluster& cluster) const;
 
   const sim::Catalog* m_catalog;
   std::unique_ptr<sim::engine::Engine> m_engine;
@@ -144,6 +172,12 @@ class SimHost {
   std::string m_pendingDone;
   uint64_t m_stepsLastApply = 0;
   SimNotice m_notice;
+  // An engine waiting for its world.
+  WorldCheck m_worldCheck;
+  std::unique_ptr<sim::engine::Engine> m_awaiting;
+  sim::engine::EngineRequest m_awaitingRequest;
+  std::string m_awaitingDone;
+  uint64_t m_awaitingSerial = 0;
 };
 
 }  // namespace app

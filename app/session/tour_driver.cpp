@@ -38,6 +38,12 @@ void TourDriver::flyTo(const world::OrbitPose& target) {
   m_flightElapsed_s = 0;
 }
 
+void TourDriver::rehome(std::map<std::string, world::OrbitPose> views, const world::Pose& free) {
+  m_flight.reset();
+  const bool rehomed = m_player.setViews(std::move(views));
+  m_camera.setPose(rehomed && m_player.onPath() ? m_player.frame().cameraPose : free);
+}
+
 void TourDriver::advance(double dt_s, std::vector<SimCommand>& commands) {
   if (m_flight) {
     m_flightElapsed_s += dt_s;

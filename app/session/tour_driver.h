@@ -4,6 +4,7 @@
 // window library here: the window adds keys, mouse flight and picking on top.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ class TourDriver {
   void returnToPath() { m_player.returnToPath(m_camera.pose()); }
   /// Off the path: an eased flight from the camera to `target`.
   void flyTo(const world::OrbitPose& target);
+
+  /// The world was rebuilt: the player takes its views (on the path the camera cuts to the
+  /// step's view in it); off the path the camera goes to `free` (the place it was at).
+  void rehome(std::map<std::string, world::OrbitPose> views, const world::Pose& free);
 
   /// Advances `dt_s`: the fly-to or the tour places the camera; a step that names an engine
   /// scenario asks for it (a restart at t = 0 of the step's scenario and faults; the host keeps

@@ -18,17 +18,22 @@ constexpr double TOUR_HERO_NDC_X = -0.25;
 
 }  // namespace
 
-sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const std::string& name,
-                                              const world::TourPlayerDesc& desc, bool traced) {
-  world::TourReferences refs;
+std::map<std::string, world::OrbitPose> tourViews(const world::World& world) {
   std::map<std::string, world::OrbitPose> views;
   // The tour's text and panel hold the frame's right 40 % (ui_layout), so every station is seen
   // with its hero moved left, into the picture's part of a 16:9 frame.
   for (const world::Station& station : world.stations()) {
-    refs.stations.push_back(station.name);
     views[station.name] =
         world::shiftedInFrame(station.viewpoint, TOUR_HERO_NDC_X, 16.0 / 9.0, world::VIEW_FOV_RAD);
   }
+  return views;
+}
+
+sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const std::string& name,
+                                              const world::TourPlayerDesc& desc, bool traced) {
+  world::TourReferences refs;
+  std::map<std::string, world::OrbitPose> views = tourViews(world);
+  for (const world::Station& station : world.stations()) refs.stations.push_back(station.name);
   refs.scenarios = sim::builtinScenarioNames();
   refs.engineScenarios = sim::engine::builtinScenarioNames();
   auto bundle = world::loadTourBundle(name, refs);

@@ -2,6 +2,7 @@
 // scenarios and the engine scenarios, with every station's viewpoint.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "app/ui/ui_layer.h"
@@ -12,6 +13,9 @@
 #include "world/world.h"
 
 namespace app {
+
+/// Every station's view as the tour frames it (the hero left of the tour's text).
+std::map<std::string, world::OrbitPose> tourViews(const world::World& world);
 
 /// Loads tour `name` (a file, or assets/tours/<name>.json) and makes its player; with `traced`
 /// (a --trace replay runs) chapters that have trace steps play those instead.

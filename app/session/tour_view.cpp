@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "app/session/session.h"
+#include "app/session/tour_session.h"
+#include "app/session/world_rebuild.h"
 #include "app/ui/narration.h"
 
 namespace app {
@@ -66,6 +68,15 @@ void TourView::drawWindows(FrameContext& context) {
   desc.language = m_language;
   desc.verdictFont = context.ui.headlineFont();
   m_panel.draw(desc, RunningSim{context.sim.request(), context.sim.time_s()}, context.commands);
+}
+
+void TourView::worldRebuilt(const world::World& old, const world::World& world) {
+  m_driver.rehome(tourViews(world), poseIn(world, placeOf(old, m_driver.camera().pose())));
+}
+
+void StationView::worldRebuilt(const world::World& old, const world::World& world) {
+  if (m_station) m_station = world.station(m_station->name);
+  m_camera.setPose(poseIn(world, placeOf(old, m_camera.pose())));
 }
 
 void StationView::setBaseline(double lodScale, bool cull, uint64_t triangleBudget) {

@@ -50,6 +50,7 @@ class TourView : public FrameSource {
   void drawWindows(FrameContext& context) override;
   bool blanked() const override { return m_blanked; }
   bool reducedMotion() const override { return m_driver.player().reducedMotion(); }
+  void worldRebuilt(const world::World& old, const world::World& world) override;
 
  private:
   TourDriver& m_driver;
@@ -93,6 +94,7 @@ class StationView : public FrameSource {
   world::OverlayMetric overlay() const override { return m_overlay; }
   world::FrameDesc frameDesc(VkExtent2D extent, const SimHost& sim) const override;
   HudInfo hud(FrameContext& context) override;
+  void worldRebuilt(const world::World& old, const world::World& world) override;
 
  private:
   world::Camera m_camera;

@@ -107,6 +107,8 @@ constexpr Entry TABLE[] = {
     // What-if.
     {"whatif.title", "What-if and faults", "Was wäre wenn, und Fehler"},
     {"whatif.scenario", "scenario", "Szenario"},
+    {"whatif.system", "system", "System"},
+    {"whatif.rebuilding", "rebuilding the world for {}…", "die Welt wird für {} neu gebaut…"},
     {"whatif.fields", "workload and fabric", "Last und Netz"},
     {"whatif.apply", "Apply (restart at t = 0)", "Übernehmen (Neustart bei t = 0)"},
     {"whatif.reset", "Reset fields", "Felder zurücksetzen"},

@@ -81,6 +81,13 @@ constexpr FieldName FIELD_NAMES[] = {
     {"cluster.rail_optimized", "Rail-optimized fabric", "Rail-optimiertes Netz", "true/false"},
 };
 
+// Every system the world has a drawing of (an NVL72 rack, or an HGX chassis with catalog
+// dimensions); another system given as a field is refused by the host, naming why.
+const std::vector<SystemName> SYSTEMS = {{"gb200_nvl72", "GB200 NVL72"},
+                                         {"dgx_h100", "DGX H100"},
+                                         {"hgx_h200", "HGX H200"},
+                                         {"dgx_b200", "DGX B200"}};
+
 // "Tensor parallel (GPUs)".
 std::string fieldLabel(const std::string& path, const std::string& language) {
   const FieldName* name = engineFieldName(path);
@@ -92,10 +99,47 @@ std::string fieldLabel(const std::string& path, const std::string& language) {
 
 }  // namespace
 
+const std::vector<SystemName>& whatIfSystems() {
+  return SYSTEMS;
+}
+
+sim::engine::EngineRequest withSystem(const sim::engine::EngineRequest& running,
+                                      const std::string& systemId) {
+  // The faults stay (the host refuses one whose target the new cluster lacks).
+  sim::engine::EngineRequest request{running.scenario, {}, running.faults};
+  for (const std::string& o : running.overrides)
+    if (o.rfind("cluster.system=", 0) != 0) request.overrides.push_back(o);
+  request.overrides.push_back("cluster.system=" + systemId);
+  return request;
+}
+
 const FieldName* engineFieldName(std::string_view path) {
   for (const FieldName& f : FIELD_NAMES)
     if (path == f.path) return &f;
   return nullptr;
+}
+
+void WhatIfPanel::drawSystemChoice(const WhatIfState& state, const std::string& language,
+                                   std::vector<SimCommand>& commands) {
+  // The system of the request that runs: its override, else the scenario's own.
+  const auto desc = sim::engine::engineDescOf(m_request);
+  const std::string running = desc ? sim::engine::engineFieldValue(*desc, "cluster.system") : "";
+  const char* shown = running.c_str();
+  for (const SystemName& s : SYSTEMS)
+    if (running == s.id) shown = s.name;
+  const std::string label = std::string(uiText("whatif.system", language)) + "###system";
+  if (ImGui::BeginCombo(label.c_str(), shown)) {
+    for (const SystemName& s : SYSTEMS) {
+      if (!ImGui::Selectable(s.name, running == s.id) || running == s.id) continue;
+      ask(commands, withSystem(m_request, s.id), false,
+          withValue(uiText("notice.running", language), s.name));
+    }
+    ImGui::EndCombo();
+  }
+  if (!state.rebuilding.empty()) {
+    ImGui::TextDisabled("%s",
+                        withValue(uiText("whatif.rebuilding", language), state.rebuilding).c_str());
+  }
 }
 
 void WhatIfPanel::draw(const WhatIfState& state, const ScreenRect& region,
@@ -124,6 +168,7 @@ void WhatIfPanel::draw(const WhatIfState& state, const ScreenRect& region,
     }
     ImGui::EndCombo();
   }
+  drawSystemChoice(state, language, commands);
   ImGui::PopItemWidth();
 
   // Faults first, above the fold: injected now (a rerun to now with the fault starting then),

@@ -1,10 +1,11 @@
 // What-if and faults from the UI (window mode, I toggles): change the running engine scenario
 // (a built-in one, and its workload and fabric fields by dotted path, "path=value" as `dcwalk sim
 // --set` does for the analytic scenarios) and inject or clear faults (link down, PFC storm, pump
-// trip, straggler) at the current simulated time. Each change is a SimCommand with the whole
-// new request; the sim host applies it next frame (a new scenario or new fields from t = 0, a
-// fault injected or cleared now on the running engine) and says what it did, or why it refused.
-// The request logic is sim/engine/request.h; WhatIfPanel is its ImGui face.
+// trip, straggler) at the current simulated time, or change the system (GB200 NVL72, DGX H100,
+// DGX B200 ...: the world is rebuilt for it while the old one stays on screen). Each change is a
+// SimCommand with the whole new request; the sim host applies it next frame (a new scenario or new
+// fields from t = 0, a fault injected or cleared now on the running engine) and says what it did,
+// or why it refused. The request logic is sim/engine/request.h; WhatIfPanel is its ImGui face.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +28,19 @@ struct WhatIfState {
   const std::string& notice;                  // the host's last word on a command ...
   bool noticeIsError = false;                 // ... and whether it refused one
   uint64_t noticeSerial = 0;
+  std::string rebuilding;  // the system the world is being rebuilt for ("" none)
 };
+
+/// A system the world draws (world/build/system_layout.h) and its name for people.
+struct SystemName {
+  const char* id;  // catalog systems.<id>, the value of cluster.system
+  const char* name;
+};
+/// The systems the what-if panel offers, in the order shown.
+const std::vector<SystemName>& whatIfSystems();
+/// `running` on system `systemId`: its scenario, faults and other fields, the system replaced.
+sim::engine::EngineRequest withSystem(const sim::engine::EngineRequest& running,
+                                      const std::string& systemId);
 
 /// A field's name for people and the unit its value is in ("" for none): "Tensor parallel
 /// (GPUs per group)" for workload.training.tp. Every engine field path has one (tested).
@@ -53,6 +66,9 @@ class WhatIfPanel {
  private:
   void follow(const WhatIfState& state);
   void refillFields();
+  /// The system combo, and "rebuilding the world for ..." while the host waits for it.
+  void drawSystemChoice(const WhatIfState& state, const std::string& language,
+                        std::vector<SimCommand>& commands);
   void ask(std::vector<SimCommand>& commands, sim::engine::EngineRequest request, bool resumeNow,
            const std::string& done);
 

@@ -137,7 +137,8 @@ void ScenePass::destroy(const vkutil::Context& ctx) {
 }
 
 void ScenePass::uploadMeshes(const vkutil::Context& ctx, VkCommandPool pool,
-                             const world::MeshLibrary& meshes) {
+                             const world::MeshLibrary& meshes,
+                             std::vector<vkutil::Buffer>& retired) {
   std::vector<world::MeshVertex> vertices;
   std::vector<uint32_t> indices;
   m_ranges.clear();
@@ -153,8 +154,8 @@ void ScenePass::uploadMeshes(const vkutil::Context& ctx, VkCommandPool pool,
   // Never create zero-sized buffers: an empty library still gets one degenerate vertex/index.
   if (vertices.empty()) vertices.push_back({});
   if (indices.empty()) indices.push_back(0);
-  vkutil::destroyBuffer(ctx, m_vertices);
-  vkutil::destroyBuffer(ctx, m_indices);
+  if (m_vertices.buffer) retired.push_back(m_vertices);
+  if (m_indices.buffer) retired.push_back(m_indices);
   m_vertices = vkutil::createDeviceBuffer(ctx, pool, vertices.data(),
                                           vertices.size() * sizeof(world::MeshVertex),
                                           VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);

@@ -46,9 +46,10 @@ class ScenePass {
  public:
   void create(const vkutil::Context& ctx, VkCommandPool pool, const ScenePassDesc& desc);
   void destroy(const vkutil::Context& ctx);
-  /// Uploads every mesh of the library (the device must be idle: buffers are replaced).
+  /// Uploads every mesh of the library into new buffers; the old ones go to `retired` (frames
+  /// in flight may still read them) for the caller to destroy once those frames are done.
   void uploadMeshes(const vkutil::Context& ctx, VkCommandPool pool,
-                    const world::MeshLibrary& meshes);
+                    const world::MeshLibrary& meshes, std::vector<vkutil::Buffer>& retired);
   uint64_t uploadedRevision() const { return m_revision; }
   /// Uploads the texture library as the array texture (the device must be idle).
   void uploadTextures(const vkutil::Context& ctx, VkCommandPool pool,

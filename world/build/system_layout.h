@@ -30,6 +30,7 @@ struct FabricCounts {
   int cores = 0;
   int modelledRacks = 0;  // NVLink domains the engine models link by link (the rest mirror them)
   int cdusPerRow = 1;     // the engine's CDUs over one full row's racks
+  bool operator==(const FabricCounts&) const = default;
 };
 
 struct SystemLayout {
@@ -44,6 +45,8 @@ struct SystemLayout {
   FabricCounts fabric;
 
   bool chassis() const { return form == SystemForm::HgxChassis; }
+  /// Two clusters with equal layouts (and campus racks) draw the same world.
+  bool operator==(const SystemLayout&) const = default;
 };
 
 /// The layout of the engine's cluster: form and package from its system and GPU, the fabric's

@@ -81,6 +81,16 @@ sim::Result<std::unique_ptr<World>> World::createViewer(const ImportedModel& mod
   return world;
 }
 
+std::unique_ptr<World> World::adopt(std::unique_ptr<World> fresh) {
+  std::swap(*this, *fresh);
+  std::swap(m_shadowCasting, fresh->m_shadowCasting);
+  // Each tint pointed at the racks of the object it was bound in; the old contents are not
+  // drawn again, so theirs is only cleared.
+  m_tint.bind(m_scene, m_racks);
+  fresh->m_tint = OverlayTint();
+  return fresh;
+}
+
 const Station* World::station(const std::string& name) const {
   for (const Station& s : m_stations) {
     if (s.name == name) return &s;

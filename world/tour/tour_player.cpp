@@ -19,12 +19,8 @@ sim::Result<TourPlayer> TourPlayer::create(TourBundle bundle,
   if (language == player.m_bundle.languages.end())
     return R::failure(tour.file.string() + ": no strings for language \"" + desc.language + "\"");
   player.m_language = static_cast<size_t>(language - player.m_bundle.languages.begin());
-  for (const TourChapter& chapter : tour.chapters) {
-    for (const TourStep& step : chapter.steps) {
-      if (step.station && !player.m_views.count(*step.station))
-        return R::failure(step.where + ": station \"" + *step.station + "\" has no viewpoint");
-    }
-  }
+  if (const TourStep* step = player.stepWithoutView(player.m_views))
+    return R::failure(step->where + ": station \"" + *step->station + "\" has no viewpoint");
   bool anyHighlight = false;
   for (const TourChapter& chapter : tour.chapters) anyHighlight = anyHighlight || chapter.highlight;
   for (size_t c = 0; c < tour.chapters.size(); ++c) {
@@ -35,6 +31,25 @@ sim::Result<TourPlayer> TourPlayer::create(TourBundle bundle,
   player.m_target = player.targetOf(player.step());
   player.m_pose = toPose(player.m_target);
   return player;
+}
+
+const TourStep* TourPlayer::stepWithoutView(const std::map<std::string, OrbitPose>& views) const {
+  for (const TourChapter& chapter : m_bundle.tour.chapters) {
+    for (const TourStep& step : chapter.steps) {
+      if (step.station && !views.count(*step.station)) return &step;
+    }
+  }
+  return nullptr;
+}
+
+bool TourPlayer::setViews(std::map<std::string, OrbitPose> views) {
+  if (stepWithoutView(views)) return false;
+  m_views = std::move(views);
+  // The step's view in the new world, reached at once: a flight between two worlds has no way.
+  m_flight.reset();
+  m_target = targetOf(step());
+  if (!m_free) m_pose = toPose(m_target);
+  return true;
 }
 
 const TourStep& TourPlayer::step() const {

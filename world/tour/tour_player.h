@@ -56,6 +56,9 @@ class TourPlayer {
   static sim::Result<TourPlayer> create(TourBundle bundle, std::map<std::string, OrbitPose> views,
                                         TourPlayerDesc desc = {});
 
+  /// The world was rebuilt: its stations' viewpoints replace the old ones and the camera cuts
+  /// to the step's view in it. False (and no change) when a station the tour names has none.
+  bool setViews(std::map<std::string, OrbitPose> views);
   /// Starts at the first step, flying from `from` (cut under reduced motion).
   void start(const Pose& from);
   /// Next beat (the next step after the action); false at the end (unless looping).
@@ -102,6 +105,7 @@ class TourPlayer {
  private:
   TourPlayer() = default;
   const TourStep& step() const;
+  const TourStep* stepWithoutView(const std::map<std::string, OrbitPose>& views) const;
   size_t beatCount() const;
   OrbitPose targetOf(const TourStep& step) const;
   void goTo(size_t orderIndex, size_t beat);
