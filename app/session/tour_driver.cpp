@@ -38,8 +38,10 @@ void TourDriver::flyTo(const world::OrbitPose& target) {
   m_flightElapsed_s = 0;
 }
 
-void TourDriver::rehome(std::map<std::string, world::OrbitPose> views, const world::Pose& free) {
+void TourDriver::rehome(std::map<std::string, world::OrbitPose> views,
+                        std::vector<world::FlightRoom> rooms, const world::Pose& free) {
   m_flight.reset();
+  m_player.setRooms(std::move(rooms));
   const bool rehomed = m_player.setViews(std::move(views));
   m_camera.setPose(rehomed && m_player.onPath() ? m_player.frame().cameraPose : free);
 }

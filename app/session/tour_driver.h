@@ -46,7 +46,8 @@ class TourDriver {
 
   /// The world was rebuilt: the player takes its views (on the path the camera cuts to the
   /// step's view in it); off the path the camera goes to `free` (the place it was at).
-  void rehome(std::map<std::string, world::OrbitPose> views, const world::Pose& free);
+  void rehome(std::map<std::string, world::OrbitPose> views, std::vector<world::FlightRoom> rooms,
+              const world::Pose& free);
 
   /// Advances `dt_s`: the fly-to or the tour places the camera; a step that names an engine
   /// scenario asks for it (a restart at t = 0 of the step's scenario and faults; the host keeps

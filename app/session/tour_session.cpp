@@ -29,8 +29,18 @@ std::map<std::string, world::OrbitPose> tourViews(const world::World& world) {
   return views;
 }
 
+std::vector<world::FlightRoom> tourRooms(const world::World& world) {
+  std::vector<world::FlightRoom> rooms;
+  for (size_t h = 0; h < world.racks().rowStarts().size(); ++h) {
+    if (auto hall = world.scene().worldBounds("hall" + std::to_string(h)))
+      rooms.push_back({hall->min, hall->max});
+  }
+  return rooms;
+}
+
 sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const std::string& name,
-                                              const world::TourPlayerDesc& desc, bool traced) {
+                                              world::TourPlayerDesc desc, bool traced) {
+  desc.flight.rooms = tourRooms(world);
   world::TourReferences refs;
   std::map<std::string, world::OrbitPose> views = tourViews(world);
   for (const world::Station& station : world.stations()) refs.stations.push_back(station.name);

@@ -16,12 +16,13 @@ namespace app {
 
 /// Every station's view as the tour frames it (the hero left of the tour's text).
 std::map<std::string, world::OrbitPose> tourViews(const world::World& world);
+/// The rooms the tour's flights keep to: every hall of `world`.
+std::vector<world::FlightRoom> tourRooms(const world::World& world);
 
 /// Loads tour `name` (a file, or assets/tours/<name>.json) and makes its player; with `traced`
 /// (a --trace replay runs) chapters that have trace steps play those instead.
 sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const std::string& name,
-                                              const world::TourPlayerDesc& desc,
-                                              bool traced = false);
+                                              world::TourPlayerDesc desc, bool traced = false);
 
 /// Checks what every step of `tour` will run, before anything is rendered: its scenario preset
 /// loads and evaluates with `catalog`, its engine scenario with its faults makes an engine (a

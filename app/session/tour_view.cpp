@@ -71,7 +71,8 @@ void TourView::drawWindows(FrameContext& context) {
 }
 
 void TourView::worldRebuilt(const world::World& old, const world::World& world) {
-  m_driver.rehome(tourViews(world), poseIn(world, placeOf(old, m_driver.camera().pose())));
+  m_driver.rehome(tourViews(world), tourRooms(world),
+                  poseIn(world, placeOf(old, m_driver.camera().pose())));
 }
 
 void StationView::worldRebuilt(const world::World& old, const world::World& world) {

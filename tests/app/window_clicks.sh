@@ -18,7 +18,7 @@ sleep 2
 xdotool mousemove --window "$wid" 10 10
 xdotool key --window "$wid" 9; sleep 3
 xdotool key --window "$wid" i; sleep 2
-xdotool mousemove --window "$wid" 878 347 click 1; sleep 2   # Inject at t = ...
+xdotool mousemove --window "$wid" 878 379 click 1; sleep 2   # Inject at t = ...
 xdotool mousemove --window "$wid" 10 10
 grep -q "Injected:" "$log" || { echo "window_clicks: the click on Inject did not land" >&2; exit 1; }
 xdotool key --window "$wid" Escape; sleep 0.5                 # closes the what-if panel

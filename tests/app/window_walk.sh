@@ -42,9 +42,9 @@ keys i p; sleep 0.5; shot              # 8 the timeline, paused
 keys n n bracketright bracketright p; sleep 1; shot                      # 9 stepped, 4x speed
 keys 9; sleep 3; keys i; sleep 1.5     # chapter 9, the what-if panel
 for k in 0 1 2 3; do                   # 10-13 link down, PFC storm, pump trip, slow GPU
-  click 900 252; sleep 0.8             # the fault kind's list ...
-  click 870 $((285 + 23 * k)); sleep 0.8                                 # ... its k-th entry
-  click 878 347; sleep 2.5; shot       # Inject at t = (now)
+  click 900 284; sleep 0.8             # the fault kind's list ...
+  click 870 $((317 + 23 * k)); sleep 0.8                                 # ... its k-th entry
+  click 878 379; sleep 2.5; shot       # Inject at t = (now)
 done
 keys i; sleep 0.5
 # Scrub: the slider's grab (at now, the right end) dragged to the middle and let go there.

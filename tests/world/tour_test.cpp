@@ -679,7 +679,9 @@ TEST(TourPlayer, FlightsBetweenViewsInsideTheHallStayInsideIt) {
   };
   auto bundle = world::loadTourBundle("default", realReferences());
   ASSERT_TRUE(bundle.ok()) << bundle.error();
-  auto player = world::TourPlayer::create(std::move(*bundle), realViews());
+  world::TourPlayerDesc desc;
+  desc.flight.rooms = {{hall->min, hall->max}};  // what the app gives every tour
+  auto player = world::TourPlayer::create(std::move(*bundle), realViews(), desc);
   ASSERT_TRUE(player.ok()) << player.error();
   player->start(world::Pose{});
   player->land();

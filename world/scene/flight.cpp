@@ -68,6 +68,14 @@ FlyTo::FlyTo(const OrbitPose& from, const OrbitPose& to, FlyToDesc desc) : m_fro
                             desc.minDuration_s, desc.maxDuration_s);
   m_from.distance_m = d0;
   m_to.distance_m = d1;
+  const glm::dvec3 a = toPose(m_from).position, b = toPose(m_to).position;
+  for (const FlightRoom& room : desc.rooms) {
+    if (room.contains(a) && room.contains(b) && room.contains(from.target) &&
+        room.contains(to.target)) {
+      m_room = room;
+      break;
+    }
+  }
 }
 
 OrbitPose FlyTo::sampleOrbit(double elapsed_s) const {
@@ -77,6 +85,21 @@ OrbitPose FlyTo::sampleOrbit(double elapsed_s) const {
   o.distance_m = std::exp(std::log(m_from.distance_m) * (1 - e) + std::log(m_to.distance_m) * e);
   o.yaw_rad = m_from.yaw_rad + angleDelta(m_from.yaw_rad, m_to.yaw_rad) * e;
   o.pitch_rad = m_from.pitch_rad + (m_to.pitch_rad - m_from.pitch_rad) * e;
+  if (m_room) {
+    // The target lies inside the room (between two targets inside it, the room being a box):
+    // the camera comes no farther out along its view than where that ray leaves the room.
+    const glm::dvec3 out = toPose(o).position - o.target;
+    const double length = glm::length(out);
+    if (length > 0) {
+      const glm::dvec3 d = out / length;
+      double exit = o.distance_m;
+      for (int k = 0; k < 3; ++k) {
+        if (d[k] > 0) exit = std::min(exit, (m_room->max[k] - o.target[k]) / d[k]);
+        if (d[k] < 0) exit = std::min(exit, (m_room->min[k] - o.target[k]) / d[k]);
+      }
+      o.distance_m = std::max(1e-9, exit);
+    }
+  }
   return o;
 }
 

@@ -3,6 +3,7 @@
 // Catmull-Rom splines through key poses for tours.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "world/scene/camera.h"
@@ -30,10 +31,23 @@ OrbitPose shiftedInFrame(const OrbitPose& orbit, double ndcX, double aspect,
 /// An orbit pose equal to `pose`, looking at a point `distance_m` ahead.
 OrbitPose toOrbitPose(const Pose& pose, double distance_m);
 
+/// A room a flight keeps to (world metres): the halls, whose walls would fill the screen from
+/// outside.
+struct FlightRoom {
+  glm::dvec3 min{0.0}, max{0.0};
+  bool contains(const glm::dvec3& p) const {
+    return p.x >= min.x && p.y >= min.y && p.z >= min.z && p.x <= max.x && p.y <= max.y &&
+           p.z <= max.z;
+  }
+};
+
 struct FlyToDesc {
   double maxDuration_s = 1.6;  // well under 2 s, however far
   double minDuration_s = 0.5;
   double secondsPerDecade = 0.2;  // extra time per factor of 10 in distance
+  // A flight that starts and ends inside one of these rooms stays inside it: where the orbit
+  // would carry the camera through a wall, it comes closer to what it looks at instead.
+  std::vector<FlightRoom> rooms;
 };
 
 class FlyTo {
@@ -42,7 +56,7 @@ class FlyTo {
   /// travel measured in the larger orbit distance), capped.
   FlyTo(const OrbitPose& from, const OrbitPose& to, FlyToDesc desc = {});
   double duration_s() const { return m_duration_s; }
-  /// The pose `elapsed_s` seconds into the flight (clamped to the end).
+  /// The pose `elapsed_s` seconds into the flight (clamped to the end), inside the flight's room.
   Pose sample(double elapsed_s) const;
   /// The same as an orbit pose (what a new flight starting mid-way continues from).
   OrbitPose sampleOrbit(double elapsed_s) const;
@@ -51,6 +65,7 @@ class FlyTo {
  private:
   OrbitPose m_from, m_to;
   double m_duration_s = 1.0;
+  std::optional<FlightRoom> m_room;  // the room both ends lie in, if any
 };
 
 /// A key of a camera spline: a pose at a time.

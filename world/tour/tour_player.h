@@ -58,6 +58,8 @@ class TourPlayer {
 
   /// The world was rebuilt: its stations' viewpoints replace the old ones and the camera cuts
   /// to the step's view in it. False (and no change) when a station the tour names has none.
+  /// The rooms flights keep to from the next flight on (FlyToDesc::rooms): a new world's halls.
+  void setRooms(std::vector<FlightRoom> rooms) { m_desc.flight.rooms = std::move(rooms); }
   bool setViews(std::map<std::string, OrbitPose> views);
   /// Starts at the first step, flying from `from` (cut under reduced motion).
   void start(const Pose& from);
