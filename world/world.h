@@ -57,6 +57,9 @@ struct FrameDesc {
   // the ring AllReduce over the hero row, the hero rack's NVLink domain lit tray by tray
   // `eventTime_s` after the step began, and the goodput columns beside it.
   bool ring = false;
+  // The hero GPU's glow from a chapter's calculator instead of the engine (chapter 4's prefill
+  // and decode), for this frame.
+  std::optional<ComputeShares> compute;
   bool nvlinkDomain = false;
   bool goodput = false;
   double eventTime_s = 0;

@@ -27,6 +27,7 @@ world::FrameDesc TourView::frameDesc(VkExtent2D extent, const SimHost& sim) cons
   const world::TourFrame& step = m_driver.player().frame();
   if (!step.freeFlight && !step.cameraMoving) frame.studio = step.station;
   frame.eventTime_s = m_eventTime_s;
+  if (step.overlays.roofline) frame.compute = m_panel.rooflineGlow(m_eventTime_s);
   return frame;
 }
 

@@ -1,5 +1,7 @@
 #include "app/ui/tour_panel.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "app/ui/panel_view.h"
@@ -67,6 +69,26 @@ std::optional<SimCommand> TourPanel::buttonCommand(size_t index, const RunningSi
   return SimCommand::restart(
       {sim.request.scenario, sim.request.overrides, *faults}, true,
       withValue(uiText("notice.injected", language), faultLabel(faults->back(), language)));
+}
+
+world::ComputeShares rooflineShares(const RooflineView& roofline,
+                                    const RooflineView::Point& point) {
+  world::ComputeShares shares;
+  if (roofline.peak_flops > 0) shares.tensor = point.attainable_flops / roofline.peak_flops;
+  if (roofline.bandwidth_Bps > 0 && point.intensity_flops_per_byte > 0) {
+    shares.hbm = point.attainable_flops / point.intensity_flops_per_byte / roofline.bandwidth_Bps;
+  }
+  shares.tensor = std::clamp(shares.tensor, 0.0, 1.0);
+  shares.hbm = std::clamp(shares.hbm, 0.0, 1.0);
+  return shares;
+}
+
+std::optional<world::ComputeShares> TourPanel::rooflineGlow(double eventTime_s) const {
+  if (!m_view.roofline || m_view.roofline->points.empty()) return std::nullopt;
+  const auto& points = m_view.roofline->points;
+  const double t = std::isfinite(eventTime_s) ? std::max(0.0, eventTime_s) : 0.0;
+  const size_t i = size_t(t / ROOFLINE_PHASE_S) % points.size();
+  return rooflineShares(*m_view.roofline, points[i]);
 }
 
 void TourPanel::evaluate(const std::string& language) {

@@ -4,6 +4,7 @@
 // only when one of those, or the language, changes. Its buttons become simulation commands.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "sim/engine/request.h"
 #include "sim/result.h"
 #include "sim/scenario.h"
+#include "world/live/compute_glow.h"
 #include "world/live/hbm_fill.h"
 #include "world/tour/tour_player.h"
 
@@ -24,6 +26,11 @@ struct RunningSim {
   const sim::engine::EngineRequest& request;
   double time_s = 0;
 };
+
+/// A roofline point as shares of the GPU: tensor cores busy = attainable / peak; HBM streaming =
+/// the bytes the point's FLOPs need, attainable / intensity, over the bandwidth (1 when memory
+/// bound). Both within 0..1.
+world::ComputeShares rooflineShares(const RooflineView& roofline, const RooflineView::Point& point);
 
 class TourPanel {
  public:
@@ -46,6 +53,12 @@ class TourPanel {
   const PanelView* view() const { return m_view.id.empty() ? nullptr : &m_view; }
   /// The panel's memory bar as an HBM fill (the hero stack shows it); nullptr without a bar.
   const world::HbmFill* hbmFill() const { return m_fill.capacity_bytes > 0 ? &m_fill : nullptr; }
+  /// The hero GPU's glow the panel's roofline gives `eventTime_s` into its step: its points in
+  /// turn (prefill, then decode), ROOFLINE_PHASE_S each, each lighting the tensor cores by its
+  /// attainable share of the peak and the HBM by its share of the bandwidth (rooflineShares);
+  /// nullopt without a roofline.
+  std::optional<world::ComputeShares> rooflineGlow(double eventTime_s) const;
+  static constexpr double ROOFLINE_PHASE_S = 3.0;
   /// Every panel of the file (tests: each control of each chapter).
   const PanelSet& panels() const { return m_panels; }
 

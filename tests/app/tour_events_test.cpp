@@ -6,6 +6,7 @@
 // only when a fault lost time (finale).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <gtest/gtest.h>
 
@@ -269,4 +270,53 @@ TEST(TourEvents, TheRingWaitsInAmberAtTheStragglersRedRackOnlyWhenThereIsOne) {
       EXPECT_LT(amber, 0.01) << "no straggler, yet the racks wait";
     }
   }
+}
+
+TEST(TourEvents, RooflineSharesAreTheCalculatorsPoint) {
+  app::RooflineView roof;
+  roof.peak_flops = 989e12;      // H100 SXM dense BF16 (NVIDIA H100 datasheet)
+  roof.bandwidth_Bps = 3.35e12;  // its HBM3
+  // Decode at batch 1: ~1 FLOP per byte, memory bound: the HBM streams flat out and the tensor
+  // cores do bandwidth x intensity of their peak.
+  const app::RooflineView::Point decode{"decode", 1.0, 3.35e12 * 1.0, true};
+  const world::ComputeShares d = app::rooflineShares(roof, decode);
+  EXPECT_NEAR(d.hbm, 1.0, 1e-12);
+  EXPECT_NEAR(d.tensor, 3.35e12 / 989e12, 1e-12);
+  // Prefill of 2,048 tokens: compute bound, the HBM needed only for peak / intensity bytes/s.
+  const app::RooflineView::Point prefill{"prefill", 2048.0, 989e12, false};
+  const world::ComputeShares p = app::rooflineShares(roof, prefill);
+  EXPECT_NEAR(p.tensor, 1.0, 1e-12);
+  EXPECT_NEAR(p.hbm, 989e12 / 2048.0 / 3.35e12, 1e-12);
+}
+
+TEST(TourEvents, PrefillLightsTheDiesTensorCoresAndDecodeLeavesThemDark) {
+  TourRig rig;
+  rig.go(4, 1);  // the die, with the chapter's roofline: prefill, then decode
+  const app::PanelView* view = rig.panel->view();
+  ASSERT_NE(view, nullptr);
+  ASSERT_TRUE(view->roofline);
+  ASSERT_EQ(view->roofline->points.size(), 2u);
+  const world::Station* die = rig.session.world->station("die");
+  ASSERT_NE(die, nullptr);
+  double green[2] = {0, 0}, tensor[2] = {0, 0};
+  for (size_t i = 0; i < 2; ++i) {
+    const double t_s = (double(i) + 0.5) * app::TourPanel::ROOFLINE_PHASE_S;
+    rig.view->holdEventsAt(t_s);
+    const auto shares = rig.panel->rooflineGlow(t_s);
+    ASSERT_TRUE(shares);
+    tensor[i] = shares->tensor;
+    const Rect r = project(rig.camera(), die->bounds);
+    green[i] = double(count(rig.still(), r, isGreen)) / std::max(1, r.area());
+  }
+  SCOPED_TRACE(view->roofline->points[0].label + " then " + view->roofline->points[1].label);
+  EXPECT_FALSE(view->roofline->points[0].memoryBound);  // prefill: compute bound
+  EXPECT_TRUE(view->roofline->points[1].memoryBound);   // decode: memory bound
+  EXPECT_GT(tensor[0], 0.9);
+  EXPECT_LT(tensor[1], 0.5 * tensor[0]);
+  // The SMs glow green with the tensor cores: much of the die in prefill, far less in decode.
+  EXPECT_GT(green[0], 0.1) << "prefill, yet the die is not green";
+  EXPECT_LT(green[1], 0.5 * green[0]) << "decode, yet the die glows as much: " << green[1]
+                                       << " against " << green[0];
+  std::printf("die green: prefill %.2f (tensor %.2f), decode %.2f (tensor %.2f)\n", green[0],
+              tensor[0], green[1], tensor[1]);
 }

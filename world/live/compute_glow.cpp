@@ -7,6 +7,9 @@
 namespace world {
 namespace {
 
+// Levels of prototypes above the tensor cores' whose proxies glow with them.
+constexpr int PROXY_LEVELS = 2;
+
 bool startsWith(const std::string& text, const char* prefix) {
   return text.rfind(prefix, 0) == 0;
 }
@@ -32,6 +35,27 @@ ComputeGlow ComputeGlow::build(const Scene& scene, const HeroGpu& hero) {
       }
     }
   }
+  // What stands for the tensor cores from afar: the proxy boxes of the prototypes that hold
+  // them, and of those holding these, up to PROXY_LEVELS up (sub-partition, SM, GPC; not the
+  // die, whose box is everything on it).
+  std::vector<bool> holds(scene.prototypeCount(), false);
+  for (const PartRef& ref : glow.m_tensor) holds[ref.prototype.index] = true;
+  std::vector<bool> level = holds;
+  for (int up = 0; up < PROXY_LEVELS; ++up) {
+    std::vector<bool> next(scene.prototypeCount(), false);
+    for (uint32_t p = 0; p < scene.prototypeCount(); ++p) {
+      for (const ChildInstance& child : scene.prototype(PrototypeId{p}).children) {
+        if (level[child.prototype.index]) next[p] = true;
+      }
+    }
+    for (uint32_t p = 0; p < scene.prototypeCount(); ++p) holds[p] = holds[p] || next[p];
+    level = std::move(next);
+  }
+  for (uint32_t p = 0; p < scene.prototypeCount(); ++p) {
+    const Prototype& proto = scene.prototype(PrototypeId{p});
+    if (holds[p] && proto.lod.hasProxy)
+      glow.m_proxies.push_back({PrototypeId{p}, proto.lod.proxyLook});
+  }
   return glow;
 }
 
@@ -48,15 +72,30 @@ void ComputeGlow::update(const sim::engine::Snapshot& snapshot, Scene& scene, do
       bandwidth_Bps > 0 ? std::clamp(s.gpuHbm_Bps[gpu] / bandwidth_Bps, 0.0, 1.0) : 0.0;
   m_tensorShare = slewTowards(m_tensorShare, tensor, maxStep);
   m_hbmShare = slewTowards(m_hbmShare, hbm, maxStep);
+  show({m_tensorShare, m_hbmShare}, scene);
+}
+
+void ComputeGlow::show(const ComputeShares& shares, Scene& scene) const {
   for (const PartRef& ref : m_tensor) {
     Look look = ref.base;
-    look.emissive = glowEmissive(m_tensorShare);
+    look.emissive = glowEmissive(shares.tensor);
     scene.setPartLook(ref.prototype, ref.part, look);
   }
   for (const PartRef& ref : m_memory) {
     Look look = ref.base;
-    look.emissive = glowEmissive(m_hbmShare);
+    look.emissive = glowEmissive(shares.hbm);
     scene.setPartLook(ref.prototype, ref.part, look);
+  }
+  // A far SM is one box: it turns the tensor cores' colour as they work, glowing with them.
+  const Look tensor = m_tensor.empty() ? Look{} : m_tensor.front().base;
+  const float k = float(std::clamp(shares.tensor, 0.0, 1.0));
+  for (const auto& [prototype, base] : m_proxies) {
+    Look look = base;
+    look.r = base.r + (tensor.r - base.r) * k;
+    look.g = base.g + (tensor.g - base.g) * k;
+    look.b = base.b + (tensor.b - base.b) * k;
+    look.emissive = k > 0 ? glowEmissive(shares.tensor) : base.emissive;
+    scene.setProxyLook(prototype, look);
   }
 }
 

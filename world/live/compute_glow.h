@@ -23,6 +23,13 @@ struct GlowStyle {
 /// The emissive strength of a part at activity `share` (clamped to 0..1).
 float glowEmissive(double share, const GlowStyle& style = {});
 
+/// How busy the hero GPU's tensor cores are and what share of its HBM bandwidth it streams
+/// (0..1 each): from the engine, or from a chapter's calculator (the roofline of its phase).
+struct ComputeShares {
+  double tensor = 0;
+  double hbm = 0;
+};
+
 class ComputeGlow {
  public:
   /// Finds the tensor-core parts ("tensor core …"), HBM PHYs ("HBM PHY …") and TSVs ("TSV …")
@@ -33,6 +40,8 @@ class ComputeGlow {
   /// PHYs and TSVs by its HBM bytes/s over the GPU's HBM bandwidth; each share moves by at most
   /// `maxStep` (world/live/calm.h: it pulses, it does not flash).
   void update(const sim::engine::Snapshot& snapshot, Scene& scene, double maxStep = 1e300);
+  /// Shows `shares` instead for the frames that ask (the engine's return at the next update).
+  void show(const ComputeShares& shares, Scene& scene) const;
 
   double tensorShare() const { return m_tensorShare; }
   double hbmShare() const { return m_hbmShare; }
@@ -46,6 +55,8 @@ class ComputeGlow {
     Look base;  // as built
   };
   std::vector<PartRef> m_tensor, m_memory;
+  // The SMs' proxy boxes (what a die shows of them from afar) take the tensor cores' green.
+  std::vector<std::pair<PrototypeId, Look>> m_proxies;
   HeroGpu m_hero;
   bool m_hasHero = false;
   double m_tensorShare = 0, m_hbmShare = 0;

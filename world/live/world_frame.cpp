@@ -197,6 +197,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     view.casterReach_m = double(SHADOW_CASTER_REACH) * reach;
   }
   // The animated boxes come first out of the budget; they join the box bucket after the scene's.
+  if (frame.compute) m_computeGlow.show(*frame.compute, m_scene);
   m_animated.clear();
   if (frame.traffic) m_traffic.emit(view.eye, m_animated);
   if (frame.coolant) m_coolant.emit(view.eye, m_animated);

@@ -446,6 +446,10 @@ void Scene::setPartLook(PrototypeId id, uint32_t part, const Look& look) {
   m_prototypes[id.index].parts[part].look = look;
 }
 
+void Scene::setProxyLook(PrototypeId id, const Look& look) {
+  if (id.index < m_prototypes.size()) m_prototypes[id.index].lod.proxyLook = look;
+}
+
 void Scene::setRoot(PrototypeId root, const glm::dmat4& rootTransform) {
   m_root = root;
   m_rootTransform = rootTransform;

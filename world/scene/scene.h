@@ -201,6 +201,8 @@ class Scene {
   /// Changes the look of part `part` of prototype `id` (every instance of it); ignored when out
   /// of range. For parts that show live state (world/live/compute_glow.h).
   void setPartLook(PrototypeId id, uint32_t part, const Look& look);
+  /// Changes the look of prototype `id`'s proxy box (what stands for it when small).
+  void setProxyLook(PrototypeId id, const Look& look);
   /// Marks the root that collect/pick/nearest walk from.
   void setRoot(PrototypeId root, const glm::dmat4& rootTransform = glm::dmat4(1.0));
   const Prototype& prototype(PrototypeId id) const { return m_prototypes[id.index]; }
