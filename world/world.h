@@ -40,6 +40,11 @@ std::string coolantLabel(const CoolantState& state);
 /// `index` (0: the leg into the leaf rack) when the traffic is shown.
 std::string fabricLegLabel(const FabricLeg& leg, size_t index);
 
+/// "substation  30.0 MW now", "hall 2  6.1 MW now": the label of a power flow
+/// (world/live/tour_events.h): the engine's power at this moment of the step, which swings
+/// between its compute and communication phases.
+std::string powerFlowLabel(const PowerFlow::Flow& flow);
+
 /// Per-frame inputs besides the camera.
 struct FrameDesc {
   uint32_t width_px = 1280;
@@ -57,6 +62,7 @@ struct FrameDesc {
   // the ring AllReduce over the hero row, the hero rack's NVLink domain lit tray by tray
   // `eventTime_s` after the step began, and the goodput columns beside it.
   bool ring = false;
+  bool powerFlow = false;  // the campus's power from the substation to the halls, heat to the yards
   // The hero GPU's glow from a chapter's calculator instead of the engine (chapter 4's prefill
   // and decode), for this frame.
   std::optional<ComputeShares> compute;
@@ -143,6 +149,8 @@ class World {
   const ComputeGlow& computeGlow() const { return m_computeGlow; }
   /// The tour's events over the hero rack and the step split of the last sync.
   const AllReduceRing& ring() const { return m_ring; }
+  const PowerFlow& powerFlow() const { return m_power; }
+  const std::vector<double>& hallPower_W() const { return m_hallPower_W; }
   const AllReduceRing::State& ringState() const { return m_ringState; }
   const NvlinkDomain& nvlinkDomain() const { return m_nvlink; }
   const GoodputColumns& goodputColumns() const { return m_goodput; }
@@ -167,7 +175,9 @@ class World {
   HbmFillLayer m_hbmFill;
   SystolicWave m_systolic;
   AllReduceRing m_ring;
-  AllReduceRing::State m_ringState;  // of the last sync
+  PowerFlow m_power;
+  std::vector<double> m_hallPower_W;  // of the last sync
+  AllReduceRing::State m_ringState;   // of the last sync
   NvlinkDomain m_nvlink;
   GoodputColumns m_goodput;
   sim::engine::StepSplit m_stepSplit;  // of the last sync
@@ -202,6 +212,8 @@ class World {
   void addCoolantLabel(const CullView& view, RenderList& out) const;
   /// Each fabric leg's Gb/s and load (or its pause) over the switch rack it enters.
   void addFabricLabels(const CullView& view, RenderList& out) const;
+  /// The substation's and each hall's MW over their power flows.
+  void addPowerLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const;
 };
 
 }  // namespace world

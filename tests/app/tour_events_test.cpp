@@ -85,10 +85,11 @@ struct TourRig {
     driver->start(commands, true);
     for (auto& c : commands) session.sim->queue(std::move(c));
   }
-  // Goes to step `step` of chapter key `key` (0: the finale) and lets its simulation start.
-  void go(int key, size_t step) {
+  // Goes to step `step` of chapter `chapter` (1..10, 11: the finale) and lets its simulation
+  // start.
+  void go(int chapter, size_t step) {
     world::TourPlayer& player = driver->player();
-    ASSERT_TRUE(key == 0 ? player.jumpToFinale() : player.jumpToChapterKey(key));
+    ASSERT_TRUE(chapter == 11 ? player.jumpToFinale() : player.jumpToChapterKey(chapter % 10));
     for (size_t i = 0; i < step; ++i) ASSERT_TRUE(player.nextStep());
     settle();
   }
@@ -167,7 +168,7 @@ TEST(TourEvents, TheNvlinkDomainLightsTrayByTrayToTheEnginesDomain) {
 
 TEST(TourEvents, TheGoodputColumnsSplitTheEnginesStepAndTurnRedOnlyWithAFault) {
   TourRig rig;
-  rig.go(0, 1);  // the finale at the rack: a straggler from 2 s to 30 s
+  rig.go(11, 1);  // the finale at the rack: a straggler from 2 s to 30 s
   world::World& w = *rig.session.world;
   for (int k = 0; k < 2; ++k) {
     SCOPED_TRACE(k == 0 ? "with the straggler" : "without a fault");
@@ -315,8 +316,48 @@ TEST(TourEvents, PrefillLightsTheDiesTensorCoresAndDecodeLeavesThemDark) {
   EXPECT_LT(tensor[1], 0.5 * tensor[0]);
   // The SMs glow green with the tensor cores: much of the die in prefill, far less in decode.
   EXPECT_GT(green[0], 0.1) << "prefill, yet the die is not green";
-  EXPECT_LT(green[1], 0.5 * green[0]) << "decode, yet the die glows as much: " << green[1]
-                                       << " against " << green[0];
+  EXPECT_LT(green[1], 0.5 * green[0])
+      << "decode, yet the die glows as much: " << green[1] << " against " << green[0];
   std::printf("die green: prefill %.2f (tensor %.2f), decode %.2f (tensor %.2f)\n", green[0],
               tensor[0], green[1], tensor[1]);
+}
+
+TEST(TourEvents, PowerFlowsFromTheSubstationToEveryHallAsWideAsItsPower) {
+  TourRig rig;
+  rig.go(10, 3);  // the campus
+  world::World& w = *rig.session.world;
+  const std::vector<double>& halls = w.hallPower_W();
+  ASSERT_FALSE(halls.empty());
+  const sim::engine::Snapshot snapshot = rig.session.sim->snapshot();
+  double sum_W = 0;
+  for (double p : halls) sum_W += p;
+  // The halls hold every rack of the campus: together they draw the campus's IT power.
+  EXPECT_NEAR(sum_W, snapshot.aggregates.campusIt_W, 1e-6 * snapshot.aggregates.campusIt_W);
+  const auto flows = w.powerFlow().layout(halls);
+  size_t feeds = 0, heat = 0;
+  for (const auto& f : flows) {
+    std::printf("flow hall %d heat %d %.1f MW box (%.0f %.0f)-(%.0f %.0f)\n", f.hall, f.heat,
+                f.power_W * 1e-6, f.box.min.x, f.box.min.z, f.box.max.x, f.box.max.z);
+    if (f.hall < 0) {
+      EXPECT_LE(f.power_W, sum_W * (1 + 1e-9));  // the trunk carries what lies beyond
+      continue;
+    }
+    const glm::dvec3 size = f.box.size();
+    EXPECT_NEAR(std::min(size.x, size.z), world::PowerFlow::width_m(halls[f.hall]), 1e-6);
+    EXPECT_NEAR(f.power_W, halls[f.hall], 1e-6 * halls[f.hall]);
+    (f.heat ? heat : feeds)++;
+  }
+  EXPECT_EQ(feeds, halls.size());
+  EXPECT_EQ(heat, halls.size());
+  EXPECT_NEAR(world::PowerFlow::width_m(30e6), 30 * world::PowerFlow::WIDTH_M_PER_MW, 1e-12);
+}
+
+TEST(TourEvents, PowerFlowLabelsSayTheirMegawatts) {
+  world::PowerFlow::Flow hall;
+  hall.hall = 2;
+  hall.power_W = 6.1e6;
+  EXPECT_EQ(world::powerFlowLabel(hall), "hall 2  6.1 MW now");
+  world::PowerFlow::Flow trunk;
+  trunk.power_W = 30.04e6;
+  EXPECT_EQ(world::powerFlowLabel(trunk), "substation  30.0 MW now");
 }

@@ -50,6 +50,7 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
     world->m_nvlink = NvlinkDomain::build(world->m_scene, hero);
     world->m_goodput = GoodputColumns::build(world->m_scene, hero);
     world->m_ring = AllReduceRing::build(world->m_racks);
+    world->m_power = PowerFlow::build(world->m_scene, world->m_racks);
   }
   // The cut-open stack of the hbm station.
   if (const Station* hbm = world->station("hbm")) {

@@ -61,6 +61,9 @@ constexpr double RETURN_RISE_M = 0.3;
 constexpr double PULSE_M = 0.22;
 constexpr double CAP_M = 0.06;
 constexpr Look RING_LINE{0.35f, 0.95f, 1.0f, 0.4f, 0.0f};  // the loop: dim cyan
+// The power flows' bands, dimmer than their pulses: warm white power, red heat.
+constexpr Look FLOW_POWER{1.0f, 0.85f, 0.5f, 0.35f, 0.0f};
+constexpr Look FLOW_HEAT{1.0f, 0.15f, 0.05f, 0.35f, 0.0f};
 
 }  // namespace
 
@@ -154,6 +157,120 @@ void AllReduceRing::emit(const State& state, double time_s, const glm::dvec3& ey
   pulse.extend(at - glm::dvec3(0.5 * PULSE_M));
   pulse.extend(at + glm::dvec3(0.5 * PULSE_M));
   pushBox(pulse, event_looks::DATA, eye, out);
+}
+
+PowerFlow PowerFlow::build(const Scene& scene, const RackMap& racks) {
+  PowerFlow flow;
+  const auto substation = scene.worldBounds("substation");
+  if (!substation) return flow;
+  flow.m_substation = *substation;
+  const auto& halls = racks.rowStarts();
+  for (size_t h = 0; h < halls.size(); ++h) {
+    const auto hall = scene.worldBounds("hall" + std::to_string(h));
+    if (!hall || halls[h].empty()) continue;
+    flow.m_halls.push_back(*hall);
+    const auto cooler = scene.worldBounds("cooling" + std::to_string(h));
+    flow.m_coolers.push_back(cooler ? *cooler : Aabb{});
+    flow.m_racks.push_back({halls[h].front(), halls[h].back()});
+  }
+  return flow;
+}
+
+double PowerFlow::width_m(double power_W) {
+  const double w = WIDTH_M_PER_MW * std::max(0.0, power_W) * 1e-6;
+  return std::clamp(std::isfinite(w) ? w : 0.0, MIN_WIDTH_M, MAX_WIDTH_M);
+}
+
+std::vector<double> PowerFlow::hallPower_W(const sim::engine::Snapshot& snapshot) const {
+  std::vector<double> out;
+  for (const auto& [first, end] : m_racks)
+    out.push_back(sim::engine::rackRangePower_W(snapshot, first, end));
+  return out;
+}
+
+std::vector<PowerFlow::Flow> PowerFlow::layout(const std::vector<double>& hallPower_W) const {
+  std::vector<Flow> out;
+  const size_t n = std::min(m_halls.size(), hallPower_W.size());
+  if (n == 0) return out;
+  // The trunk runs along x in front of the halls (their low-z side), from the substation.
+  double front = 1e300;
+  for (size_t h = 0; h < n; ++h) front = std::min(front, m_halls[h].min.z);
+  const double trunkZ = front - 0.5 * MAX_WIDTH_M - 2.0;
+  const double y = m_halls.front().min.y + 0.3;
+  const double subX = m_substation.center().x;
+  std::vector<size_t> order(n);
+  for (size_t h = 0; h < n; ++h) order[h] = h;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::abs(m_halls[a].center().x - subX) < std::abs(m_halls[b].center().x - subX);
+  });
+  auto band = [&](glm::dvec3 a, glm::dvec3 b, double width) {
+    Aabb box;
+    const bool alongX = std::abs(b.x - a.x) >= std::abs(b.z - a.z);
+    const glm::dvec3 half =
+        alongX ? glm::dvec3(0, 0.15, 0.5 * width) : glm::dvec3(0.5 * width, 0.15, 0);
+    box.extend(glm::min(a, b) - half);
+    box.extend(glm::max(a, b) + half);
+    return box;
+  };
+  // The substation's feed to the trunk, then the trunk hall to hall, carrying what lies beyond.
+  double beyond_W = 0;
+  for (size_t h = 0; h < n; ++h) beyond_W += std::max(0.0, hallPower_W[h]);
+  glm::dvec3 at(subX, y, trunkZ);
+  out.push_back(
+      {band(glm::dvec3(subX, y, m_substation.min.z), at, width_m(beyond_W)), beyond_W, false, -1});
+  for (size_t k = 0; k < n; ++k) {
+    const size_t h = order[k];
+    const glm::dvec3 next(m_halls[h].center().x, y, trunkZ);
+    out.push_back({band(at, next, width_m(beyond_W)), beyond_W, false, -1});
+    at = next;
+    beyond_W -= std::max(0.0, hallPower_W[h]);
+  }
+  for (size_t h = 0; h < n; ++h) {
+    const double p = std::max(0.0, hallPower_W[h]);
+    const double x = m_halls[h].center().x;
+    out.push_back({band(glm::dvec3(x, y, trunkZ), glm::dvec3(x, y, m_halls[h].min.z), width_m(p)),
+                   p, false, int32_t(h)});
+    const Aabb& cooler = m_coolers[h];
+    if (cooler.empty()) continue;
+    // Heat leaves from the hall's far side into the middle of its yard.
+    const bool beyond = cooler.center().z > m_halls[h].center().z;
+    const double from = beyond ? m_halls[h].max.z : m_halls[h].min.z;
+    const double to = cooler.center().z;
+    out.push_back(
+        {band(glm::dvec3(x, y, from), glm::dvec3(x, y, to), width_m(p)), p, true, int32_t(h)});
+  }
+  return out;
+}
+
+void PowerFlow::emit(const std::vector<double>& hallPower_W, double time_s, const glm::dvec3& eye,
+                     std::vector<gpu::Instance>& out) const {
+  const double t = std::isfinite(time_s) ? std::max(0.0, time_s) : 0.0;
+  for (const Flow& f : layout(hallPower_W)) {
+    pushBox(f.box, f.heat ? FLOW_HEAT : FLOW_POWER, eye, out);
+    // Pulses: bright blocks moving along the band, away from the substation (power) or the hall
+    // (heat), at one speed.
+    const glm::dvec3 size = f.box.size();
+    const bool alongX = size.x >= size.z;
+    const double length = alongX ? size.x : size.z;
+    const int pulses = int(length / PULSE_SPACING_M);
+    const double shift = std::fmod(t * PULSE_SPEED_MPS, PULSE_SPACING_M);
+    for (int i = 0; i < pulses; ++i) {
+      double s = i * PULSE_SPACING_M + shift;
+      if (s >= length) continue;
+      const double sign =
+          alongX ? (m_substation.center().x > f.box.center().x ? -1.0 : 1.0)
+                 : (f.heat == (f.box.center().z > m_halls.front().center().z) ? 1.0 : -1.0);
+      if (sign < 0) s = length - s;
+      Aabb pulse;
+      const glm::dvec3 c = alongX ? glm::dvec3(f.box.min.x + s, f.box.center().y, f.box.center().z)
+                                  : glm::dvec3(f.box.center().x, f.box.center().y, f.box.min.z + s);
+      const glm::dvec3 half =
+          alongX ? glm::dvec3(2.0, 0.3, 0.5 * size.z) : glm::dvec3(0.5 * size.x, 0.3, 2.0);
+      pulse.extend(c - half);
+      pulse.extend(c + half);
+      pushBox(pulse, f.heat ? event_looks::LOST : event_looks::POWER, eye, out);
+    }
+  }
 }
 
 NvlinkDomain NvlinkDomain::build(const Scene& scene, const std::string& rackPath) {

@@ -27,6 +27,7 @@ inline constexpr Look DATA{0.35f, 0.95f, 1.0f, 1.0f, 0.0f};          // cyan, da
 inline constexpr Look WAITING{1.0f, 0.45f, 0.02f, 0.9f, 0.0f};       // amber: the bubble
 inline constexpr Look HOUSEKEEPING{0.35f, 0.36f, 0.4f, 0.5f, 0.0f};  // grey: the optimizer
 inline constexpr Look LOST{1.0f, 0.03f, 0.02f, 1.0f, 0.0f};          // red: faults, stragglers
+inline constexpr Look POWER{1.0f, 0.85f, 0.5f, 1.0f, 0.0f};          // warm white: power flowing
 inline constexpr Look GHOST{0.12f, 0.13f, 0.16f, 0.35f, 0.0f};       // the peak: pale, dim
 }  // namespace event_looks
 
@@ -64,6 +65,43 @@ class AllReduceRing {
  private:
   std::vector<Aabb> m_racks;  // world, in RackId order
   uint32_t m_firstRack = 0;
+};
+
+/// Chapter 10: power flowing from the substation along a trunk in front of the halls, into each
+/// hall as wide as its IT power, and the same heat leaving each hall for its cooling yard. The
+/// trunk narrows as each hall takes its share; pulses run along every flow.
+class PowerFlow {
+ public:
+  static constexpr double WIDTH_M_PER_MW = 1.0;  // a 6 MW hall's feed 6 m wide
+  static constexpr double MIN_WIDTH_M = 1.0, MAX_WIDTH_M = 40.0;
+  static constexpr double PULSE_SPEED_MPS = 40.0;
+  static constexpr double PULSE_SPACING_M = 30.0;
+
+  /// The flows of the campus in `scene`: its "substation", "hallN" and "coolingN" (nothing when
+  /// the campus has no substation or no hall); `racks` gives each hall's racks.
+  static PowerFlow build(const Scene& scene, const RackMap& racks);
+
+  struct Flow {
+    Aabb box;            // world: the lit band on the ground
+    double power_W = 0;  // what it carries
+    bool heat = false;   // heat leaving for the coolers (else power arriving)
+    int32_t hall = -1;   // the hall it feeds or cools; -1: a trunk segment
+  };
+  /// The flows for the halls' IT power `hallPower_W` (by hall), trunk segments first.
+  std::vector<Flow> layout(const std::vector<double>& hallPower_W) const;
+  /// The bands and their pulses at `time_s`, relative to `eye`.
+  void emit(const std::vector<double>& hallPower_W, double time_s, const glm::dvec3& eye,
+            std::vector<gpu::Instance>& out) const;
+  /// Each hall's IT power now (sim::engine::rackRangePower_W over its racks).
+  std::vector<double> hallPower_W(const sim::engine::Snapshot& snapshot) const;
+  /// The band width for `power_W`.
+  static double width_m(double power_W);
+  bool empty() const { return m_halls.empty(); }
+
+ private:
+  Aabb m_substation;
+  std::vector<Aabb> m_halls, m_coolers;                // world, by hall (coolers may be empty)
+  std::vector<std::pair<uint32_t, uint32_t>> m_racks;  // each hall's [first, end) RackId
 };
 
 /// Chapter 8: NVLink lines from each compute tray of the hero rack to its switch trays, on the

@@ -150,6 +150,7 @@ void World::sync(const sim::engine::Snapshot& snapshot, OverlayMetric metric, ui
   m_computeGlow.update(snapshot, m_scene, calm.maxStep());
   m_stepSplit = sim::engine::stepSplit(snapshot);
   m_ringState = m_ring.state(snapshot);
+  m_hallPower_W = m_power.hallPower_W(snapshot);
   m_domainGpus = snapshot.cluster ? snapshot.cluster->gpusPerRack : 0;
   m_gpusPerTray = snapshot.cluster ? snapshot.cluster->gpusPerTray : 0;
   m_generation = generation;
@@ -204,6 +205,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   if (frame.hbmFill) m_hbmFill.emit(*frame.hbmFill, view.eye, m_animated);
   m_systolic.emit(frame.animationTime_s, view.eye, m_animated);
   if (frame.ring) m_ring.emit(m_ringState, frame.eventTime_s, view.eye, m_animated);
+  if (frame.powerFlow) m_power.emit(m_hallPower_W, frame.eventTime_s, view.eye, m_animated);
   if (frame.nvlinkDomain && m_gpusPerTray > 0) {
     const uint32_t lit = NvlinkDomain::litGpus(frame.eventTime_s, m_domainGpus, m_gpusPerTray);
     m_nvlink.emit(lit / m_gpusPerTray, view.eye, m_animated);
@@ -310,6 +312,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   addOverlayLabels(view, frame, out);
   if (frame.coolant) addCoolantLabel(view, out);
   if (frame.traffic) addFabricLabels(view, out);
+  if (frame.powerFlow) addPowerLabels(view, frame, out);
   return result;
 }
 
@@ -357,6 +360,30 @@ void World::addFabricLabels(const CullView& view, RenderList& out) const {
     // Light red: still 4.5:1 against the label plate (tests/app/label_legibility_test.cpp).
     if (legs[i].flow.paused || legs[i].down) label.rgba = 0xffaaaaffu;  // IM_COL32(255, 170, 170)
     out.labels.push_back(std::move(label));
+  }
+}
+
+std::string powerFlowLabel(const PowerFlow::Flow& flow) {
+  char text[64];
+  if (flow.hall < 0) {
+    std::snprintf(text, sizeof text, "substation  %.1f MW now", flow.power_W * 1e-6);
+  } else {
+    std::snprintf(text, sizeof text, "hall %d  %.1f MW%s now", flow.hall, flow.power_W * 1e-6,
+                  flow.heat ? " of heat" : "");
+  }
+  return text;
+}
+
+void World::addPowerLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const {
+  if (frame.maxOverlayLabels == 0) return;
+  const std::vector<PowerFlow::Flow> flows = m_power.layout(m_hallPower_W);
+  // The substation's feed (the first flow) and each hall's feed: what the campus draws and where.
+  for (size_t i = 0; i < flows.size(); ++i) {
+    const PowerFlow::Flow& f = flows[i];
+    if (f.heat || (f.hall < 0 && i != 0)) continue;
+    const glm::dvec3 anchor = labelPoint(f.box) - view.eye;
+    if (glm::dot(anchor, view.forward) <= 0) continue;
+    out.labels.push_back(makeLabel(anchor, powerFlowLabel(f), 4e5f));
   }
 }
 

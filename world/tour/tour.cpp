@@ -304,7 +304,8 @@ class TourParser : sim::JsonChecker {
 const std::vector<std::string>& knownOverlays() {
   static const std::vector<std::string> names = {
       "labels",   "heat.power",  "heat.temperature", "heat.utilization", "traffic", "memory",
-      "roofline", "parallelism", "coolant",          "nvlink",           "goodput", "ring"};
+      "roofline", "parallelism", "coolant",          "nvlink",           "goodput", "ring",
+      "power"};
   return names;
 }
 
@@ -316,6 +317,7 @@ bool addOverlay(std::string_view name, StepOverlays& overlays) {
   if (name == "roofline") return overlays.roofline = true;
   if (name == "nvlink") return overlays.nvlink = true;
   if (name == "ring") return overlays.ring = true;
+  if (name == "power") return overlays.power = true;
   if (name == "goodput") return overlays.goodput = true;
   if (name == "parallelism") {
     overlays.heat = OverlayMetric::Stage;

@@ -43,6 +43,7 @@ struct StepOverlays {
   bool memory = false;    // "memory": the HBM stack filled from the panel's memory bar
   bool roofline = false;  // "roofline"
   bool ring = false;      // "ring": the DP ring AllReduce over the hero row's racks
+  bool power = false;     // "power": the campus's power and heat flows
   bool nvlink = false;    // "nvlink": the hero rack's NVLink domain lit tray by tray
   bool goodput = false;   // "goodput": the step split and its peak ghost beside the hero rack
 
