@@ -62,6 +62,7 @@ struct FrameDesc {
   // the ring AllReduce over the hero row, the hero rack's NVLink domain lit tray by tray
   // `eventTime_s` after the step began, and the goodput columns beside it.
   bool ring = false;
+  bool hbmStream = false;  // HBM into the die of the packages seen (the compute shares' HBM)
   bool powerFlow = false;  // the campus's power from the substation to the halls, heat to the yards
   // The hero GPU's glow from a chapter's calculator instead of the engine (chapter 4's prefill
   // and decode), for this frame.
@@ -149,6 +150,7 @@ class World {
   const ComputeGlow& computeGlow() const { return m_computeGlow; }
   /// The tour's events over the hero rack and the step split of the last sync.
   const AllReduceRing& ring() const { return m_ring; }
+  const std::vector<HbmStream>& hbmStreams() const { return m_hbmStreams; }
   const PowerFlow& powerFlow() const { return m_power; }
   const std::vector<double>& hallPower_W() const { return m_hallPower_W; }
   const AllReduceRing::State& ringState() const { return m_ringState; }
@@ -175,6 +177,7 @@ class World {
   HbmFillLayer m_hbmFill;
   SystolicWave m_systolic;
   AllReduceRing m_ring;
+  std::vector<HbmStream> m_hbmStreams;  // the hero package's and the gallery H100's
   PowerFlow m_power;
   std::vector<double> m_hallPower_W;  // of the last sync
   AllReduceRing::State m_ringState;   // of the last sync

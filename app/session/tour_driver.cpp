@@ -105,6 +105,7 @@ world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height,
   frame.coolant = m_player.frame().overlays.coolant;
   frame.ring = m_player.frame().overlays.ring;
   frame.powerFlow = m_player.frame().overlays.power;
+  frame.hbmStream = m_player.frame().overlays.firehose;
   frame.nvlinkDomain = m_player.frame().overlays.nvlink;
   frame.goodput = m_player.frame().overlays.goodput;
   frame.hbmFill = hbmFill;

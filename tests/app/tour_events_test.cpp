@@ -361,3 +361,30 @@ TEST(TourEvents, PowerFlowLabelsSayTheirMegawatts) {
   trunk.power_W = 30.04e6;
   EXPECT_EQ(world::powerFlowLabel(trunk), "substation  30.0 MW now");
 }
+
+TEST(TourEvents, TheHbmFirehoseRunsFullInDecodeAndThinInPrefill) {
+  EXPECT_EQ(world::HbmStream::lanes(0.0), 0u);
+  EXPECT_EQ(world::HbmStream::lanes(0.01), 1u);  // any traffic shows
+  EXPECT_EQ(world::HbmStream::lanes(1.0), world::HbmStream::MAX_LANES);
+  TourRig rig;
+  rig.go(2, 1);  // the H100 package beside its six HBM3 stacks, with the chapter's roofline
+  const world::Station* gh100 = rig.session.world->station("gh100");
+  ASSERT_NE(gh100, nullptr);
+  ASSERT_FALSE(rig.session.world->hbmStreams().empty());
+  size_t cyan[2] = {0, 0};
+  double hbm[2] = {0, 0};
+  for (size_t i = 0; i < 2; ++i) {  // prefill, then decode
+    const double t_s = (double(i) + 0.5) * app::TourPanel::ROOFLINE_PHASE_S;
+    rig.view->holdEventsAt(t_s);
+    hbm[i] = rig.panel->rooflineGlow(t_s)->hbm;
+    cyan[i] = count(rig.still(), project(rig.camera(), gh100->bounds), isCyan);
+  }
+  EXPECT_LT(hbm[0], 0.5);          // prefill needs a fraction of the bandwidth
+  EXPECT_NEAR(hbm[1], 1.0, 1e-9);  // decode streams it all
+  EXPECT_GT(cyan[0], 0u);
+  // The lanes follow the share: more of them, more cyan.
+  EXPECT_GT(double(cyan[1]), 1.5 * double(world::HbmStream::lanes(hbm[1])) /
+                                 world::HbmStream::lanes(hbm[0]) /
+                                 double(world::HbmStream::MAX_LANES) * double(cyan[0]))
+      << cyan[0] << " -> " << cyan[1];
+}

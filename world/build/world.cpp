@@ -52,6 +52,12 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
     world->m_ring = AllReduceRing::build(world->m_racks);
     world->m_power = PowerFlow::build(world->m_scene, world->m_racks);
   }
+  for (const char* name : {"package", "gh100"}) {
+    if (const Station* s = world->station(name)) {
+      HbmStream stream = HbmStream::build(world->m_scene, s->path);
+      if (stream.stacks() > 0) world->m_hbmStreams.push_back(std::move(stream));
+    }
+  }
   // The cut-open stack of the hbm station.
   if (const Station* hbm = world->station("hbm")) {
     world->m_hbmFill = HbmFillLayer::build(world->m_scene, hbm->path);

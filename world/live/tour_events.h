@@ -67,6 +67,27 @@ class AllReduceRing {
   uint32_t m_firstRack = 0;
 };
 
+/// Chapter 2: the HBM "firehose": particles streaming from every HBM stack of a package into its
+/// die, as many lanes and particles as the share of the HBM bandwidth the GPU streams.
+class HbmStream {
+ public:
+  static constexpr uint32_t MAX_LANES = 5;  // per stack, at the full bandwidth
+  static constexpr uint32_t PARTICLES_PER_LANE = 6;
+  static constexpr double PASS_S = 1.2;  // seconds a particle takes from the stack to the die
+
+  /// The stacks ("hbmN") and die ("die0") of the package at `packagePath`.
+  static HbmStream build(const Scene& scene, const std::string& packagePath);
+  /// Lanes per stack at HBM share `share` (0..1): none at 0, MAX_LANES at 1.
+  static uint32_t lanes(double share);
+  size_t stacks() const { return m_stacks.size(); }
+  void emit(double share, double time_s, const glm::dvec3& eye,
+            std::vector<gpu::Instance>& out) const;
+
+ private:
+  std::vector<Aabb> m_stacks;  // world
+  Aabb m_die;
+};
+
 /// Chapter 10: power flowing from the substation along a trunk in front of the halls, into each
 /// hall as wide as its IT power, and the same heat leaving each hall for its cooling yard. The
 /// trunk narrows as each hall takes its share; pulses run along every flow.

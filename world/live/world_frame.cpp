@@ -205,6 +205,10 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   if (frame.hbmFill) m_hbmFill.emit(*frame.hbmFill, view.eye, m_animated);
   m_systolic.emit(frame.animationTime_s, view.eye, m_animated);
   if (frame.ring) m_ring.emit(m_ringState, frame.eventTime_s, view.eye, m_animated);
+  if (frame.hbmStream) {
+    const double share = frame.compute ? frame.compute->hbm : m_computeGlow.hbmShare();
+    for (const HbmStream& s : m_hbmStreams) s.emit(share, frame.eventTime_s, view.eye, m_animated);
+  }
   if (frame.powerFlow) m_power.emit(m_hallPower_W, frame.eventTime_s, view.eye, m_animated);
   if (frame.nvlinkDomain && m_gpusPerTray > 0) {
     const uint32_t lit = NvlinkDomain::litGpus(frame.eventTime_s, m_domainGpus, m_gpusPerTray);

@@ -305,7 +305,7 @@ const std::vector<std::string>& knownOverlays() {
   static const std::vector<std::string> names = {
       "labels",   "heat.power",  "heat.temperature", "heat.utilization", "traffic", "memory",
       "roofline", "parallelism", "coolant",          "nvlink",           "goodput", "ring",
-      "power"};
+      "power",    "firehose"};
   return names;
 }
 
@@ -318,6 +318,7 @@ bool addOverlay(std::string_view name, StepOverlays& overlays) {
   if (name == "nvlink") return overlays.nvlink = true;
   if (name == "ring") return overlays.ring = true;
   if (name == "power") return overlays.power = true;
+  if (name == "firehose") return overlays.firehose = true;
   if (name == "goodput") return overlays.goodput = true;
   if (name == "parallelism") {
     overlays.heat = OverlayMetric::Stage;

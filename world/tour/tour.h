@@ -44,6 +44,7 @@ struct StepOverlays {
   bool roofline = false;  // "roofline"
   bool ring = false;      // "ring": the DP ring AllReduce over the hero row's racks
   bool power = false;     // "power": the campus's power and heat flows
+  bool firehose = false;  // "firehose": HBM streaming into the die
   bool nvlink = false;    // "nvlink": the hero rack's NVLink domain lit tray by tray
   bool goodput = false;   // "goodput": the step split and its peak ghost beside the hero rack
 
