@@ -307,7 +307,7 @@ class WindowApp : public TourView {
     world::Camera& camera = m_driver.camera();
     const world::World& w = *m_session.world;
     const double clearance = std::max(0.0, w.nearestSurface(camera.position()));
-    const double scale = world::locate(w, camera.position()).scale_m;
+    const double scale = world::locate(w, camera.position(), camera.forward()).scale_m;
     const world::ClearanceAt clearanceAt = [&w](const glm::dvec3& p) {
       return w.nearestSurface(p);
     };
@@ -392,8 +392,12 @@ class WindowApp : public TourView {
     if (m_session.rebuild && m_session.rebuild->pending()) {
       hud.banner = withValue(uiText("whatif.rebuilding", lang), m_session.rebuild->pendingSystem());
     }
-    // Where the camera is, and how fast things run.
-    const world::Whereabouts here = world::locate(*m_session.world, m_driver.camera().position());
+    // Where the camera is (what it looks at, in the studio the frame is lit as), and how fast
+    // things run.
+    const world::Camera& camera = m_driver.camera();
+    const world::Whereabouts here =
+        world::locate(*m_session.world, camera.position(), camera.forward(),
+                      frameDesc(context.extent, context.sim).studio);
     std::string place;
     switch (here.kind) {
       case world::Whereabouts::Kind::Station:
@@ -499,7 +503,7 @@ class WindowApp : public TourView {
     world::Camera& camera = m_driver.camera();
     const world::World& w = *m_session.world;
     const double clearance = std::max(0.0, w.nearestSurface(camera.position()));
-    const double scale = world::locate(w, camera.position()).scale_m;
+    const double scale = world::locate(w, camera.position(), camera.forward()).scale_m;
     const double distance = std::max(clearance, 0.1 * scale);
     world::OrbitPose target = world::toOrbitPose(camera.pose(), distance);
     target.distance_m = distance + 0.6 * scale;
