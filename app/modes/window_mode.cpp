@@ -225,12 +225,11 @@ class WindowApp : public TourView {
 
   /// The timeline and time controls (T), acting on what the visitor clicks.
   void drawTimeline(const FrameContext& context) {
-    m_scrubMax_s = std::max(m_scrubMax_s, context.sim.time_s());
-    if (!m_showTimeline) return;
     const SimHost& sim = context.sim;
-    const TimeState state{sim.time_s(),         sim.speed(),      sim.paused(),
-                          m_scrubMax_s,         sim.catchingUp(), sim.catchUpTarget_s(),
-                          sim.catchUpProgress()};
+    const double scrubMax_s = m_scrubRange.update(sim.run(), sim.time_s());
+    if (!m_showTimeline) return;
+    const TimeState state{sim.time_s(),     sim.speed(),           sim.paused(),         scrubMax_s,
+                          sim.catchingUp(), sim.catchUpTarget_s(), sim.catchUpProgress()};
     app::drawTimeline(stepTimeline(m_session.replay.get(), context.snapshot, language()), state,
                       context.ui.layout().timeline, language(), context.commands);
   }
@@ -538,7 +537,7 @@ class WindowApp : public TourView {
   size_t m_menuChoice = 0;
   bool m_showTimeline = true;
   WhatIfPanel m_whatIf;
-  double m_scrubMax_s = 0;
+  ScrubRange m_scrubRange;               // the timeline's slider: the run on screen so far
   std::optional<size_t> m_ladderTarget;  // the rung a ladder flight goes to
   bool m_wantScreenshot = false;
   bool m_toggleRecording = false;

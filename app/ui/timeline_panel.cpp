@@ -123,6 +123,12 @@ void drawMeasured(const Timeline& timeline, float width, float em, const std::st
 
 }  // namespace
 
+double ScrubRange::update(uint64_t run, double time_s) {
+  m_max_s = run == m_run ? std::max(m_max_s, time_s) : time_s;
+  m_run = run;
+  return m_max_s;
+}
+
 double shownTime_s(const TimeState& state) {
   return state.catchingUp ? state.catchUpTarget_s : state.time_s;
 }

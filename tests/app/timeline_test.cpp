@@ -1,6 +1,6 @@
 // The training-step timeline (app/ui/timeline.h) against the engine it reads: phase durations,
 // the pipeline's make-up, the cursor moving through the phases, and a link-down fault making the
-// step longer.
+// step longer; the scrub slider's range over the window's runs.
 #include <cmath>
 #include <memory>
 #include <set>
@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include "app/session/sim_host.h"
 #include "app/ui/timeline.h"
+#include "app/ui/timeline_panel.h"
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
@@ -90,6 +92,53 @@ TEST(Timeline, InferenceHasNoStep) {
   const app::Timeline t = app::timelineOf(engine->snapshot());
   EXPECT_FALSE(t.training);
   EXPECT_TRUE(t.phases.empty());
+}
+
+// The window's scrub range (ScrubRange over SimHost::run) frame by frame, as the window feeds
+// it: a scrub back and a fault "now" keep the run's furthest time; a chapter's new simulation
+// from t = 0 starts the range again, so at its 5th second the grab is at the track's end.
+TEST(Timeline, ScrubRangeStartsAgainWithANewRun) {
+  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  ASSERT_TRUE(catalog) << catalog.error();
+  auto created = app::SimHost::create(*catalog, {"training_405b", {}, {}});
+  ASSERT_TRUE(created) << created.error();
+  app::SimHost& host = **created;
+  host.keepCheckpoints(true);  // as the window does
+  app::ScrubRange range;
+  auto frame = [&](const app::SimCommand* command) {
+    if (command) host.queue(*command);
+    host.applyCommands();
+    host.finishCatchUp();
+    return range.update(host.run(), host.time_s());
+  };
+  frame(nullptr);
+  host.runTo(40.0);
+  EXPECT_DOUBLE_EQ(frame(nullptr), host.time_s());
+  const double furthest_s = host.time_s();
+  // Back to 12 s: the range still reaches 40 s (the run is simulated that far).
+  const app::SimCommand back = app::SimCommand::scrub(12.0);
+  EXPECT_DOUBLE_EQ(frame(&back), furthest_s);
+  EXPECT_LT(host.time_s(), 13.0);
+  // A pump trip now, in the same run: the range stays too.
+  sim::engine::FaultDesc trip;
+  trip.kind = sim::engine::FaultKind::PumpTrip;
+  trip.start_s = host.time_s();
+  const app::SimCommand now =
+      app::SimCommand::restart({"training_405b", {}, {trip}}, true, "injected");
+  EXPECT_DOUBLE_EQ(frame(&now), furthest_s);
+  // A chapter's own simulation (another one, from t = 0), run to 5 s.
+  const uint64_t run = host.run();
+  sim::engine::FaultDesc straggler;
+  straggler.kind = sim::engine::FaultKind::Straggler;
+  straggler.start_s = 2.0;
+  const app::SimCommand chapter =
+      app::SimCommand::follow({"training_405b", {}, {straggler}}, "chapter 3");
+  frame(&chapter);
+  EXPECT_NE(host.run(), run);
+  EXPECT_LT(host.time_s(), 0.1);
+  host.runTo(5.0);
+  const double max_s = frame(nullptr);
+  EXPECT_DOUBLE_EQ(max_s, host.time_s()) << "the range kept the last run's " << furthest_s << " s";
 }
 
 }  // namespace
