@@ -152,6 +152,14 @@ void drawTimeline(const Timeline& timeline, const TimeState& state, const Screen
                                 formatSeconds(timeline.faultFreeStep_s));
     }
     ImGui::TextUnformatted(line.c_str());
+    // A held step (a PFC pause, a stall) says how long it has run; the bar stays the routed step,
+    // its cursor where the step is held.
+    if (timeline.held) {
+      ImGui::SameLine();
+      ImGui::TextColored(
+          ImVec4(1.0f, 0.72f, 0.3f, 1.0f), "   %s",
+          withValue(uiText("time.held", language), formatSeconds(timeline.soFar_s)).c_str());
+    }
     drawSegments(timeline.phases, timeline.step_s, width, em * 1.15f, 0.1, timeline.cursor_s,
                  language);
     const double pipeline_s = timeline.phases.empty() ? 0.0 : timeline.phases[0].duration_s;

@@ -141,4 +141,40 @@ TEST(Timeline, ScrubRangeStartsAgainWithANewRun) {
   EXPECT_DOUBLE_EQ(max_s, host.time_s()) << "the range kept the last run's " << furthest_s << " s";
 }
 
+// A PFC storm pauses the fabric: the step stalls in its pipeline phase for tens of seconds. The
+// bar still draws the step its line names, on that step's own scale: the phases as routed now
+// (the paused pipeline 92 % of it, wide enough for its name), their sum the step the line gives,
+// the cursor where the pause holds it; how long this step has been held shows beside, as the
+// time it has run so far. Expected: the phases sum (routed durations, from the snapshot), and
+// the time so far is the engine's time since the step began.
+TEST(Timeline, AStalledStepIsDrawnOnTheScaleItsLineNames) {
+  auto engine = engineFor("training_405b");
+  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  ASSERT_TRUE(catalog);
+  auto desc = sim::engine::engineDescOf({"training_405b", {}, {}});
+  ASSERT_TRUE(desc) << desc.error();
+  sim::engine::FaultDesc storm;
+  storm.kind = sim::engine::FaultKind::PfcStorm;
+  storm.start_s = 5.0;
+  desc->faults.push_back(storm);
+  auto stormy = sim::engine::Engine::create(*catalog, *desc);
+  ASSERT_TRUE(stormy) << stormy.error();
+  (*stormy)->advanceTo(60.0);
+  const sim::engine::Snapshot snapshot = (*stormy)->snapshot();
+  const app::Timeline t = app::timelineOf(snapshot);
+  ASSERT_TRUE(t.training);
+  ASSERT_GT(snapshot.stepElapsed_s, 10.0 * t.lastStep_s) << "the storm holds the step";
+  EXPECT_NEAR(t.step_s, sum(t.phases), 1e-9 * t.step_s) << "the bar's scale is the line's step";
+  EXPECT_DOUBLE_EQ(t.phases[0].duration_s, snapshot.pipelineTime_s);
+  EXPECT_GT(t.phases[0].duration_s / t.step_s, 0.5) << "the pipeline's share of the bar";
+  EXPECT_LE(t.cursor_s, t.step_s);
+  EXPECT_DOUBLE_EQ(t.soFar_s, snapshot.stepElapsed_s);
+  EXPECT_TRUE(t.held);
+  // A healthy step is not held: its time so far is where its cursor is.
+  engine->advanceTo(30.0);
+  const app::Timeline ok = app::timelineOf(engine->snapshot());
+  EXPECT_FALSE(ok.held);
+  EXPECT_NEAR(ok.soFar_s, ok.cursor_s, 0.02);
+}
+
 }  // namespace
