@@ -8,7 +8,9 @@
 #include <glm/glm.hpp>
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/request.h"
 #include "sim/engine/scenarios.h"
+#include "sim/scenario.h"
 
 #include "world/live/selection.h"
 
@@ -253,20 +255,19 @@ TEST(Selection, WhereTheCameraIsNamesTheSmallestThingAroundIt) {
 // as a landed tour step says which studio it is in, and in free flight, the studio found from
 // what the camera looks at (where the view ray meets the studio's hero first: from the rack's
 // back the next row's rack stands in front, which only the tour's studio hides).
-TEST(Selection, YouAreInNamesTheStationTheCameraLooksAt) {
-  Fixture& f = fixture();
-  for (const world::Station& s : f.world->stations()) {
+void expectEveryStationNamed(const world::World& w) {
+  EXPECT_GE(w.stations().size(), 12u);  // the hero's seven, row to campus, the gallery's three
+  for (const world::Station& s : w.stations()) {
     world::Camera camera;
     camera.setPose(world::toPose(s.viewpoint));
-    const auto first = f.world->scene().pick(camera.position(), camera.forward());
+    const auto first = w.scene().pick(camera.position(), camera.forward());
     const bool seen = first && holds(s.studioBounds, first->worldBounds.center());
     for (const std::string& hint : {s.name, std::string()}) {
       if (hint.empty() && !seen) continue;
-      const world::Whereabouts here =
-          world::locate(*f.world, camera.position(), camera.forward(), hint);
+      const world::Whereabouts here = world::locate(w, camera.position(), camera.forward(), hint);
       const std::string at = "at " + s.name + (hint.empty() ? " (free flight)" : " (tour)");
       const world::Station* named = nullptr;
-      for (const world::Station& t : f.world->stations())
+      for (const world::Station& t : w.stations())
         if (here.kind == world::Whereabouts::Kind::Station && t.title == here.station) named = &t;
       if (!named) {
         ADD_FAILURE() << at << ": no station but kind " << int(here.kind) << " " << here.index
@@ -278,6 +279,32 @@ TEST(Selection, YouAreInNamesTheStationTheCameraLooksAt) {
       EXPECT_LT(here.scale_m, 2.0 * s.scale_m) << at;
     }
   }
+}
+
+TEST(Selection, YouAreInNamesTheStationTheCameraLooksAt) {
+  expectEveryStationNamed(*fixture().world);
+}
+
+// The same in a world of 8-GPU HGX systems (DGX H100: the system pulled out of its cabinet).
+TEST(Selection, YouAreInNamesTheStationTheCameraLooksAtInAnHgxWorld) {
+  Fixture& f = fixture();
+  auto scenario =
+      sim::loadScenarioFile(sim::assetsDir() / "scenarios" / "llama405b-training-16k-h100.json");
+  ASSERT_TRUE(scenario) << scenario.error();
+  auto desc = sim::engine::engineDescFromScenario(*scenario);
+  ASSERT_TRUE(desc) << desc.error();
+  auto engine = sim::engine::Engine::create(f.catalog, *desc);
+  ASSERT_TRUE(engine) << engine.error();
+  auto dims = world::Dimensions::fromCatalog(f.catalog);
+  ASSERT_TRUE(dims) << dims.error();
+  auto layout = world::layoutOf((*engine)->cluster(), *dims, dims->count("row.racks_per_su"));
+  ASSERT_TRUE(layout) << layout.error();
+  ASSERT_TRUE(layout->chassis());
+  world::WorldDesc wd;
+  wd.campus = world::campusOf(*layout, int((*engine)->cluster().campusRacks));
+  auto w = world::World::create(*dims, wd);
+  ASSERT_TRUE(w) << w.error();
+  expectEveryStationNamed(**w);
 }
 
 // Inside a rack that is not the hero's, looking along its row: that rack (the row's studio the
