@@ -3,6 +3,7 @@
 // render list (culled, LOD chosen, camera-relative).
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -123,6 +124,12 @@ class World {
   /// The part under pixel (x, y), if any, of what the last frame drew (its studio).
   std::optional<PickHit> pick(const Camera& camera, double x_px, double y_px,
                               const FrameDesc& frame) const;
+  /// The station whose hero the camera at `eye` looks at along `forward` (the studio a frame
+  /// there is lit as; `hint`: the one the frame names, FrameDesc::studio), or nullptr.
+  const Station* stationInView(const glm::dvec3& eye, const glm::dvec3& forward,
+                               const std::string& hint = {}) const {
+    return studioFor(eye, forward, std::max(0.0, nearestSurface(eye)), hint).station;
+  }
   /// Distance from `point` to the nearest surface (metres).
   double nearestSurface(const glm::dvec3& point) const {
     return m_scene.nearestSurfaceDistance(point);

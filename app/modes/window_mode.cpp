@@ -225,12 +225,11 @@ class WindowApp : public TourView {
 
   /// The timeline and time controls (T), acting on what the visitor clicks.
   void drawTimeline(const FrameContext& context) {
-    m_scrubMax_s = std::max(m_scrubMax_s, context.sim.time_s());
-    if (!m_showTimeline) return;
     const SimHost& sim = context.sim;
-    const TimeState state{sim.time_s(),         sim.speed(),      sim.paused(),
-                          m_scrubMax_s,         sim.catchingUp(), sim.catchUpTarget_s(),
-                          sim.catchUpProgress()};
+    const double scrubMax_s = m_scrubRange.update(sim.run(), sim.time_s());
+    if (!m_showTimeline) return;
+    const TimeState state{sim.time_s(),     sim.speed(),           sim.paused(),         scrubMax_s,
+                          sim.catchingUp(), sim.catchUpTarget_s(), sim.catchUpProgress()};
     app::drawTimeline(stepTimeline(m_session.replay.get(), context.snapshot, language()), state,
                       context.ui.layout().timeline, language(), context.commands);
   }
@@ -307,7 +306,7 @@ class WindowApp : public TourView {
     world::Camera& camera = m_driver.camera();
     const world::World& w = *m_session.world;
     const double clearance = std::max(0.0, w.nearestSurface(camera.position()));
-    const double scale = world::locate(w, camera.position()).scale_m;
+    const double scale = world::locate(w, camera.position(), camera.forward()).scale_m;
     const world::ClearanceAt clearanceAt = [&w](const glm::dvec3& p) {
       return w.nearestSurface(p);
     };
@@ -392,8 +391,12 @@ class WindowApp : public TourView {
     if (m_session.rebuild && m_session.rebuild->pending()) {
       hud.banner = withValue(uiText("whatif.rebuilding", lang), m_session.rebuild->pendingSystem());
     }
-    // Where the camera is, and how fast things run.
-    const world::Whereabouts here = world::locate(*m_session.world, m_driver.camera().position());
+    // Where the camera is (what it looks at, in the studio the frame is lit as), and how fast
+    // things run.
+    const world::Camera& camera = m_driver.camera();
+    const world::Whereabouts here =
+        world::locate(*m_session.world, camera.position(), camera.forward(),
+                      frameDesc(context.extent, context.sim).studio);
     std::string place;
     switch (here.kind) {
       case world::Whereabouts::Kind::Station:
@@ -499,7 +502,7 @@ class WindowApp : public TourView {
     world::Camera& camera = m_driver.camera();
     const world::World& w = *m_session.world;
     const double clearance = std::max(0.0, w.nearestSurface(camera.position()));
-    const double scale = world::locate(w, camera.position()).scale_m;
+    const double scale = world::locate(w, camera.position(), camera.forward()).scale_m;
     const double distance = std::max(clearance, 0.1 * scale);
     world::OrbitPose target = world::toOrbitPose(camera.pose(), distance);
     target.distance_m = distance + 0.6 * scale;
@@ -534,7 +537,7 @@ class WindowApp : public TourView {
   size_t m_menuChoice = 0;
   bool m_showTimeline = true;
   WhatIfPanel m_whatIf;
-  double m_scrubMax_s = 0;
+  ScrubRange m_scrubRange;               // the timeline's slider: the run on screen so far
   std::optional<size_t> m_ladderTarget;  // the rung a ladder flight goes to
   bool m_wantScreenshot = false;
   bool m_toggleRecording = false;

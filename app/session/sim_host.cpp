@@ -175,6 +175,7 @@ void SimHost::restart(const EngineRequest& request, bool resumeNow, const std::s
       return;
     }
     m_checkpoints.clear();
+    ++m_run;
     if (resumeNow && now_s > 0) {
       catchUp(std::move(*engine), request, now_s, done);
     } else {
@@ -225,6 +226,7 @@ void SimHost::acceptAwaiting() {
   if (!m_awaiting) return;
   m_pending.reset();
   m_checkpoints.clear();  // of the old run
+  ++m_run;
   m_campusRacks = m_awaiting->cluster().campusRacks;
   swapIn(std::move(m_awaiting), std::move(m_awaitingRequest));
   if (!m_awaitingDone.empty()) say(std::move(m_awaitingDone), false);

@@ -110,6 +110,9 @@ class SimHost {
   sim::engine::Snapshot snapshot() const { return m_engine->snapshot(); }
   /// Raised by every engine swap (restart, scrub, caught-up rerun).
   uint64_t generation() const { return m_generation; }
+  /// Raised when another run begins from t = 0 (a restart that is not the running one with other
+  /// faults, an engine for another world swapped in); not by a scrub or faults changed in a run.
+  uint64_t run() const { return m_run; }
   const sim::engine::EngineRequest& request() const { return m_request; }
   double time_s() const { return m_engine->time_s(); }
   bool paused() const { return m_paused; }
@@ -159,6 +162,7 @@ class SimHost {
   std::optional<sim::engine::EngineRequest> m_designed;
   uint32_t m_campusRacks = 0;
   uint64_t m_generation = 1;
+  uint64_t m_run = 1;
   std::vector<Checkpoint> m_checkpoints;  // of m_request's run, oldest first
   bool m_keepCheckpoints = false;
   std::vector<SimCommand> m_queue;

@@ -8,6 +8,7 @@
 #include "app/ui/panels.h"
 #include "app/ui/ui_layer.h"
 #include "app/ui/ui_text.h"
+#include "app/ui/widgets.h"
 
 namespace app {
 namespace {
@@ -80,8 +81,11 @@ bool SelectionPanel::draw(const ScreenRect& region, const std::string& language)
     const std::string& unit = m_info.live.front().unit;
     const std::string overlay = metricName(m_info.live.front().label, language) + ": " +
                                 formatWithUnit(*lo, unit) + " – " + formatWithUnit(*hi, unit);
-    ImGui::PlotLines("##history", m_history.data(), int(m_history.size()), 0, overlay.c_str(),
+    // The label above the plot: ImGui's overlay would write it across the line.
+    ImGui::TextDisabled("%s", overlay.c_str());
+    ImGui::PlotLines("##history", m_history.data(), int(m_history.size()), 0, nullptr,
                      std::min(0.0f, *lo), std::max(*hi, *lo + 1e-3f), ImVec2(width, em * 3.5f));
+    recordControl(overlay, "history");
   }
   if (!m_info.specs.empty()) {
     ImGui::Separator();

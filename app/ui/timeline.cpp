@@ -13,18 +13,29 @@ Timeline timelineOf(const sim::engine::Snapshot& snapshot) {
   const sim::engine::TrainingPlan* plan = snapshot.training;
   if (!plan) return t;
   t.training = true;
-  // A stalled phase (a deadlock, every path down) has no finite duration: it shows as the time
-  // spent in it so far.
-  auto finite = [](double s) { return std::isfinite(s) ? s : 0.0; };
-  const double pipeline_s = finite(snapshot.pipelineTime_s);
-  const double dp_s = plan->dpFlows.empty() ? 0.0 : finite(snapshot.dataParallelExposedTime_s);
-  t.phases = {{"pipeline", pipeline_s}, {"DP all-reduce", dp_s}, {"optimizer", plan->optimizer_s}};
+  t.soFar_s = snapshot.stepElapsed_s;
   t.currentPhase = size_t(snapshot.phase);
+  const double dp_s = plan->dpFlows.empty() ? 0.0 : snapshot.dataParallelExposedTime_s;
+  t.phases = {{"pipeline", snapshot.pipelineTime_s},
+              {"DP all-reduce", dp_s},
+              {"optimizer", plan->optimizer_s}};
   double before_s = 0;
   for (size_t i = 0; i < t.currentPhase; ++i) before_s += t.phases[i].duration_s;
-  t.cursor_s = before_s + snapshot.phaseFraction * t.phases[t.currentPhase].duration_s;
+  // A stalled phase (a deadlock, every path down) has no finite duration: it shows as the time
+  // spent in it so far, and the cursor stands at its end, now.
+  TimelineSegment& current = t.phases[t.currentPhase];
+  const bool endless = !std::isfinite(current.duration_s);
+  if (endless) current.duration_s = std::max(0.0, t.soFar_s - before_s);
+  for (TimelineSegment& phase : t.phases) {
+    if (!std::isfinite(phase.duration_s)) phase.duration_s = 0;  // not reached yet
+  }
+  t.cursor_s = before_s + (endless ? 1.0 : snapshot.phaseFraction) * current.duration_s;
+  // The bar is the step as routed now; a step that has run longer than its routed phases up to
+  // the cursor (a PFC pause holds it, a phase got slower) is held, by more than the engine's
+  // step and the bar's 5 % a person would notice.
   for (const TimelineSegment& phase : t.phases) t.step_s += phase.duration_s;
-  t.step_s = std::max(t.step_s, snapshot.stepElapsed_s);
+  const double dt_s = snapshot.desc ? snapshot.desc->dt_s : 0.0;
+  t.held = t.soFar_s > t.cursor_s + std::max(2.0 * dt_s, 0.05 * t.step_s);
   t.lastStep_s = snapshot.lastStepTime_s;
   t.faultFreeStep_s = snapshot.faultFreeStepTime_s;
 
@@ -38,7 +49,7 @@ Timeline timelineOf(const sim::engine::Snapshot& snapshot) {
   const double pp_s = slots * plan->ppSend_s;
   const double bubble_s = plan->pipeline_s - slots * slot_s;
   t.pipeline = {{"compute", compute_s}, {"TP", tp_s}, {"PP", pp_s}, {"bubble", bubble_s}};
-  const double rest_s = pipeline_s - plan->pipeline_s;
+  const double rest_s = t.phases[0].duration_s - plan->pipeline_s;
   if (rest_s > 1e-9) t.pipeline.push_back({"all-to-all, slowdowns", rest_s});
   return t;
 }

@@ -30,8 +30,10 @@ struct Timeline {
   double step_s = 0;                      // sum of the phases: the step as routed now
   double cursor_s = 0;                    // where the simulation is inside the step
   size_t currentPhase = 0;                // index into phases
-  double lastStep_s = 0;                  // the last completed step's measured time (0: none yet)
-  double faultFreeStep_s = 0;             // the same job without faults or congestion changes
+  double soFar_s = 0;                     // since the current step began
+  bool held = false;      // the step is behind its routed phases (a pause, a stall, a slower clock)
+  double lastStep_s = 0;  // the last completed step's measured time (0: none yet)
+  double faultFreeStep_s = 0;  // the same job without faults or congestion changes
   // --trace: the phases are the measured step's overlapping shares (compute, exposed
   // communication, memcpy alone, idle: they sum to the step's GPU window), the pipeline row is
   // the compute's make-up (GEMM, attention, other kernels), and the comparison lines say how the

@@ -123,6 +123,12 @@ void drawMeasured(const Timeline& timeline, float width, float em, const std::st
 
 }  // namespace
 
+double ScrubRange::update(uint64_t run, double time_s) {
+  m_max_s = run == m_run ? std::max(m_max_s, time_s) : time_s;
+  m_run = run;
+  return m_max_s;
+}
+
 double shownTime_s(const TimeState& state) {
   return state.catchingUp ? state.catchUpTarget_s : state.time_s;
 }
@@ -146,6 +152,14 @@ void drawTimeline(const Timeline& timeline, const TimeState& state, const Screen
                                 formatSeconds(timeline.faultFreeStep_s));
     }
     ImGui::TextUnformatted(line.c_str());
+    // A held step (a PFC pause, a stall) says how long it has run; the bar stays the routed step,
+    // its cursor where the step is held.
+    if (timeline.held) {
+      ImGui::SameLine();
+      ImGui::TextColored(
+          ImVec4(1.0f, 0.72f, 0.3f, 1.0f), "   %s",
+          withValue(uiText("time.held", language), formatSeconds(timeline.soFar_s)).c_str());
+    }
     drawSegments(timeline.phases, timeline.step_s, width, em * 1.15f, 0.1, timeline.cursor_s,
                  language);
     const double pipeline_s = timeline.phases.empty() ? 0.0 : timeline.phases[0].duration_s;

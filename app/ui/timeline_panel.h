@@ -6,6 +6,7 @@
 // shows the traced step and the measured vs modelled lines under it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,19 @@ struct TimeState {
   double catchUpTarget_s = 0;  // ... to this time
   double catchUpProgress = 1;  // 0..1
   bool controls = true;        // false: the step alone (a headless frame has no one to click)
+};
+
+/// The scrub slider's range: the furthest time simulated in the run on screen. Another run
+/// (SimHost::run: a chapter's new simulation from t = 0) starts it again, so its grab does not
+/// sit mid-track under the last run's furthest time.
+class ScrubRange {
+ public:
+  /// The range after a frame of run `run` at `time_s` (the time the controls show).
+  double update(uint64_t run, double time_s);
+
+ private:
+  uint64_t m_run = 0;
+  double m_max_s = 0;
 };
 
 /// The time the controls show: the catch-up's target while there is one, else the engine's.

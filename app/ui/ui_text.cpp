@@ -26,6 +26,7 @@ constexpr Entry TABLE[] = {
      "Trainingsschritt, wie jetzt geroutet: {}"},
     {"time.last", "last {}", "zuletzt {}"},
     {"time.fault_free", "fault-free {}", "fehlerfrei {}"},
+    {"time.held", "held: {} so far", "aufgehalten: bisher {}"},
     {"time.pipeline", "pipeline:", "Pipeline:"},
     {"time.inference", "Inference service: requests arrive and decode continuously.",
      "Inferenzdienst: Anfragen kommen laufend an und werden dekodiert."},

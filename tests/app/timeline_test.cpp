@@ -1,6 +1,6 @@
 // The training-step timeline (app/ui/timeline.h) against the engine it reads: phase durations,
 // the pipeline's make-up, the cursor moving through the phases, and a link-down fault making the
-// step longer.
+// step longer; the scrub slider's range over the window's runs.
 #include <cmath>
 #include <memory>
 #include <set>
@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include "app/session/sim_host.h"
 #include "app/ui/timeline.h"
+#include "app/ui/timeline_panel.h"
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
@@ -90,6 +92,89 @@ TEST(Timeline, InferenceHasNoStep) {
   const app::Timeline t = app::timelineOf(engine->snapshot());
   EXPECT_FALSE(t.training);
   EXPECT_TRUE(t.phases.empty());
+}
+
+// The window's scrub range (ScrubRange over SimHost::run) frame by frame, as the window feeds
+// it: a scrub back and a fault "now" keep the run's furthest time; a chapter's new simulation
+// from t = 0 starts the range again, so at its 5th second the grab is at the track's end.
+TEST(Timeline, ScrubRangeStartsAgainWithANewRun) {
+  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  ASSERT_TRUE(catalog) << catalog.error();
+  auto created = app::SimHost::create(*catalog, {"training_405b", {}, {}});
+  ASSERT_TRUE(created) << created.error();
+  app::SimHost& host = **created;
+  host.keepCheckpoints(true);  // as the window does
+  app::ScrubRange range;
+  auto frame = [&](const app::SimCommand* command) {
+    if (command) host.queue(*command);
+    host.applyCommands();
+    host.finishCatchUp();
+    return range.update(host.run(), host.time_s());
+  };
+  frame(nullptr);
+  host.runTo(40.0);
+  EXPECT_DOUBLE_EQ(frame(nullptr), host.time_s());
+  const double furthest_s = host.time_s();
+  // Back to 12 s: the range still reaches 40 s (the run is simulated that far).
+  const app::SimCommand back = app::SimCommand::scrub(12.0);
+  EXPECT_DOUBLE_EQ(frame(&back), furthest_s);
+  EXPECT_LT(host.time_s(), 13.0);
+  // A pump trip now, in the same run: the range stays too.
+  sim::engine::FaultDesc trip;
+  trip.kind = sim::engine::FaultKind::PumpTrip;
+  trip.start_s = host.time_s();
+  const app::SimCommand now =
+      app::SimCommand::restart({"training_405b", {}, {trip}}, true, "injected");
+  EXPECT_DOUBLE_EQ(frame(&now), furthest_s);
+  // A chapter's own simulation (another one, from t = 0), run to 5 s.
+  const uint64_t run = host.run();
+  sim::engine::FaultDesc straggler;
+  straggler.kind = sim::engine::FaultKind::Straggler;
+  straggler.start_s = 2.0;
+  const app::SimCommand chapter =
+      app::SimCommand::follow({"training_405b", {}, {straggler}}, "chapter 3");
+  frame(&chapter);
+  EXPECT_NE(host.run(), run);
+  EXPECT_LT(host.time_s(), 0.1);
+  host.runTo(5.0);
+  const double max_s = frame(nullptr);
+  EXPECT_DOUBLE_EQ(max_s, host.time_s()) << "the range kept the last run's " << furthest_s << " s";
+}
+
+// A PFC storm pauses the fabric: the step stalls in its pipeline phase for tens of seconds. The
+// bar still draws the step its line names, on that step's own scale: the phases as routed now
+// (the paused pipeline 92 % of it, wide enough for its name), their sum the step the line gives,
+// the cursor where the pause holds it; how long this step has been held shows beside, as the
+// time it has run so far. Expected: the phases sum (routed durations, from the snapshot), and
+// the time so far is the engine's time since the step began.
+TEST(Timeline, AStalledStepIsDrawnOnTheScaleItsLineNames) {
+  auto engine = engineFor("training_405b");
+  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  ASSERT_TRUE(catalog);
+  auto desc = sim::engine::engineDescOf({"training_405b", {}, {}});
+  ASSERT_TRUE(desc) << desc.error();
+  sim::engine::FaultDesc storm;
+  storm.kind = sim::engine::FaultKind::PfcStorm;
+  storm.start_s = 5.0;
+  desc->faults.push_back(storm);
+  auto stormy = sim::engine::Engine::create(*catalog, *desc);
+  ASSERT_TRUE(stormy) << stormy.error();
+  (*stormy)->advanceTo(60.0);
+  const sim::engine::Snapshot snapshot = (*stormy)->snapshot();
+  const app::Timeline t = app::timelineOf(snapshot);
+  ASSERT_TRUE(t.training);
+  ASSERT_GT(snapshot.stepElapsed_s, 10.0 * t.lastStep_s) << "the storm holds the step";
+  EXPECT_NEAR(t.step_s, sum(t.phases), 1e-9 * t.step_s) << "the bar's scale is the line's step";
+  EXPECT_DOUBLE_EQ(t.phases[0].duration_s, snapshot.pipelineTime_s);
+  EXPECT_GT(t.phases[0].duration_s / t.step_s, 0.5) << "the pipeline's share of the bar";
+  EXPECT_LE(t.cursor_s, t.step_s);
+  EXPECT_DOUBLE_EQ(t.soFar_s, snapshot.stepElapsed_s);
+  EXPECT_TRUE(t.held);
+  // A healthy step is not held: its time so far is where its cursor is.
+  engine->advanceTo(30.0);
+  const app::Timeline ok = app::timelineOf(engine->snapshot());
+  EXPECT_FALSE(ok.held);
+  EXPECT_NEAR(ok.soFar_s, ok.cursor_s, 0.02);
 }
 
 }  // namespace

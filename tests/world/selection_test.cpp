@@ -8,7 +8,9 @@
 #include <glm/glm.hpp>
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/request.h"
 #include "sim/engine/scenarios.h"
+#include "sim/scenario.h"
 
 #include "world/live/selection.h"
 
@@ -41,6 +43,10 @@ Fixture& fixture() {
     return out;
   }();
   return f;
+}
+
+bool holds(const world::Aabb& box, const glm::dvec3& p) {
+  return glm::all(glm::greaterThanEqual(p, box.min)) && glm::all(glm::lessThanEqual(p, box.max));
 }
 
 void expectCatalogFigures(const world::SelectionInfo& info, const sim::Catalog& catalog,
@@ -241,6 +247,96 @@ TEST(Selection, WhereTheCameraIsNamesTheSmallestThingAroundIt) {
   EXPECT_DOUBLE_EQ(inSm.scale_m, sm->scale_m);
   const world::Whereabouts far = world::locate(*f.world, glm::dvec3(0, 5000, 0));
   EXPECT_EQ(far.kind, world::Whereabouts::Kind::Campus);
+}
+
+// "You are in" at each station's viewpoint: the station itself, or one with the same hero (the
+// rack's back is the rack), and a size near the hero's own (within a factor of 2, where the
+// place that holds the camera is a hundred times larger: the SM's tray, the die's rack) — both
+// as a landed tour step says which studio it is in, and in free flight, the studio found from
+// what the camera looks at (where the view ray meets the studio's hero first: from the rack's
+// back the next row's rack stands in front, which only the tour's studio hides).
+void expectEveryStationNamed(const world::World& w) {
+  EXPECT_GE(w.stations().size(), 12u);  // the hero's seven, row to campus, the gallery's three
+  for (const world::Station& s : w.stations()) {
+    world::Camera camera;
+    camera.setPose(world::toPose(s.viewpoint));
+    const auto first = w.scene().pick(camera.position(), camera.forward());
+    const bool seen = first && holds(s.studioBounds, first->worldBounds.center());
+    for (const std::string& hint : {s.name, std::string()}) {
+      if (hint.empty() && !seen) continue;
+      const world::Whereabouts here = world::locate(w, camera.position(), camera.forward(), hint);
+      const std::string at = "at " + s.name + (hint.empty() ? " (free flight)" : " (tour)");
+      const world::Station* named = nullptr;
+      for (const world::Station& t : w.stations())
+        if (here.kind == world::Whereabouts::Kind::Station && t.title == here.station) named = &t;
+      if (!named) {
+        ADD_FAILURE() << at << ": no station but kind " << int(here.kind) << " " << here.index
+                      << " \"" << here.station << "\" " << here.scale_m << " m";
+        continue;
+      }
+      EXPECT_TRUE(named == &s || named->path == s.path) << at << ": \"" << here.station << "\"";
+      EXPECT_GT(here.scale_m, 0.5 * s.scale_m) << at;
+      EXPECT_LT(here.scale_m, 2.0 * s.scale_m) << at;
+    }
+  }
+}
+
+TEST(Selection, YouAreInNamesTheStationTheCameraLooksAt) {
+  expectEveryStationNamed(*fixture().world);
+}
+
+// The same in a world of 8-GPU HGX systems (DGX H100: the system pulled out of its cabinet).
+TEST(Selection, YouAreInNamesTheStationTheCameraLooksAtInAnHgxWorld) {
+  Fixture& f = fixture();
+  auto scenario =
+      sim::loadScenarioFile(sim::assetsDir() / "scenarios" / "llama405b-training-16k-h100.json");
+  ASSERT_TRUE(scenario) << scenario.error();
+  auto desc = sim::engine::engineDescFromScenario(*scenario);
+  ASSERT_TRUE(desc) << desc.error();
+  auto engine = sim::engine::Engine::create(f.catalog, *desc);
+  ASSERT_TRUE(engine) << engine.error();
+  auto dims = world::Dimensions::fromCatalog(f.catalog);
+  ASSERT_TRUE(dims) << dims.error();
+  auto layout = world::layoutOf((*engine)->cluster(), *dims, dims->count("row.racks_per_su"));
+  ASSERT_TRUE(layout) << layout.error();
+  ASSERT_TRUE(layout->chassis());
+  world::WorldDesc wd;
+  wd.campus = world::campusOf(*layout, int((*engine)->cluster().campusRacks));
+  auto w = world::World::create(*dims, wd);
+  ASSERT_TRUE(w) << w.error();
+  expectEveryStationNamed(**w);
+}
+
+// Inside a rack that is not the hero's, looking along its row: that rack (the row's studio the
+// view may be in is larger than the rack that holds the camera).
+TEST(Selection, YouAreInARackOfTheHallNamesThatRack) {
+  Fixture& f = fixture();
+  const world::Aabb rack12 = f.world->racks().rackBounds(12);
+  for (const glm::dvec3& forward : {glm::dvec3(1, 0, 0), glm::dvec3(0, 0, -1)}) {
+    const world::Whereabouts here = world::locate(*f.world, rack12.center(), forward);
+    EXPECT_EQ(here.kind, world::Whereabouts::Kind::Rack);
+    EXPECT_EQ(here.index, 12u);
+    const glm::dvec3 size = rack12.size();
+    EXPECT_DOUBLE_EQ(here.scale_m, std::max({size.x, size.y, size.z}));
+  }
+}
+
+// In the hall (between its rows, in front of the first, at the gallery table) the camera is in
+// hall 0, whose size is the hall's own, not the campus's.
+TEST(Selection, ThePlaceInFrontOfTheFirstRowIsTheHall) {
+  Fixture& f = fixture();
+  const world::Station* rack = f.world->station("rack");
+  const world::Station* hall = f.world->station("hall");
+  ASSERT_TRUE(rack && hall);
+  const world::Whereabouts here = world::locate(*f.world, world::toPose(rack->viewpoint).position);
+  EXPECT_EQ(here.kind, world::Whereabouts::Kind::Hall);
+  EXPECT_EQ(here.index, 0u);
+  EXPECT_GT(here.scale_m, 0.5 * hall->scale_m);
+  EXPECT_LT(here.scale_m, 2.0 * hall->scale_m);
+  const world::Station* xeon = f.world->station("xeon_amx");
+  ASSERT_TRUE(xeon);
+  EXPECT_EQ(world::locate(*f.world, world::toPose(xeon->viewpoint).position).kind,
+            world::Whereabouts::Kind::Hall);
 }
 
 }  // namespace

@@ -224,14 +224,17 @@ Whereabouts locate(const World& world, const glm::dvec3& position) {
     out.scale_m = std::max({size.x, size.y, size.z});
     return out;
   }
+  // A hall: everything it holds (its rows, the aisles in front of them, the fabric, the gallery
+  // table), from its floor up to twice its tallest rack, where the campus's air begins.
   for (size_t h = 0; h < racks.rowStarts().size(); ++h) {
     const std::vector<uint32_t>& rows = racks.rowStarts()[h];
-    if (rows.empty() || rows.front() >= rows.back()) continue;
-    Aabb hall;
-    for (uint32_t r = rows.front(); r < rows.back(); ++r) hall.extend(racks.rackBounds(r));
-    // The hall's floor and ceiling: from the ground to twice the racks' height.
-    hall.min.y = std::min(hall.min.y, hall.min.y - 1.0);
-    hall.max.y = hall.min.y + 2.0 * (hall.max.y - hall.min.y);
+    const std::optional<Aabb> bounds = world.scene().worldBounds("hall" + std::to_string(h));
+    if (!bounds || rows.empty() || rows.front() >= rows.back()) continue;
+    Aabb hall = *bounds;
+    double rackTop_m = hall.min.y;
+    for (uint32_t r = rows.front(); r < rows.back(); ++r)
+      rackTop_m = std::max(rackTop_m, racks.rackBounds(r).max.y);
+    hall.max.y = std::max(hall.max.y, hall.min.y + 2.0 * (rackTop_m - hall.min.y));
     if (!holds(hall, position)) continue;
     const glm::dvec3 size = hall.size();
     out.kind = Whereabouts::Kind::Hall;
@@ -242,6 +245,21 @@ Whereabouts locate(const World& world, const glm::dvec3& position) {
   out.kind = Whereabouts::Kind::Campus;
   const Station* campus = world.station("campus");
   out.scale_m = campus ? campus->scale_m : 1000.0;
+  return out;
+}
+
+Whereabouts locate(const World& world, const glm::dvec3& eye, const glm::dvec3& forward,
+                   const std::string& studio) {
+  Whereabouts around = locate(world, eye);
+  // The station looked at is the place when it is smaller than what holds the eye (the SM seen
+  // from inside its tray's bounds), not when the eye is in a smaller place looking out at a
+  // larger studio (inside rack 12, seeing down its row).
+  const Station* seen = world.stationInView(eye, forward, studio);
+  if (!seen || !(seen->scale_m > 0) || seen->scale_m > around.scale_m) return around;
+  Whereabouts out;
+  out.kind = Whereabouts::Kind::Station;
+  out.station = seen->title;
+  out.scale_m = seen->scale_m;
   return out;
 }
 

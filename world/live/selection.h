@@ -54,7 +54,7 @@ std::optional<PickHit> pickForSelection(const World& world, const Camera& camera
                                         double y_px, const FrameDesc& frame);
 
 /// Where the camera is: the smallest thing that holds it ("rack 12", "hall 0", "campus") and
-/// its size (largest extent), for the free flight's "you are in" and its speed floor.
+/// its size (largest extent), for a camera re-homed after a world rebuild.
 struct Whereabouts {
   enum class Kind : uint8_t { Station, Rack, Hall, Campus };
   Kind kind = Kind::Campus;
@@ -63,6 +63,11 @@ struct Whereabouts {
   double scale_m = 0;
 };
 Whereabouts locate(const World& world, const glm::dvec3& position);
+/// Where the camera at `eye` looking along `forward` is, as "you are in" says it: the station
+/// whose hero it looks at (World::stationInView; `studio`: the one a landed tour step names)
+/// unless what holds the eye is smaller (inside rack 12, looking down its row: rack 12).
+Whereabouts locate(const World& world, const glm::dvec3& eye, const glm::dvec3& forward,
+                   const std::string& studio = {});
 
 /// A view that frames the selected thing (the GPU package, the rack, else the part hit) from
 /// outside it: the whole of it in the field of view, from the side the camera is on, moved to
