@@ -81,13 +81,20 @@ void WhatIfPanel::follow(const WhatIfState& state) {
     m_noticeSerial = state.noticeSerial;
     m_message = state.notice;
     m_messageIsError = state.noticeIsError;
+    if (state.noticeIsError) m_askedAnotherRun = false;  // refused: the run goes on
   }
   if (state.generation != m_generation || state.request != m_request) {
     // A new engine, by this panel or something else (the tour, a scrub): show what runs. Another
-    // scenario, system or fields make it another run, compared with the one before.
-    const bool anotherRun = state.request.scenario != m_request.scenario ||
-                            state.request.overrides != m_request.overrides;
-    if (anotherRun && !m_current.scenario.empty()) m_previous = m_current;
+    // scenario, system or fields the visitor asked for here is compared with the run before; one
+    // the tour brings ends the comparison (it is no longer the visitor's what-if).
+    if (isAnotherRun(state.request)) {
+      if (m_askedAnotherRun && !m_current.scenario.empty()) {
+        m_previous = m_current;
+      } else {
+        m_previous.reset();
+      }
+      m_askedAnotherRun = false;
+    }
     m_generation = state.generation;
     m_request = state.request;
     refillFields();
@@ -171,7 +178,21 @@ void WhatIfPanel::ask(std::vector<SimCommand>& commands, sim::engine::EngineRequ
     m_messageIsError = true;
     return;
   }
+  m_askedAnotherRun = m_askedAnotherRun || isAnotherRun(request);
   commands.push_back(SimCommand::restart(std::move(request), resumeNow, done));
+}
+
+void WhatIfPanel::chooseSystem(const std::string& systemId, const std::string& language,
+                               std::vector<SimCommand>& commands) {
+  const char* name = systemId.c_str();
+  for (const SystemName& s : SYSTEMS)
+    if (systemId == s.id) name = s.name;
+  ask(commands, withSystem(m_request, systemId), false,
+      withValue(uiText("notice.running", language), name));
+}
+
+bool WhatIfPanel::isAnotherRun(const sim::engine::EngineRequest& request) const {
+  return request.scenario != m_request.scenario || request.overrides != m_request.overrides;
 }
 
 const std::vector<SystemName>& whatIfSystems() {
@@ -202,9 +223,8 @@ void WhatIfPanel::drawSystemChoice(const WhatIfState& state, const std::string& 
   const std::string label = std::string(uiText("whatif.system", language)) + "###system";
   if (ImGui::BeginCombo(label.c_str(), systemNameOf(m_request).c_str())) {
     for (const SystemName& s : SYSTEMS) {
-      if (!ImGui::Selectable(s.name, running == s.id) || running == s.id) continue;
-      ask(commands, withSystem(m_request, s.id), false,
-          withValue(uiText("notice.running", language), s.name));
+      if (ImGui::Selectable(s.name, running == s.id) && running != s.id)
+        chooseSystem(s.id, language, commands);
     }
     ImGui::EndCombo();
   }

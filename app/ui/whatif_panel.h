@@ -46,8 +46,8 @@ struct WhatIfRun {
   KeyNumbers numbers;
   double time_s = 0;
 };
-/// "Compare with the previous": the run before the last change of scenario, system or fields
-/// (a fault or a scrub is the same run) and the one running.
+/// "Compare with the previous": the run before the visitor's last change of scenario, system or
+/// fields in the panel (a fault or a scrub is the same run) and the one running.
 struct WhatIfComparison {
   WhatIfRun previous, current;
 };
@@ -90,11 +90,18 @@ class WhatIfPanel {
   /// for goes into `commands`.
   void draw(const WhatIfState& state, const ScreenRect& region, const std::string& language,
             std::vector<SimCommand>& commands);
-  /// The panel's comparison, from the first change of scenario, system or fields on.
+  /// What the system combo does when `systemId` is picked: asks for the running request on it.
+  void chooseSystem(const std::string& systemId, const std::string& language,
+                    std::vector<SimCommand>& commands);
+  /// The panel's comparison, once the visitor changed scenario, system or fields here (until a
+  /// change from elsewhere, the tour's, ends it).
   std::optional<WhatIfComparison> comparison() const;
 
  private:
   void follow(const WhatIfState& state);
+  /// Whether `request` is another run than the one shown: another scenario, system or fields (a
+  /// fault or a scrub is the same run).
+  bool isAnotherRun(const sim::engine::EngineRequest& request) const;
   /// Takes the running engine's key numbers as the current run's.
   void takeNumbers(const WhatIfState& state);
   void drawComparison(const std::string& language);
@@ -116,7 +123,8 @@ class WhatIfPanel {
   std::string m_message;
   bool m_messageIsError = false;
   WhatIfRun m_current;                  // the running engine's numbers (scenario "": none yet)
-  std::optional<WhatIfRun> m_previous;  // the run before the last change
+  std::optional<WhatIfRun> m_previous;  // the run before the visitor's last change
+  bool m_askedAnotherRun = false;       // this panel asked for another run, not yet running
 };
 
 }  // namespace app

@@ -194,8 +194,10 @@ TEST(WhatIf, ComparesThePreviousRunWithTheCurrentAfterTheSystemChanges) {
   const sim::engine::Snapshot nvl72 = session.sim->snapshot();
   ASSERT_EQ(nvl72.cluster->specs.system.id, "gb200_nvl72");
 
-  session.sim->queue(
-      app::SimCommand::restart(app::withSystem(session.sim->request(), "dgx_h100"), false));
+  std::vector<app::SimCommand> asked;  // as a pick in the system combo asks
+  view.panel.chooseSystem("dgx_h100", "en", asked);
+  ASSERT_EQ(asked.size(), 1u);
+  session.sim->queue(std::move(asked[0]));
   ASSERT_TRUE(stillFrame(session, view, extent).rebuild.swapped);
   ASSERT_EQ(session.sim->snapshot().cluster->specs.system.id, "dgx_h100");
   ASSERT_TRUE(session.sim->runTo(12.0));
@@ -238,6 +240,13 @@ TEST(WhatIf, ComparesThePreviousRunWithTheCurrentAfterTheSystemChanges) {
   EXPECT_EQ(rows[0].previous, step);
   std::snprintf(step, sizeof(step), "%.2f s", dgx.aggregates.lastStepTime_s);
   EXPECT_EQ(rows[0].current, step);
+
+  // A run the tour brings, not the visitor, ends the comparison.
+  session.sim->queue(app::SimCommand::restart({"inference_70b", {}, {}}, false));
+  stillFrame(session, view, extent);
+  ASSERT_EQ(session.sim->request().scenario, "inference_70b");
+  stillFrame(session, view, extent);
+  EXPECT_FALSE(view.panel.comparison().has_value());
   EXPECT_TRUE(app::reportValidation());
 }
 
