@@ -1,5 +1,6 @@
 // `dcwalk bench`: the command line of the benchmark (app/modes/bench.h).
 #include <memory>
+#include <string>
 
 #include "app/cli/commands.h"
 #include "app/cli/flag_domains.h"
@@ -12,7 +13,10 @@ namespace app {
 Command addBenchCommand(CLI::App& cli) {
   auto options = std::make_shared<BenchOptions>();
   CLI::App* sub = cli.add_subcommand("bench", "fly fixed paths headless and report frame times");
-  sub->add_option("--path", options->paths, "paths to fly: stations, campus, overlays")
+  // Every path the bench knows, named from its own list so the help never leaves one out.
+  std::string paths;
+  for (const std::string& name : benchPathNames()) paths += (paths.empty() ? "" : ", ") + name;
+  sub->add_option("--path", options->paths, "paths to fly: " + paths)
       ->check(CLI::IsMember(benchPathNames()))
       ->capture_default_str();
   addNumberOption(*sub, "bench", "--frames", options->frames, "measured frames per path")

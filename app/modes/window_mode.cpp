@@ -240,7 +240,8 @@ class WindowApp : public TourView {
     const WorldRebuild* rebuild = m_session.rebuild.get();
     m_whatIf.draw({context.sim.request(), context.sim.generation(), context.sim.time_s(),
                    notice.text, notice.error, notice.serial,
-                   rebuild && rebuild->pending() ? rebuild->pendingSystem() : std::string()},
+                   rebuild && rebuild->pending() ? rebuild->pendingSystem() : std::string(),
+                   &context.snapshot, &context.catalog},
                   context.ui.layout().panel, language(), context.commands);
   }
 

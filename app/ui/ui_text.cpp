@@ -127,6 +127,17 @@ constexpr Entry TABLE[] = {
     {"whatif.applied", "Restarted with the new fields", "Mit den neuen Feldern neu gestartet"},
     {"whatif.cleared", "Cleared at t = {}", "Behoben bei t = {}"},
     {"whatif.target_negative", "target id must be >= 0", "Ziel-Nr. muss >= 0 sein"},
+    {"whatif.compare", "Compare with the previous", "Vergleich mit dem vorigen"},
+    {"whatif.compare.previous", "before: {}", "vorher: {}"},
+    {"whatif.compare.now", "now: {}", "jetzt: {}"},
+    {"whatif.compare.step", "step time", "Schrittzeit"},
+    {"whatif.compare.tokens", "tokens/s", "Tokens/s"},
+    {"whatif.compare.power", "facility power", "Anlagenleistung"},
+    {"whatif.compare.cost", "cost", "Kosten"},
+    {"whatif.compare.basis",
+     "basis: the engine's simulation (modelled), before at t = {}, now at t = {}",
+     "Grundlage: die Simulation (modelliert), vorher bei t = {}, jetzt bei t = {}"},
+
     // Legend.
     {"legend.title", "{} (derived)", "{} (abgeleitet)"},
     {"legend.gpus", "GPUs", "GPUs"},

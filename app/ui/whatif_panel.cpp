@@ -16,40 +16,6 @@ namespace app {
 using sim::engine::FaultDesc;
 using sim::engine::FaultKind;
 
-// --- the panel ---
-
-void WhatIfPanel::follow(const WhatIfState& state) {
-  if (state.noticeSerial != m_noticeSerial) {  // the host took or refused a command
-    m_noticeSerial = state.noticeSerial;
-    m_message = state.notice;
-    m_messageIsError = state.noticeIsError;
-  }
-  if (state.generation == m_generation && state.request == m_request) return;
-  // A new engine, by this panel or something else (the tour, a scrub): show what runs.
-  m_generation = state.generation;
-  m_request = state.request;
-  refillFields();
-}
-
-void WhatIfPanel::refillFields() {
-  const auto desc = sim::engine::engineDescOf(m_request);
-  m_fieldText.clear();
-  for (const std::string& path : sim::engine::engineFieldPaths()) {
-    m_fieldText.push_back(desc ? sim::engine::engineFieldValue(*desc, path) : std::string());
-  }
-}
-
-void WhatIfPanel::ask(std::vector<SimCommand>& commands, sim::engine::EngineRequest request,
-                      bool resumeNow, const std::string& done) {
-  // Checked here too, so a bad field is refused with its path at once; the host checks again.
-  if (auto desc = sim::engine::engineDescOf(request); !desc) {
-    m_message = desc.error();
-    m_messageIsError = true;
-    return;
-  }
-  commands.push_back(SimCommand::restart(std::move(request), resumeNow, done));
-}
-
 namespace {
 
 constexpr FieldName FIELD_NAMES[] = {
@@ -88,6 +54,15 @@ const std::vector<SystemName> SYSTEMS = {{"gb200_nvl72", "GB200 NVL72"},
                                          {"hgx_h200", "HGX H200"},
                                          {"dgx_b200", "DGX B200"}};
 
+// The system `request` runs on, for people: "DGX H100" (its id when the panel has no name for it).
+std::string systemNameOf(const sim::engine::EngineRequest& request) {
+  const auto desc = sim::engine::engineDescOf(request);
+  const std::string id = desc ? sim::engine::engineFieldValue(*desc, "cluster.system") : "";
+  for (const SystemName& s : SYSTEMS)
+    if (id == s.id) return s.name;
+  return id;
+}
+
 // "Tensor parallel (GPUs)".
 std::string fieldLabel(const std::string& path, const std::string& language) {
   const FieldName* name = engineFieldName(path);
@@ -98,6 +73,127 @@ std::string fieldLabel(const std::string& path, const std::string& language) {
 }
 
 }  // namespace
+
+// --- the panel ---
+
+void WhatIfPanel::follow(const WhatIfState& state) {
+  if (state.noticeSerial != m_noticeSerial) {  // the host took or refused a command
+    m_noticeSerial = state.noticeSerial;
+    m_message = state.notice;
+    m_messageIsError = state.noticeIsError;
+    if (state.noticeIsError) m_askedAnotherRun = false;  // refused: the run goes on
+  }
+  if (state.generation != m_generation || state.request != m_request) {
+    // A new engine, by this panel or something else (the tour, a scrub): show what runs. Another
+    // scenario, system or fields the visitor asked for here is compared with the run before; one
+    // the tour brings ends the comparison (it is no longer the visitor's what-if).
+    if (isAnotherRun(state.request)) {
+      if (m_askedAnotherRun && !m_current.scenario.empty()) {
+        m_previous = m_current;
+      } else {
+        m_previous.reset();
+      }
+      m_askedAnotherRun = false;
+    }
+    m_generation = state.generation;
+    m_request = state.request;
+    refillFields();
+  }
+  takeNumbers(state);
+}
+
+void WhatIfPanel::takeNumbers(const WhatIfState& state) {
+  if (!state.snapshot || !state.catalog) return;
+  m_current.system = systemNameOf(m_request);
+  m_current.scenario = m_request.scenario;
+  m_current.numbers = keyNumbersFor(m_request.scenario, *state.catalog, *state.snapshot);
+  m_current.time_s = state.time_s;
+}
+
+std::optional<WhatIfComparison> WhatIfPanel::comparison() const {
+  if (!m_previous) return std::nullopt;
+  return WhatIfComparison{*m_previous, m_current};
+}
+
+std::vector<WhatIfComparisonRow> comparisonRows(const WhatIfComparison& comparison) {
+  static constexpr const char* NAMES[] = {"whatif.compare.step", "whatif.compare.tokens",
+                                          "whatif.compare.power", "whatif.compare.cost"};
+  std::vector<WhatIfComparisonRow> rows;
+  for (KeyNumber which : KEY_NUMBERS) {
+    std::string previous = keyNumberText(comparison.previous.numbers, which);
+    std::string current = keyNumberText(comparison.current.numbers, which);
+    if (previous.empty() && current.empty()) continue;  // neither run has it
+    rows.push_back({NAMES[size_t(which)], previous.empty() ? "—" : std::move(previous),
+                    current.empty() ? "—" : std::move(current)});
+  }
+  return rows;
+}
+
+void WhatIfPanel::drawComparison(const std::string& language) {
+  const std::optional<WhatIfComparison> c = comparison();
+  if (!c) return;
+  const std::string header = std::string(uiText("whatif.compare", language)) + "###compare";
+  if (!ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (ImGui::BeginTable("##compare", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    // Each column is headed by its run: the system, and the scenario when the two differ.
+    const bool scenarios = c->previous.scenario != c->current.scenario;
+    const WhatIfRun* runs[] = {&c->previous, &c->current};
+    const char* heads[] = {"whatif.compare.previous", "whatif.compare.now"};
+    ImGui::TableNextRow();
+    for (int k = 0; k < 2; ++k) {
+      ImGui::TableSetColumnIndex(k + 1);
+      ImGui::TextDisabled("%s", withValue(uiText(heads[k], language), runs[k]->system).c_str());
+      if (scenarios) ImGui::TextDisabled("%s", runs[k]->scenario.c_str());
+    }
+    for (const WhatIfComparisonRow& row : comparisonRows(*c)) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(uiText(row.nameKey, language));
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(row.previous.c_str());
+      ImGui::TableSetColumnIndex(2);
+      ImGui::TextUnformatted(row.current.c_str());
+    }
+    ImGui::EndTable();
+  }
+  // Basis: whose figures they are (the panel runs built-ins: the engine's) and of which moment.
+  const std::string basis =
+      withValue(uiText("whatif.compare.basis", language), secondsText(c->previous.time_s));
+  ImGui::TextDisabled("%s", withValue(basis, secondsText(c->current.time_s)).c_str());
+}
+
+void WhatIfPanel::refillFields() {
+  const auto desc = sim::engine::engineDescOf(m_request);
+  m_fieldText.clear();
+  for (const std::string& path : sim::engine::engineFieldPaths()) {
+    m_fieldText.push_back(desc ? sim::engine::engineFieldValue(*desc, path) : std::string());
+  }
+}
+
+void WhatIfPanel::ask(std::vector<SimCommand>& commands, sim::engine::EngineRequest request,
+                      bool resumeNow, const std::string& done) {
+  // Checked here too, so a bad field is refused with its path at once; the host checks again.
+  if (auto desc = sim::engine::engineDescOf(request); !desc) {
+    m_message = desc.error();
+    m_messageIsError = true;
+    return;
+  }
+  m_askedAnotherRun = m_askedAnotherRun || isAnotherRun(request);
+  commands.push_back(SimCommand::restart(std::move(request), resumeNow, done));
+}
+
+void WhatIfPanel::chooseSystem(const std::string& systemId, const std::string& language,
+                               std::vector<SimCommand>& commands) {
+  const char* name = systemId.c_str();
+  for (const SystemName& s : SYSTEMS)
+    if (systemId == s.id) name = s.name;
+  ask(commands, withSystem(m_request, systemId), false,
+      withValue(uiText("notice.running", language), name));
+}
+
+bool WhatIfPanel::isAnotherRun(const sim::engine::EngineRequest& request) const {
+  return request.scenario != m_request.scenario || request.overrides != m_request.overrides;
+}
 
 const std::vector<SystemName>& whatIfSystems() {
   return SYSTEMS;
@@ -124,15 +220,11 @@ void WhatIfPanel::drawSystemChoice(const WhatIfState& state, const std::string& 
   // The system of the request that runs: its override, else the scenario's own.
   const auto desc = sim::engine::engineDescOf(m_request);
   const std::string running = desc ? sim::engine::engineFieldValue(*desc, "cluster.system") : "";
-  const char* shown = running.c_str();
-  for (const SystemName& s : SYSTEMS)
-    if (running == s.id) shown = s.name;
   const std::string label = std::string(uiText("whatif.system", language)) + "###system";
-  if (ImGui::BeginCombo(label.c_str(), shown)) {
+  if (ImGui::BeginCombo(label.c_str(), systemNameOf(m_request).c_str())) {
     for (const SystemName& s : SYSTEMS) {
-      if (!ImGui::Selectable(s.name, running == s.id) || running == s.id) continue;
-      ask(commands, withSystem(m_request, s.id), false,
-          withValue(uiText("notice.running", language), s.name));
+      if (ImGui::Selectable(s.name, running == s.id) && running != s.id)
+        chooseSystem(s.id, language, commands);
     }
     ImGui::EndCombo();
   }
@@ -170,6 +262,7 @@ void WhatIfPanel::draw(const WhatIfState& state, const ScreenRect& region,
   }
   drawSystemChoice(state, language, commands);
   ImGui::PopItemWidth();
+  drawComparison(language);
 
   // Faults first, above the fold: injected now (a rerun to now with the fault starting then),
   // cleared now; the host's answer under the button.

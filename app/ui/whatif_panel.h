@@ -5,14 +5,18 @@
 // DGX B200 ...: the world is rebuilt for it while the old one stays on screen). Each change is a
 // SimCommand with the whole new request; the sim host applies it next frame (a new scenario or new
 // fields from t = 0, a fault injected or cleared now on the running engine) and says what it did,
-// or why it refused. The request logic is sim/engine/request.h; WhatIfPanel is its ImGui face.
+// or why it refused. After a change of scenario, system or fields the panel compares the previous
+// run's key numbers with the current one's (app/ui/key_numbers.h, what `shot --compare` prints).
+// The request logic is sim/engine/request.h; WhatIfPanel is its ImGui face.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "app/ui/key_numbers.h"
 #include "app/ui/sim_command.h"
 #include "app/ui/ui_layout.h"
 #include "sim/engine/request.h"
@@ -29,7 +33,31 @@ struct WhatIfState {
   bool noticeIsError = false;                 // ... and whether it refused one
   uint64_t noticeSerial = 0;
   std::string rebuilding;  // the system the world is being rebuilt for ("" none)
+  // The running engine's snapshot and the catalog, for the key numbers of the comparison with
+  // the previous run (nullptr: none taken).
+  const sim::engine::Snapshot* snapshot = nullptr;
+  const sim::Catalog* catalog = nullptr;
 };
+
+/// One run of the comparison: its system for people ("DGX H100") and scenario, and its key
+/// numbers at simulated time `time_s` (the previous run's as last shown).
+struct WhatIfRun {
+  std::string system, scenario;
+  KeyNumbers numbers;
+  double time_s = 0;
+};
+/// "Compare with the previous": the run before the visitor's last change of scenario, system or
+/// fields in the panel (a fault or a scrub is the same run) and the one running.
+struct WhatIfComparison {
+  WhatIfRun previous, current;
+};
+/// A row of the comparison's table: the number's name (ui_text key) and both runs' values with
+/// their units ("—" where a run has none).
+struct WhatIfComparisonRow {
+  const char* nameKey;
+  std::string previous, current;
+};
+std::vector<WhatIfComparisonRow> comparisonRows(const WhatIfComparison& comparison);
 
 /// A system the world draws (world/build/system_layout.h) and its name for people.
 struct SystemName {
@@ -62,9 +90,21 @@ class WhatIfPanel {
   /// for goes into `commands`.
   void draw(const WhatIfState& state, const ScreenRect& region, const std::string& language,
             std::vector<SimCommand>& commands);
+  /// What the system combo does when `systemId` is picked: asks for the running request on it.
+  void chooseSystem(const std::string& systemId, const std::string& language,
+                    std::vector<SimCommand>& commands);
+  /// The panel's comparison, once the visitor changed scenario, system or fields here (until a
+  /// change from elsewhere, the tour's, ends it).
+  std::optional<WhatIfComparison> comparison() const;
 
  private:
   void follow(const WhatIfState& state);
+  /// Whether `request` is another run than the one shown: another scenario, system or fields (a
+  /// fault or a scrub is the same run).
+  bool isAnotherRun(const sim::engine::EngineRequest& request) const;
+  /// Takes the running engine's key numbers as the current run's.
+  void takeNumbers(const WhatIfState& state);
+  void drawComparison(const std::string& language);
   void refillFields();
   /// The system combo, and "rebuilding the world for ..." while the host waits for it.
   void drawSystemChoice(const WhatIfState& state, const std::string& language,
@@ -82,6 +122,9 @@ class WhatIfPanel {
   float m_faultSeverity = 0;
   std::string m_message;
   bool m_messageIsError = false;
+  WhatIfRun m_current;                  // the running engine's numbers (scenario "": none yet)
+  std::optional<WhatIfRun> m_previous;  // the run before the visitor's last change
+  bool m_askedAnotherRun = false;       // this panel asked for another run, not yet running
 };
 
 }  // namespace app

@@ -4,6 +4,7 @@
 
 #include "app/cli/cli_reference.h"
 #include "app/cli/commands.h"
+#include "app/modes/bench_paths.h"
 #include "sim/scenario.h"
 
 namespace {
@@ -44,6 +45,21 @@ TEST(CliReference, CarriesTheValuesTheProgramKnows) {
   EXPECT_FALSE(option(*reference, "shot", "--traffic")->contains("value"));
   EXPECT_FALSE((*option(*reference, "shot", "--time"))["value"]["files"].get<bool>());
   EXPECT_TRUE((*option(*reference, "shot", "--out"))["value"]["files"].get<bool>());
+}
+
+// `bench --path` takes every path the bench flies, and its help names each of them (catch_up and
+// swap were once missing from the help the man page is made of).
+TEST(CliReference, BenchPathsHelpNamesEveryPath) {
+  CLI::App cli{"dcwalk"};
+  app::addBenchCommand(cli);
+  const CLI::Option* path = cli.get_subcommand("bench")->get_option("--path");
+  ASSERT_NE(path, nullptr);
+  const std::vector<std::string> expected = {"stations", "campus", "overlays", "catch_up", "swap"};
+  EXPECT_EQ(app::benchPathNames(), expected);
+  for (const std::string& name : expected) {
+    EXPECT_NE(path->get_description().find(name), std::string::npos)
+        << name << " not in: " << path->get_description();
+  }
 }
 
 TEST(CliReference, FailsWhenAnOptionWithKnownValuesIsGone) {

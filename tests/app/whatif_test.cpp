@@ -1,7 +1,9 @@
 // What-if and faults through the sim host (app/session/sim_host.h), as the what-if panel asks for
 // them: a fault injected or cleared now, refused requests that leave the running engine, field
-// overrides restarting the engine; and the panel drawn headless through the one frame.
+// overrides restarting the engine; the panel drawn headless through the one frame, and its
+// comparison of the previous run with the current one after the system changed.
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -11,6 +13,7 @@
 #include "app/session/session.h"
 #include "app/session/sim_host.h"
 #include "app/session/tour_view.h"
+#include "app/session/world_rebuild.h"
 #include "app/ui/whatif_panel.h"
 #include "sim/catalog.h"
 #include "sim/engine/fault_spec.h"
@@ -133,10 +136,19 @@ class PanelView : public app::StationView {
   void drawWindows(app::FrameContext& context) override {
     const app::SimNotice& n = context.sim.notice();
     panel.draw({context.sim.request(), context.sim.generation(), context.sim.time_s(), n.text,
-                n.error, n.serial},
+                n.error, n.serial, "", &context.snapshot, &context.catalog},
                context.ui.layout().panel, "en", context.commands);
   }
 };
+
+// One frame of `view` that moves no simulated time (the numbers it shows stay those of now).
+app::FrameResult stillFrame(app::Session& session, PanelView& view, VkExtent2D extent) {
+  app::FrameSpec spec;
+  spec.dt_s = 0;
+  spec.extent = extent;
+  spec.output = app::FrameOutput::Offscreen;
+  return app::runFrame(session, view, spec);
+}
 
 TEST(WhatIf, PanelDrawsHeadlessWhenOpen) {
   app::RenderOptions options;
@@ -157,6 +169,84 @@ TEST(WhatIf, PanelDrawsHeadlessWhenOpen) {
   const renderer::Pixels open = app::renderStill(session, view, extent).pixels;
   ASSERT_EQ(open.rgba.size(), closed.rgba.size());
   EXPECT_NE(open.rgba, closed.rgba);  // the panel is on screen
+  EXPECT_TRUE(app::reportValidation());
+}
+
+// After the system changes from GB200 NVL72 to DGX H100 (the world rebuilt for it), the panel
+// compares the two runs: the previous column holds the NVL72 engine's numbers as last shown,
+// the current one the DGX engine's now, each with its unit, on the engine's basis.
+TEST(WhatIf, ComparesThePreviousRunWithTheCurrentAfterTheSystemChanges) {
+  app::RenderOptions options;
+  options.width = 480;
+  options.height = 270;
+  const VkExtent2D extent{options.width, options.height};
+  app::Session session;
+  ASSERT_EQ(app::openSession(options, nullptr, app::fontPixelsFor(options.height), session), 0);
+  ASSERT_TRUE(session.rebuild);
+  session.rebuild->setMode(app::WorldRebuild::Mode::InFrame);  // the frame after asks swaps
+  PanelView view;
+  view.camera().setPose(world::toPose(session.world->station("rack")->viewpoint));
+  view.panel.toggle();
+  // Past the first step of each run, so the step time and tokens per second are the engine's.
+  ASSERT_TRUE(session.sim->runTo(12.0));
+  stillFrame(session, view, extent);
+  EXPECT_FALSE(view.panel.comparison().has_value());  // one run so far: nothing to compare
+  const sim::engine::Snapshot nvl72 = session.sim->snapshot();
+  ASSERT_EQ(nvl72.cluster->specs.system.id, "gb200_nvl72");
+
+  std::vector<app::SimCommand> asked;  // as a pick in the system combo asks
+  view.panel.chooseSystem("dgx_h100", "en", asked);
+  ASSERT_EQ(asked.size(), 1u);
+  session.sim->queue(std::move(asked[0]));
+  ASSERT_TRUE(stillFrame(session, view, extent).rebuild.swapped);
+  ASSERT_EQ(session.sim->snapshot().cluster->specs.system.id, "dgx_h100");
+  ASSERT_TRUE(session.sim->runTo(12.0));
+  stillFrame(session, view, extent);
+  const sim::engine::Snapshot dgx = session.sim->snapshot();
+
+  const auto comparison = view.panel.comparison();
+  ASSERT_TRUE(comparison.has_value());
+  EXPECT_EQ(comparison->previous.system, "GB200 NVL72");
+  EXPECT_EQ(comparison->current.system, "DGX H100");
+  EXPECT_EQ(comparison->previous.scenario, "training_405b");
+  EXPECT_EQ(comparison->current.scenario, "training_405b");
+  EXPECT_EQ(comparison->previous.time_s, nvl72.time_s);
+  EXPECT_EQ(comparison->current.time_s, dgx.time_s);
+  // The engine's own figures, each run's.
+  const std::pair<const app::KeyNumbers&, const sim::engine::Snapshot&> runs[] = {
+      {comparison->previous.numbers, nvl72}, {comparison->current.numbers, dgx}};
+  for (const auto& [numbers, snapshot] : runs) {
+    EXPECT_EQ(numbers.source, "engine");
+    ASSERT_TRUE(numbers.stepTime_s && numbers.tokensPerSecond && numbers.facility_W);
+    EXPECT_EQ(*numbers.stepTime_s, snapshot.aggregates.lastStepTime_s);
+    EXPECT_EQ(*numbers.tokensPerSecond, snapshot.aggregates.tokensPerSecond);
+    EXPECT_EQ(*numbers.facility_W, snapshot.aggregates.facility_W);
+    EXPECT_FALSE(numbers.tokensPerGpu);  // the whole campus's
+  }
+  // Other GPUs, another world: other numbers.
+  EXPECT_NE(*comparison->previous.numbers.facility_W, *comparison->current.numbers.facility_W);
+  EXPECT_NE(*comparison->previous.numbers.stepTime_s, *comparison->current.numbers.stepTime_s);
+
+  // The table: both columns filled, with units; the engine prices nothing, so no $/Mtok row.
+  const std::vector<app::WhatIfComparisonRow> rows = app::comparisonRows(*comparison);
+  ASSERT_EQ(rows.size(), 3u);
+  const char* units[] = {" s", " M tokens/s", " MW campus"};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_NE(rows[i].previous.find(units[i]), std::string::npos) << rows[i].previous;
+    EXPECT_NE(rows[i].current.find(units[i]), std::string::npos) << rows[i].current;
+  }
+  char step[32];
+  std::snprintf(step, sizeof(step), "%.2f s", nvl72.aggregates.lastStepTime_s);
+  EXPECT_EQ(rows[0].previous, step);
+  std::snprintf(step, sizeof(step), "%.2f s", dgx.aggregates.lastStepTime_s);
+  EXPECT_EQ(rows[0].current, step);
+
+  // A run the tour brings, not the visitor, ends the comparison.
+  session.sim->queue(app::SimCommand::restart({"inference_70b", {}, {}}, false));
+  stillFrame(session, view, extent);
+  ASSERT_EQ(session.sim->request().scenario, "inference_70b");
+  stillFrame(session, view, extent);
+  EXPECT_FALSE(view.panel.comparison().has_value());
   EXPECT_TRUE(app::reportValidation());
 }
 

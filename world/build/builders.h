@@ -233,9 +233,13 @@ PrototypeId buildHgxBaseboard(BuildContext& ctx, const SystemLayout& layout, boo
 /// ("compute_tray0"), the host board, fans, power supplies, OSFP cages, a vented bezel with
 /// its LED line. `hero`: the lid off.
 PrototypeId buildHgxSystem(BuildContext& ctx, const SystemLayout& layout, bool hero);
-/// The 48U cabinet's frame (the systems are the row's own instances, one NVLink domain each).
+/// The systems' bezels stand this far behind their cabinet's front (a drawing size: room for the
+/// front door's depth).
+inline constexpr double HGX_FRONT_INSET_M = 0.03;
+/// The 48U cabinet's frame (the systems are the row's own instances, one NVLink domain each) and
+/// blanking panels over the units no system fills.
 PrototypeId buildHgxCabinet(BuildContext& ctx, const SystemLayout& layout);
-/// Heights (metres, bottom up) of the cabinet's system slots.
+/// Heights (metres) of the cabinet's system slots, the top one first.
 std::vector<double> hgxSlotHeights_m(const Dimensions& dims, const SystemLayout& layout);
 
 // --- facility (builders_facility.cpp) ---

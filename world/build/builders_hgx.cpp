@@ -13,12 +13,20 @@ namespace {
 
 using glm::dvec3;
 
+// The grille's dark back (an open chassis's recess, a closed one's body) stands this far behind
+// the bezel's plane, so the vent slats stand proud of it (metres; a drawing size).
+constexpr double BEZEL_BACK_M = 0.002;
+
 // The front bezel: a recessed black grille of vent slats between two frame rails, with the
 // status LED line along its top (the visual brief: black bezels, one green LED line per tray).
-void addBezel(Prototype& p, MeshId box, double w, double h, double z) {
+// `recess`: draw the grille's dark back (an open chassis has no front wall behind it; a closed
+// one's body ends there and is that back itself, so no slab is stacked on another).
+void addBezel(Prototype& p, MeshId box, double w, double h, double z, bool recess) {
   const double rail = 0.012;
-  p.parts.push_back(boxPart(box, dvec3(0, h / 2, z - 0.004), dvec3(w, h * 0.98, 0.004), looks::NIC,
-                            "bezel recess"));
+  if (recess) {
+    p.parts.push_back(boxPart(box, dvec3(0, h / 2, z - BEZEL_BACK_M - 0.002),
+                              dvec3(w, h * 0.98, 0.004), looks::NIC, "bezel recess"));
+  }
   for (int s = -1; s <= 1; s += 2) {
     p.parts.push_back(boxPart(box, dvec3(s * (w / 2 - rail / 2), h / 2, z), dvec3(rail, h, 0.006),
                               looks::DARK_STEEL, "bezel rail"));
@@ -35,23 +43,46 @@ void addBezel(Prototype& p, MeshId box, double w, double h, double z) {
                             looks::LED, "status LED line"));
 }
 
-// One SXM GPU's place on the baseboard: its module board and, closed, its air heatsink's fins.
-void addSxmModule(Prototype& p, const BuildContext& ctx, const dvec3& at, double heatsink_m,
-                  bool open) {
+// One SXM GPU's air heatsink, standing on its origin: a copper vapour-chamber base under
+// aluminium fins at a 4 mm pitch. A prototype of its own with a proxy: from the rack the 1.2 mm
+// fins are a third of a pixel wide and closer than two pixels apart (drawn, they were most of a
+// DGX rack's triangles and its fragment work), so there it is the block it reads as, and its
+// fins open from the tray station in.
+PrototypeId buildSxmHeatsink(BuildContext& ctx, double heatsink_m) {
   const Dimensions& dims = ctx.dims;
   const MeshId box = ctx.meshes.box;
   const double mw = dims.meters("sxm_module.width"), md = dims.meters("sxm_module.depth");
-  p.parts.push_back(
-      boxPart(box, at + dvec3(0, 0.001, 0), dvec3(mw, 0.002, md), looks::PCB, "SXM module board"));
-  if (open) return;  // the hero GPU's heatsink is off, so its package can be seen
   const double base = 0.006, finH = heatsink_m - base;
-  p.parts.push_back(boxPart(box, at + dvec3(0, 0.008 + base / 2, 0), dvec3(mw, base, md),
-                            looks::COPPER, "heatsink base (vapour chamber)"));
+  Prototype p;
+  p.name = "SXM air heatsink";
+  p.lod = proxyLod(looks::ALUMINIUM, 60.0f);
+  p.parts.push_back(boxPart(box, dvec3(0, base / 2, 0), dvec3(mw, base, md), looks::COPPER,
+                            "heatsink base (vapour chamber)"));
   const int fins = int(std::floor(mw / 0.004));
   for (int i = 0; i < fins; ++i) {
     const double x = -mw / 2 + mw * (i + 0.5) / fins;
-    p.parts.push_back(boxPart(box, at + dvec3(x, 0.008 + base + finH / 2, 0),
-                              dvec3(0.0012, finH, md), looks::ALUMINIUM, "heatsink fin"));
+    p.parts.push_back(boxPart(box, dvec3(x, base + finH / 2, 0), dvec3(0.0012, finH, md),
+                              looks::ALUMINIUM, "heatsink fin"));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
+// The chassis's rear: power supplies across the lower part, a ConnectX-7 OSFP cage per GPU above
+// them (the rack_back station's view, open or closed).
+void addRear(Prototype& p, MeshId box, const SystemLayout& layout, double w, double d,
+             double gpuFloor) {
+  const int psus = 6;
+  for (int i = 0; i < psus; ++i) {
+    const double x = -w / 2 + w * (i + 0.5) / psus;
+    p.parts.push_back(boxPart(box, dvec3(x, gpuFloor * 0.3, -d / 2 + 0.001),
+                              dvec3(w / psus * 0.9, gpuFloor * 0.5, 0.002), looks::ALUMINIUM,
+                              "power supply " + std::to_string(i)));
+  }
+  for (int i = 0; i < layout.gpusPerDomain; ++i) {
+    const double x = -w * 0.42 + w * 0.84 * (i + 0.5) / layout.gpusPerDomain;
+    p.parts.push_back(boxPart(box, dvec3(x, gpuFloor * 0.8, -d / 2 - 0.004),
+                              dvec3(0.02, 0.014, 0.008), looks::STEEL,
+                              "ConnectX-7 OSFP " + std::to_string(i)));
   }
 }
 
@@ -62,8 +93,9 @@ PrototypeId buildHgxBaseboard(BuildContext& ctx, const SystemLayout& layout, boo
   const MeshId box = ctx.meshes.box;
   const double bw = dims.meters("hgx_baseboard.width"), bd = dims.meters("hgx_baseboard.depth");
   const double bt = dims.meters("hgx_baseboard.thickness");
-  const double md = dims.meters("sxm_module.depth");
+  const double mw = dims.meters("sxm_module.width"), md = dims.meters("sxm_module.depth");
   const double heatsink = dims.meters(layout.systemId + ".heatsink_height");
+  const PrototypeId cooler = buildSxmHeatsink(ctx, heatsink);
   Prototype p;
   p.name = "HGX " + layout.gpuName + " baseboard (" + std::to_string(layout.gpusPerDomain) +
            " SXM GPUs, " + std::to_string(layout.nvswitchChips) + " NVSwitch)";
@@ -84,7 +116,13 @@ PrototypeId buildHgxBaseboard(BuildContext& ctx, const SystemLayout& layout, boo
     const int row = g / perRow, col = g % perRow;
     const dvec3 at(-bw / 2 + pitchX * (col + 0.5), bt, rowZ[row]);
     const bool open = hero && g == 0;
-    addSxmModule(p, ctx, at, heatsink, open);
+    p.parts.push_back(boxPart(box, at + dvec3(0, 0.001, 0), dvec3(mw, 0.002, md), looks::PCB,
+                              "SXM module board"));
+    // The hero GPU's heatsink is off, so its package can be seen.
+    if (!open) {
+      p.children.push_back(
+          placeChild(cooler, at + dvec3(0, 0.008, 0), "heatsink" + std::to_string(g)));
+    }
     // The package stands on its module board; its long side across the module.
     p.children.push_back(placeChild(open ? heroPackage : package, at + dvec3(0, 0.002, 0),
                                     "baseboard0_gpu" + std::to_string(g)));
@@ -117,28 +155,36 @@ PrototypeId buildHgxSystem(BuildContext& ctx, const SystemLayout& layout, bool h
   const double w = dims.meters(id + ".width"), d = dims.meters(id + ".depth");
   const double h = dims.meters(id + ".height");
   const double sheet = 0.0012;
+  // The GPU tray fills the upper part (the HGX board on its sled), the CPU tray, fans and
+  // power supplies the lower: the DGX layout. The split is where the heatsinks end.
+  const double heatsink = dims.meters(id + ".heatsink_height");
+  const double gpuFloor = h - heatsink - 0.03;
+  const double frontZ = d / 2 - 0.02;
   Prototype p;
   p.name = layout.systemName + (hero ? " (hero, open)" : "");
   p.lod = proxyLod(looks::DARK_STEEL, 60.0f);
-  // Chassis: pan, sides, lid (off on the hero), a divider between the GPU tray and the CPU tray.
+  if (!hero) {
+    // Closed, in its cabinet: one body from the rear panel to the grille's back, the bezel in
+    // front, the rear's supplies and cages. Its insides are drawn in the hero alone, the one
+    // system open (every station that looks in looks at it): behind a lid, sides and bezel they
+    // were hidden work, 3,900 triangles a system, at the rack station.
+    const double back = -d / 2 + 0.002, front = d / 2 - BEZEL_BACK_M;
+    p.parts.push_back(boxPart(box, dvec3(0, h / 2, 0.5 * (back + front)), dvec3(w, h, front - back),
+                              looks::DARK_STEEL, "chassis"));
+    addRear(p, box, layout, w, d, gpuFloor);
+    addBezel(p, box, w, h, d / 2, false);
+    return ctx.scene.add(std::move(p));
+  }
+  // Open (the hero, pulled out): pan, sides, no lid, a sled between the GPU tray and the CPU tray.
   p.parts.push_back(
       boxPart(box, dvec3(0, sheet / 2, 0), dvec3(w, sheet, d), looks::DARK_STEEL, "chassis pan"));
   for (int s = -1; s <= 1; s += 2) {
     p.parts.push_back(boxPart(box, dvec3(s * (w / 2 - sheet / 2), h / 2, 0), dvec3(sheet, h, d),
                               looks::DARK_STEEL, "chassis side"));
   }
-  if (!hero) {
-    p.parts.push_back(boxPart(box, dvec3(0, h - sheet / 2, 0), dvec3(w, sheet, d),
-                              looks::DARK_STEEL, "chassis lid"));
-  }
-  // The GPU tray fills the upper part (the HGX board on its sled), the CPU tray, fans and
-  // power supplies the lower: the DGX layout. The split is where the heatsinks end.
-  const double heatsink = dims.meters(id + ".heatsink_height");
-  const double gpuFloor = h - heatsink - 0.03;
   p.parts.push_back(boxPart(box, dvec3(0, gpuFloor - sheet / 2, 0), dvec3(w - 2 * sheet, sheet, d),
                             looks::DARK_STEEL, "GPU tray sled"));
   const double bd = dims.meters("hgx_baseboard.depth");
-  const double frontZ = d / 2 - 0.02;
   const PrototypeId board = buildHgxBaseboard(ctx, layout, hero);
   p.children.push_back(
       placeChild(board, dvec3(0, gpuFloor, frontZ - 0.08 - bd / 2), "compute_tray0"));
@@ -156,7 +202,7 @@ PrototypeId buildHgxSystem(BuildContext& ctx, const SystemLayout& layout, bool h
                                 looks::NIC, "DIMM"));
     }
   }
-  // Fans across the front behind the bezel, power supplies and OSFP cages at the back.
+  // Fans across the front behind the bezel.
   const int fans = 6;
   const double fanD = std::min(w / fans * 0.85, gpuFloor * 0.8);
   for (int i = 0; i < fans; ++i) {
@@ -165,20 +211,8 @@ PrototypeId buildHgxSystem(BuildContext& ctx, const SystemLayout& layout, bool h
                                dvec3(x, gpuFloor * 0.5, frontZ - 0.03), fanD, looks::NIC,
                                "fan " + std::to_string(i)));
   }
-  const int psus = 6;
-  for (int i = 0; i < psus; ++i) {
-    const double x = -w / 2 + w * (i + 0.5) / psus;
-    p.parts.push_back(boxPart(box, dvec3(x, gpuFloor * 0.3, -d / 2 + 0.001),
-                              dvec3(w / psus * 0.9, gpuFloor * 0.5, 0.002), looks::ALUMINIUM,
-                              "power supply " + std::to_string(i)));
-  }
-  for (int i = 0; i < layout.gpusPerDomain; ++i) {
-    const double x = -w * 0.42 + w * 0.84 * (i + 0.5) / layout.gpusPerDomain;
-    p.parts.push_back(boxPart(box, dvec3(x, gpuFloor * 0.8, -d / 2 - 0.004),
-                              dvec3(0.02, 0.014, 0.008), looks::STEEL,
-                              "ConnectX-7 OSFP " + std::to_string(i)));
-  }
-  addBezel(p, box, w, h, frontZ + 0.02);
+  addRear(p, box, layout, w, d, gpuFloor);
+  addBezel(p, box, w, h, frontZ + 0.02, true);
   return ctx.scene.add(std::move(p));
 }
 
@@ -193,18 +227,38 @@ PrototypeId buildHgxCabinet(BuildContext& ctx, const SystemLayout& layout) {
       "48U cabinet (" + std::to_string(layout.domainsPerCabinet) + " x " + layout.systemName + ")";
   p.lod = proxyLod(looks::DARK_STEEL, 60.0f);
   addCabinetFrame(p, box, dvec3(W, H, D), cap);
-  // Blanking panels over the empty units, with the cabinet's own LED strip at the top.
+  // Blanking panels over the units no system fills (the unit between two systems, the space
+  // above the top one), flush with the bezels between the front posts: the front reads as a
+  // stack of systems, not shelves with lids showing between them.
+  const double sysH = dims.meters(layout.systemId + ".height");
+  const double frontZ = D / 2 - HGX_FRONT_INSET_M,
+               blankW = W - 2 * (CABINET_PANEL_M + CABINET_POST_M);
+  double below = cap;
+  std::vector<double> slots = hgxSlotHeights_m(dims, layout);
+  std::sort(slots.begin(), slots.end());
+  slots.push_back(H - cap);  // the space above the top system ends under the top
+  for (size_t i = 0; i < slots.size(); ++i) {
+    const double gap = slots[i] - below;
+    if (gap > 0.005) {
+      p.parts.push_back(boxPart(box, dvec3(0, below + gap / 2, frontZ - 0.001),
+                                dvec3(blankW, gap, 0.002), looks::DARK_STEEL, "blanking panel"));
+    }
+    below = slots[i] + sysH;
+  }
+  // The cabinet's own LED strip at the top.
   p.parts.push_back(boxPart(box, dvec3(0, H - cap - 0.02, D / 2 - 0.01),
                             dvec3(W * 0.8, 0.004, 0.004), looks::LED, "cabinet LED strip"));
   return ctx.scene.add(std::move(p));
 }
 
 std::vector<double> hgxSlotHeights_m(const Dimensions& dims, const SystemLayout& layout) {
-  // Systems from the bottom up, one unit apart (top-of-rack space left for cabling and PDUs).
+  // Systems stacked from the bottom, one unit apart (top-of-rack space left for cabling and
+  // PDUs), listed from the top: a cabinet's first system (the hero, pulled out) is its top one,
+  // at chest height, where the rack station looks.
   const double U = dims.rackUnit_m();
   const double h = dims.number(layout.systemId + ".height_u") * U;
   std::vector<double> y;
-  for (int i = 0; i < layout.domainsPerCabinet; ++i) y.push_back(0.1 + i * (h + U));
+  for (int i = layout.domainsPerCabinet - 1; i >= 0; --i) y.push_back(0.1 + i * (h + U));
   return y;
 }
 

@@ -399,7 +399,7 @@ PrototypeId buildRow(BuildContext& ctx, const RowDesc& desc) {
     const PrototypeId heroSystem = desc.hero ? buildHgxSystem(ctx, sys, true) : system;
     const std::vector<double> slots = hgxSlotHeights_m(dims, sys);
     const double sysD = dims.meters(sys.systemId + ".depth");
-    const double sysZ = rackD / 2 - 0.03 - sysD / 2;
+    const double sysZ = rackD / 2 - HGX_FRONT_INSET_M - sysD / 2;
     for (int k = 0; k < desc.rackCount; ++k) {
       const int c = k / sys.domainsPerCabinet, slot = k % sys.domainsPerCabinet;
       const double cx = x + rackW * (c + 0.5);

@@ -10,7 +10,7 @@ namespace {
 // The paths and texts the specs point into: kept alive while the specs are read.
 struct SpecText {
   std::string sm, die, hbm, die1, package, tray, rack, dieTitle, dieText, packageTitle, packageText,
-      trayTitle, trayText, rackTitle, rackText, rowText;
+      trayTitle, trayText, rackTitle, rackText, rowText, cabinetSystems;
 };
 
 // An 8-GPU HGX system (DGX H100, HGX H200, DGX B200): the hero system is rack 0 of row 0,
@@ -40,8 +40,13 @@ std::vector<StationSpec> chassisSpecs(const SystemLayout& system, SpecText& t) {
   t.rackText = "a 48U cabinet of " + std::to_string(system.domainsPerCabinet) +
                " systems, each one NVLink domain of " + std::to_string(system.gpusPerDomain) +
                " GPUs";
+  // The rack studio keeps the cabinet's own systems (the row's "rack<k>", each an NVLink domain,
+  // beside the cabinet frame) and no other cabinet: the hero stands alone, as the NVL72 does.
+  for (int k = 0; k < system.domainsPerCabinet; ++k)
+    t.cabinetSystems += (k ? " rack" : "rack") + std::to_string(k);
   const glm::dvec3 above(0.45, 1.0, 0.8);
   const char* P = t.package.c_str();
+  const char* heroSystem = "hall0/row0/rack0";  // pulled out of the cabinet: framed with it
   return {
       {"sm", "Streaming multiprocessor",
        "one SM: 4 sub-partitions with warp schedulers, register files, FP32 lanes and a tensor "
@@ -55,12 +60,11 @@ std::vector<StationSpec> chassisSpecs(const SystemLayout& system, SpecText& t) {
       {"package", t.packageTitle.c_str(), t.packageText.c_str(), P, true, above, 0.95},
       {"tray", t.trayTitle.c_str(), t.trayText.c_str(), t.tray.c_str(), true,
        glm::dvec3(0.45, 0.9, 1.0), 0.85},
-      // From the row's open end (cabinet 0 is its first), so the row's other cabinets, which the
-      // studio keeps for the systems' sake, stand beside the hero and not in front of it.
       {"rack", t.rackTitle.c_str(), t.rackText.c_str(), t.rack.c_str(), true,
-       glm::dvec3(-0.5, 0.15, 1.0), 1.15, nullptr, "rack"},
+       glm::dvec3(0.4, 0.5, 1.0), 0.9, nullptr, t.cabinetSystems.c_str(), heroSystem},
       {"rack_back", "Rack back", "the back of the cabinet: power supplies and OSFP cages",
-       t.rack.c_str(), false, glm::dvec3(-0.5, 0.15, -1.0), 1.15, nullptr, "rack"},
+       t.rack.c_str(), false, glm::dvec3(0.4, 0.15, -1.0), 0.9, nullptr, t.cabinetSystems.c_str(),
+       heroSystem},
   };
 }
 
@@ -119,13 +123,13 @@ std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
           : "a row of NVL72 racks with its CDU, leaf switches, cable tray and coolant pipes";
   return {
       {"row", "Scalable unit", t.rowText.c_str(), "hall0/row0", true, glm::dvec3(0.55, 0.35, 1.0),
-       0.85, nullptr, "row"},
+       0.85, nullptr, "row*"},
       {"fabric", "Scale-out fabric", "spine switch racks and the overhead cable trunk to every row",
        "hall0/fabric/spine", true, glm::dvec3(0.6, 0.35, 1.0), 0.95},
       {"hall", "Data hall", "rows of racks in cold/hot aisle pairs, the fabric, the gallery table",
-       "hall0", true, high, 0.8, nullptr, "hall"},
+       "hall0", true, high, 0.8, nullptr, "hall*"},
       {"cooling", "Cooling plant", "dry coolers, pumps, facility water headers, cooling towers",
-       "cooling0", true, high, 0.9, nullptr, "cooling"},
+       "cooling0", true, high, 0.9, nullptr, "cooling*"},
       {"campus", "Campus", "data halls, their cooling yards, the substation", "", true,
        glm::dvec3(0.9, 0.5, 0.55), 0.72},
       {"tpu", "TPU v5e",

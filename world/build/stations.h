@@ -24,8 +24,9 @@ struct Station {
   OrbitPose viewpoint;      // where the camera goes
   // The studio round the station's hero: the instance drawn in full (the rest of the way down
   // to it draws none of its own parts), its world bounds (the studio floor lies under them) and
-  // which of the hero's neighbours stay: its siblings whose names start with this (the other
-  // racks of its row: "rack"; "" none: a chip off its board).
+  // which of the hero's neighbours stay: its siblings this names (StudioFilter::neighbours:
+  // "row*" the hall's other rows, "rack0 rack1" a cabinet's systems, "" none: a chip off its
+  // board).
   std::string studioPath;
   Aabb studioBounds;
   std::string neighbours;
@@ -41,7 +42,7 @@ struct StationSpec {
   glm::dvec3 viewFrom;  // direction from the target towards the camera, in the instance's frame
   double framing;       // distance multiplier on the fitted distance
   const char* studio = nullptr;     // the studio's hero (nullptr: `path`)
-  const char* neighbours = "";      // the hero's siblings that stay in the studio (name prefix)
+  const char* neighbours = "";      // the hero's siblings that stay in the studio (names, "x*")
   const char* alsoFrame = nullptr;  // another instance the view frames with it (its twin)
 };
 

@@ -119,11 +119,29 @@ class TintRule {
 
 /// The studio around a hero: the instance at `path` is drawn in full, the instances on the way
 /// down to it (what it sits in) draw none of their own parts, and of what lies beside that way
-/// only the hero's siblings whose names start with `neighbours` are drawn (the other racks of
-/// its row; "" none). An empty path shows everything. Walks track where they are with match().
+/// only the hero's siblings that `neighbours` names are drawn: space-separated words, each a
+/// whole name or, ending in '*', a name prefix ("rack*": the other racks of its row; "rack0
+/// rack1": a cabinet's two systems and no other; "" none). An empty path shows everything.
+/// Walks track where they are with match().
 struct StudioFilter {
   std::vector<std::string> path;
   std::string neighbours;
+
+  /// Whether `neighbours` names `name`.
+  static bool names(const std::string& neighbours, const std::string& name) {
+    for (size_t begin = 0; begin < neighbours.size();) {
+      size_t end = neighbours.find(' ', begin);
+      if (end == std::string::npos) end = neighbours.size();
+      const bool prefix = end > begin && neighbours[end - 1] == '*';
+      const size_t length = end - begin - (prefix ? 1 : 0);
+      if (length > 0 && (prefix ? name.size() >= length : name.size() == length) &&
+          name.compare(0, length, neighbours, begin, length) == 0) {
+        return true;
+      }
+      begin = end + 1;
+    }
+    return false;
+  }
 
   /// Where a child named `name` of an instance in state `matched` is: -1 beside the way to the
   /// hero (hidden), 0..size-1 on the way (encloses it), size at or inside the hero or a neighbour.
@@ -131,8 +149,7 @@ struct StudioFilter {
     const int size = static_cast<int>(path.size());
     if (matched < 0 || matched == size) return matched;
     if (path[size_t(matched)] == name) return matched + 1;
-    const bool neighbour = matched == size - 1 && !neighbours.empty() &&
-                           name.compare(0, neighbours.size(), neighbours) == 0;
+    const bool neighbour = matched == size - 1 && names(neighbours, name);
     return neighbour ? size : -1;
   }
   static bool hides(int state) { return state < 0; }

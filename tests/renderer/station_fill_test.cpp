@@ -1,0 +1,112 @@
+// Fill rate at the rack station, for every system the world draws: software Vulkan runs out of
+// fragments before anything else (docs/performance.md), so the rack of each system is held to
+// the fragment-shader invocations per pixel the station budget allows, a figure that, unlike a
+// frame time, does not move with the machine's load. The DGX H100 rack once drew 122,220
+// triangles at 8.3 invocations per pixel (the heatsink fins inside every closed chassis of its
+// row) against the NVL72 rack's 5,904 at 1.0.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "sim/catalog.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/request.h"
+#include "sim/scenario.h"
+#include "tests/renderer/fixtures.h"
+#include "world/world.h"
+
+namespace {
+
+// docs/performance.md, "World swap": a station's scene may cost at most 2 fragment-shader
+// invocations per pixel (llvmpipe counts them per 4x4 block before the early depth test, so the
+// figure is an upper bound on the shading work).
+constexpr double MAX_FRAGMENTS_PER_PIXEL = 2.0;
+constexpr VkExtent2D SIZE{1280, 720};
+
+// The world of the analytic scenario `name` (assets/scenarios), built from its engine's cluster
+// as a session builds it (app::worldPlanOf: layoutOf, campusOf).
+std::unique_ptr<world::World> worldOf(const std::string& name) {
+  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  EXPECT_TRUE(catalog) << catalog.error();
+  auto scenario = sim::loadScenario(name);
+  EXPECT_TRUE(scenario) << scenario.error();
+  auto desc = sim::engine::engineDescFromScenario(*scenario);
+  EXPECT_TRUE(desc) << desc.error();
+  auto engine = sim::engine::Engine::create(*catalog, *desc);
+  EXPECT_TRUE(engine) << engine.error();
+  auto dims = world::Dimensions::loadDefault();
+  EXPECT_TRUE(dims) << dims.error();
+  if (!catalog || !scenario || !desc || !engine || !dims) return nullptr;
+  const sim::engine::Cluster& cluster = (*engine)->cluster();
+  auto layout = world::layoutOf(cluster, *dims, dims->count("row.racks_per_su"));
+  EXPECT_TRUE(layout) << layout.error();
+  if (!layout) return nullptr;
+  world::WorldDesc worldDesc;
+  worldDesc.campus = world::campusOf(*layout, int(cluster.campusRacks));
+  auto built = world::World::create(*dims, worldDesc);
+  EXPECT_TRUE(built) << built.error();
+  return built ? std::move(*built) : nullptr;
+}
+
+struct Fill {
+  double fragmentsPerPixel = -1;
+  uint64_t triangles = 0;
+};
+
+// The scene of `station` as its still draws it (its studio named), measured by the renderer's
+// pipeline-statistics query.
+Fill fillAt(renderer::Renderer& r, world::World& w, const std::string& station) {
+  const world::Station* s = w.station(station);
+  EXPECT_NE(s, nullptr) << station;
+  if (!s) return {};
+  world::Camera camera;
+  camera.setPose(world::toPose(s->viewpoint));
+  world::FrameDesc frame{SIZE.width, SIZE.height};
+  frame.studio = station;
+  world::RenderList list;
+  Fill fill;
+  fill.triangles = w.buildRenderList(camera, frame, list).triangles;
+  r.setMeshes(w.meshes());
+  r.setMeasureOverdraw(true);
+  // A frame's queries are read when its slot in the ring comes round again: the same still,
+  // drawn until the figures read back are one of its own.
+  const uint64_t first = r.framesSubmitted();
+  for (int i = 0; i < 4 && r.lastFrameStats().gpuFrameIndex <= first; ++i) {
+    r.renderToPixels(list, nullptr, SIZE);
+  }
+  const renderer::FrameStats& stats = r.lastFrameStats();
+  if (stats.fragmentInvocations >= 0 && stats.gpuFrameIndex >= first) {
+    fill.fragmentsPerPixel = double(stats.fragmentInvocations) / (double(SIZE.width) * SIZE.height);
+  }
+  return fill;
+}
+
+}  // namespace
+
+TEST(StationFill, EverySystemsRackStaysWithinTheFragmentBudget) {
+  auto r = fixtures::makeHeadless();
+  ASSERT_TRUE(r);
+  const uint32_t before = vkutil::validationErrorCount();
+  Fill nvl72;
+  for (const char* scenario : {"llama405b-training-16k-gb200", "llama405b-training-16k-h100",
+                               "llama70b-fp8-inference-b200", "llama8b-inference-h200"}) {
+    SCOPED_TRACE(scenario);
+    auto w = worldOf(scenario);
+    ASSERT_TRUE(w);
+    for (const char* station : {"rack", "rack_back"}) {
+      SCOPED_TRACE(station);
+      const Fill fill = fillAt(*r, *w, station);
+      if (fill.fragmentsPerPixel < 0) GTEST_SKIP() << "the device has no pipeline statistics";
+      EXPECT_LE(fill.fragmentsPerPixel, MAX_FRAGMENTS_PER_PIXEL);
+      EXPECT_GT(fill.fragmentsPerPixel, 0.1);  // the rack is drawn at all
+      if (std::string(scenario).find("gb200") != std::string::npos) {
+        if (std::string(station) == "rack") nvl72 = fill;
+        continue;
+      }
+      // An 8-GPU system's cabinet (four chassis, one open) is no more geometry than the NVL72
+      // rack's 18 compute trays, 9 switch trays and power shelves, one tray open.
+      EXPECT_LE(fill.triangles, nvl72.triangles);
+    }
+  }
+  EXPECT_EQ(vkutil::validationErrorCount(), before);
+}
