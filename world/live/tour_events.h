@@ -117,7 +117,6 @@ class PowerFlow {
   std::vector<double> hallPower_W(const sim::engine::Snapshot& snapshot) const;
   /// The band width for `power_W`.
   static double width_m(double power_W);
-  bool empty() const { return m_halls.empty(); }
 
  private:
   Aabb m_substation;
@@ -144,8 +143,6 @@ class NvlinkDomain {
   /// A line per lit tray (top down) from the tray to the switch trays, a bar across each lit
   /// tray's front and across the switch trays, relative to `eye`.
   void emit(uint32_t litTrays, const glm::dvec3& eye, std::vector<gpu::Instance>& out) const;
-  /// Boxes emit() adds for `litTrays`.
-  static uint32_t instances(uint32_t litTrays) { return litTrays == 0 ? 0 : 2 * litTrays + 1; }
 
  private:
   std::vector<Aabb> m_trays;  // world, top down
@@ -173,7 +170,6 @@ class GoodputColumns {
   std::vector<Segment> layout(const sim::engine::StepSplit& split, const glm::dvec3& right) const;
   void emit(const sim::engine::StepSplit& split, const glm::dvec3& right, const glm::dvec3& eye,
             std::vector<gpu::Instance>& out) const;
-  bool empty() const { return m_rack.empty(); }
 
  private:
   Aabb m_rack;  // world
