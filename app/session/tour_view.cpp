@@ -56,7 +56,9 @@ HudInfo TourView::hud(FrameContext& context) {
   if (!m_hint.empty()) hud.caption = m_hint;
   if (!m_banner.empty()) hud.banner = m_banner;
   // Every number in the narration is the panel's (or the catalog's) value it names.
-  hud.caption = fillNarration(hud.caption, {view, &context.catalog});
+  NarrationSources sources{view, &context.catalog};
+  sources.engine = &context.snapshot;
+  hud.caption = fillNarration(hud.caption, sources);
   return hud;
 }
 

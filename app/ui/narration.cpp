@@ -7,6 +7,7 @@ namespace {
 
 constexpr const char* CATALOG = "catalog:";
 constexpr const char* TRACE = "trace.";
+constexpr const char* ENGINE = "engine.";
 
 // "trace.measured.compute": that share of `sources` as a percentage, or "".
 std::string traceShare(const std::string& placeholder, const NarrationSources& sources) {
@@ -31,6 +32,18 @@ std::string traceShare(const std::string& placeholder, const NarrationSources& s
   char text[32];
   std::snprintf(text, sizeof text, "%.1f\u00a0%%", 100 * share);
   return text;
+}
+
+// "engine.campus_facility_W": that figure of the running engine's campus, or "".
+std::string engineValue(const std::string& placeholder, const sim::engine::Snapshot* snapshot) {
+  if (!snapshot || !snapshot->cluster || !snapshot->figures) return {};
+  const std::string key = placeholder.substr(std::string(ENGINE).size());
+  const sim::engine::CampusPower campus =
+      sim::engine::campusPower(*snapshot, sim::engine::PowerWindow::StepMean);
+  if (key == "campus_facility_W") return formatQuantity(campus.facility_W, key);
+  if (key == "campus_it_W") return formatQuantity(campus.it_W, key);
+  if (key == "campus_racks") return formatQuantity(snapshot->cluster->campusRacks, key);
+  return {};
 }
 
 // "24.5 GB" -> "24.5\u00a0GB": a number never parts from its unit.
@@ -60,6 +73,8 @@ std::string placeholderValue(const std::string& placeholder, const NarrationSour
     return q ? joinedUnit(formatQuantity(q->value, path)) : std::string();
   }
   if (placeholder.rfind(TRACE, 0) == 0) return traceShare(placeholder, sources);
+  if (placeholder.rfind(ENGINE, 0) == 0)
+    return joinedUnit(engineValue(placeholder, sources.engine));
   const PanelRowView* row = sources.panel ? sources.panel->value(placeholder) : nullptr;
   return row ? joinedUnit(row->text) : std::string();
 }

@@ -4,7 +4,10 @@
 // names ("{catalog:gpus.h100_sxm.sm_count}"), never a number typed into the strings file that
 // the simulation may contradict. With --trace, "{trace.measured.compute}" and
 // "{trace.modelled.exposed_communication}" (compute, exposed_communication, idle) are the shares
-// the timeline's measured vs modelled lines show. Pure text: no ImGui.
+// the timeline's measured vs modelled lines show. "{engine.campus_facility_W}",
+// "{engine.campus_it_W}" and "{engine.campus_racks}" are the running engine's whole campus over
+// its last step (sim::engine::campusPower, the step mean): the figures the campus's power flows
+// are drawn from. Pure text: no ImGui.
 #pragma once
 
 #include <string>
@@ -12,6 +15,7 @@
 
 #include "app/ui/panels.h"
 #include "sim/catalog.h"
+#include "sim/engine/snapshot.h"
 #include "sim/trace/compare.h"
 
 namespace app {
@@ -22,6 +26,7 @@ struct NarrationSources {
   const sim::Catalog* catalog = nullptr;
   const sim::trace::StepShares* measured = nullptr;  // --trace: the traced step shown
   const sim::trace::StepShares* modelled = nullptr;  // the model's step of the same scenario
+  const sim::engine::Snapshot* engine = nullptr;     // the running simulation, as drawn
 };
 
 /// The placeholders of `text` in order, without their braces ("memory.fits", "catalog:...").

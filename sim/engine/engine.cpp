@@ -123,6 +123,8 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   e->m_gpuSpeed.assign(gpus, 1.0f);
   e->m_switchPaused.assign(c.switchCount(), 0);
   e->m_rackPower_W.assign(c.racks, 0);
+  e->m_rackMeanPower_W.assign(c.racks, 0);
+  e->m_rackWindowEnergy_J.assign(c.racks, 0);
   e->m_cduLoop_C.assign(c.cdus, static_cast<float>(fac.coolantSupply_C));
   e->m_cduFlow.assign(c.cdus, 1.0f);
   e->m_cduClock.assign(c.cdus, 1.0f);
@@ -498,6 +500,7 @@ void Engine::step() {
   const double dt = m_desc.dt_s;
   applyFaults();
   updatePause();
+  const uint64_t stepsBefore = m_completedSteps;
   if (training()) {
     advanceTraining(dt);
     trainingPower();
@@ -513,6 +516,7 @@ void Engine::step() {
     m_service.step(m_time_s, dt, m_replicaSpeed);
     inferencePower();
   }
+  averagePower(dt, m_completedSteps != stepsBefore);
   thermal(dt);
   ++m_steps;
   m_time_s = double(m_steps) * dt;
@@ -525,6 +529,24 @@ void Engine::step() {
     else
       m_seriesHead = (m_seriesHead + 1) % cap;
   }
+}
+
+void Engine::averagePower(double dt_s, bool stepEnded) {
+  for (size_t r = 0; r < m_rackPower_W.size(); ++r)
+    m_rackWindowEnergy_J[r] += m_rackPower_W[r] * dt_s;
+  m_window_s += dt_s;
+  // A training step is the power's natural period (compute, then the collective); a step that
+  // never ends (a deadlock) still closes its window, so the mean falls to what the racks draw.
+  const double limit_s =
+      training() ? STALLED_WINDOW_STEPS * m_faultFreeStep_s : SERVICE_POWER_WINDOW_S;
+  const bool close = (training() && stepEnded) || m_window_s >= limit_s - 1e-9 * dt_s;
+  if (!close && m_windowClosed) return;
+  for (size_t r = 0; r < m_rackPower_W.size(); ++r)
+    m_rackMeanPower_W[r] = float(m_rackWindowEnergy_J[r] / m_window_s);
+  if (!close) return;
+  std::fill(m_rackWindowEnergy_J.begin(), m_rackWindowEnergy_J.end(), 0.0);
+  m_window_s = 0;
+  m_windowClosed = true;
 }
 
 void Engine::advanceTo(double t_s) {
@@ -603,6 +625,7 @@ Snapshot Engine::snapshot() const {
   s.linkUp = m_router.linkStates();
   s.switchPaused = m_switchPaused;
   s.rackPower_W = m_rackPower_W;
+  s.rackMeanPower_W = m_rackMeanPower_W;
   s.cduLoop_C = m_cduLoop_C;
   s.cduFlowFraction = m_cduFlow;
   s.cduClock = m_cduClock;
@@ -725,6 +748,9 @@ uint64_t Engine::stateHash() const {
   h = fnvVec(h, m_gpuPower_W);
   h = fnvVec(h, m_gpuJunction_C);
   h = fnvVec(h, m_rackPower_W);
+  h = fnvVec(h, m_rackMeanPower_W);
+  h = fnvVec(h, m_rackWindowEnergy_J);
+  h = fnv(h, &m_window_s, sizeof m_window_s);
   h = fnvVec(h, m_cduLoop_C);
   h = fnvVec(h, m_dpLoad);
   h = fnvVec(h, m_ppLoad);

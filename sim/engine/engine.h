@@ -29,6 +29,11 @@ double firstDifference_s(const std::vector<FaultDesc>& a, const std::vector<Faul
 
 class Engine {
  public:
+  // The mean rack power's window (docs/sim.md "Step-mean power"): a training step, closed after
+  // this many fault-free steps if the step stalls; a service's, this long.
+  static constexpr double STALLED_WINDOW_STEPS = 2.0;
+  static constexpr double SERVICE_POWER_WINDOW_S = 1.0;
+
   /// Builds the cluster, plans the workload and routes its flows; errors name the field. The
   /// engine holds ids into its own arrays, so it lives behind a pointer and never moves.
   static Result<std::unique_ptr<Engine>> create(const Catalog& catalog, const EngineDesc& desc);
@@ -118,6 +123,10 @@ class Engine {
   void trainingPower();
   void inferencePower();
   void thermal(double dt_s);
+  /// Adds this step's rack energy to the averaging window; closes it at the end of a training
+  /// step (or a stalled one's STALLED_WINDOW_STEPS fault-free steps, a service's
+  /// SERVICE_POWER_WINDOW_S) and publishes its mean power.
+  void averagePower(double dt_s, bool stepEnded);
   void aggregate();
   double computeRate() const;
 
@@ -175,6 +184,12 @@ class Engine {
   std::vector<float> m_gpuUtil, m_gpuPower_W, m_gpuJunction_C, m_gpuHbm_Bps, m_gpuKv;
   std::vector<uint8_t> m_switchPaused;
   std::vector<float> m_rackPower_W;
+  // Rack power averaged over the last closed window (before the first closes: the open one so
+  // far), the open window's energy and length.
+  std::vector<float> m_rackMeanPower_W;
+  std::vector<double> m_rackWindowEnergy_J;
+  double m_window_s = 0;
+  bool m_windowClosed = false;
   std::vector<float> m_cduLoop_C, m_cduFlow, m_cduClock;
   std::vector<double> m_cduHeat_W;
 

@@ -6,6 +6,7 @@
 
 #include "sim/domain.h"
 #include "sim/engine/series.h"
+#include "sim/engine/thermal.h"
 
 namespace sim::engine {
 namespace {
@@ -32,6 +33,7 @@ std::string checkSnapshot(const Snapshot& s) {
       checkArray("gpu_kv_occupancy", s.gpuKvOccupancy, "share"),
       checkArray("link_utilisation", s.linkUtilisation, "share"),
       checkArray("rack_power_W", s.rackPower_W, "W"),
+      checkArray("rack_mean_power_W", s.rackMeanPower_W, "W"),
       checkArray("cdu_loop_C", s.cduLoop_C, "C"),
       checkArray("cdu_flow_fraction", s.cduFlowFraction, "share"),
       checkArray("cdu_clock", s.cduClock, "share"),
@@ -75,17 +77,28 @@ std::string checkSnapshot(const Snapshot& s) {
   return "";
 }
 
-double rackRangePower_W(const Snapshot& snapshot, uint32_t firstRack, uint32_t endRack) {
-  const uint32_t modelled =
-      std::min<uint32_t>(snapshot.cluster->racks, uint32_t(snapshot.rackPower_W.size()));
+double rackRangePower_W(const Snapshot& snapshot, uint32_t firstRack, uint32_t endRack,
+                        PowerWindow window) {
+  const std::span<const float> power =
+      window == PowerWindow::Now ? snapshot.rackPower_W : snapshot.rackMeanPower_W;
+  const uint32_t modelled = std::min<uint32_t>(snapshot.cluster->racks, uint32_t(power.size()));
   double modelledSum_W = 0;
-  for (uint32_t r = 0; r < modelled; ++r) modelledSum_W += snapshot.rackPower_W[r];
+  for (uint32_t r = 0; r < modelled; ++r) modelledSum_W += power[r];
   const double mirrored_W = modelled ? modelledSum_W / modelled : 0.0;
   double sum_W = 0;
-  for (uint32_t r = firstRack; r < endRack; ++r) {
-    sum_W += r < modelled ? snapshot.rackPower_W[r] : mirrored_W;
-  }
+  for (uint32_t r = firstRack; r < endRack; ++r) sum_W += r < modelled ? power[r] : mirrored_W;
   return sum_W;
+}
+
+CampusPower campusPower(const Snapshot& snapshot, PowerWindow window) {
+  const Cluster& c = *snapshot.cluster;
+  CampusPower out;
+  out.it_W = rackRangePower_W(snapshot, 0, c.campusRacks, window);
+  out.facility_W =
+      out.it_W + facilityOverheadAt_W(out.it_W, double(c.campusRacks) * c.rackMaxPower_W,
+                                      c.specs.facility.pue,
+                                      snapshot.figures->facilityFixedOverheadFraction);
+  return out;
 }
 
 RackCoolant rackCoolant(const Snapshot& snapshot, uint32_t rack) {

@@ -60,7 +60,10 @@ struct Snapshot {
   std::span<const uint8_t> linkUp;
   std::span<const uint8_t> switchPaused;  // by SwitchId: PFC-paused
   std::span<const float> rackPower_W;     // by RackId
-  std::span<const float> cduLoop_C;       // by CduId
+  // By RackId: the mean over the last completed training step (a service: the last second);
+  // before the first ends, over the time so far. What a meter on the rack's feed reads.
+  std::span<const float> rackMeanPower_W;
+  std::span<const float> cduLoop_C;  // by CduId
   std::span<const float> cduFlowFraction;
   std::span<const float> cduClock;  // throttle clock share of the CDU's GPUs
   Aggregates aggregates;
@@ -96,10 +99,23 @@ struct Snapshot {
 /// pipeline times may be NEVER_S, a ring that cannot complete); else the first figure outside.
 std::string checkSnapshot(const Snapshot& snapshot);
 
+/// Which of the engine's rack powers: this instant's (it swings with the step's phases), or the
+/// mean over the last step (rackMeanPower_W).
+enum class PowerWindow : uint8_t { Now, StepMean };
+
 /// IT power of campus racks [firstRack, endRack) (W): the racks the engine models as it has
 /// them, every other rack at the mean of the modelled ones (the campus mirrors its modelled
 /// fabric; docs/sim.md "Hall power").
-double rackRangePower_W(const Snapshot& snapshot, uint32_t firstRack, uint32_t endRack);
+double rackRangePower_W(const Snapshot& snapshot, uint32_t firstRack, uint32_t endRack,
+                        PowerWindow window = PowerWindow::Now);
+
+/// The whole campus's power (W): its racks' IT (rackRangePower_W over every campus rack) and
+/// the facility's draw at that IT load (IT + the overhead at part load, as the aggregates').
+struct CampusPower {
+  double it_W = 0;
+  double facility_W = 0;
+};
+CampusPower campusPower(const Snapshot& snapshot, PowerWindow window);
 
 /// One rack's coolant now (docs/sim.md "Coolant temperatures along the loop"): its CDU, the CDU
 /// pump's flow share, the rack's heat (all of its power goes into the water) and the water's

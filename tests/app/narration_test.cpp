@@ -21,6 +21,8 @@
 #include "app/ui/tour_panel.h"
 #include "app/ui/ui_layer.h"
 #include "app/ui/ui_text.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/request.h"
 #include "sim/engine/scenarios.h"
 #include "sim/scenario.h"
 
@@ -122,12 +124,26 @@ TEST(Narration, EveryNumberIsTheValueItNamesAndEveryActionAControlOfItsChapter) 
       const app::PanelView view = app::evaluatePanel(
           *panel, *scenario, app::defaultKnobValues(*panel), *session.catalog, language);
       ASSERT_TRUE(view.error.empty()) << view.error;
-      const app::NarrationSources sources{&view, session.catalog.get()};
+      app::NarrationSources sources{&view, session.catalog.get()};
 
       std::vector<std::string> keys = step.narration;
       if (!step.action.empty()) keys.push_back(step.action);
       if (!step.booth.empty()) keys.push_back(step.booth);
       if (seenTitles.insert(chapter.title).second) keys.push_back(chapter.title);
+      // The step's engine a few steps in, where a line quotes it ("{engine.*}").
+      std::unique_ptr<sim::engine::Engine> engine;
+      sim::engine::Snapshot snapshot;
+      for (const std::string& key : keys) {
+        if (engine || player->text(key).find("{engine.") == std::string::npos) continue;
+        auto desc = sim::engine::engineDescOf({frame.engineScenario, {}, frame.faults});
+        ASSERT_TRUE(desc) << desc.error();
+        auto created = sim::engine::Engine::create(*session.catalog, *desc);
+        ASSERT_TRUE(created) << created.error();
+        engine = std::move(*created);
+        engine->advanceTo(10.0);
+        snapshot = engine->snapshot();
+        sources.engine = &snapshot;
+      }
       for (const std::string& key : keys) {
         SCOPED_TRACE(key);
         const std::string text = player->text(key);
@@ -140,6 +156,18 @@ TEST(Narration, EveryNumberIsTheValueItNamesAndEveryActionAControlOfItsChapter) 
           if (p.rfind("catalog:", 0) == 0) {
             const sim::Quantity* q = session.catalog->find(p.substr(8));
             ASSERT_NE(q, nullptr) << p;
+            continue;
+          }
+          if (p.rfind("engine.", 0) == 0) {
+            // The campus the power flows draw: its step-mean figures, as the engine has them.
+            const sim::engine::CampusPower campus =
+                sim::engine::campusPower(snapshot, sim::engine::PowerWindow::StepMean);
+            const double value = p == "engine.campus_facility_W" ? campus.facility_W
+                                 : p == "engine.campus_it_W"
+                                     ? campus.it_W
+                                     : double(snapshot.cluster->campusRacks);
+            const std::string expected = replaceAll(app::formatQuantity(value, p), " ", "\u00a0");
+            EXPECT_NE(shown.find(expected), std::string::npos) << p << " = " << expected;
             continue;
           }
           // The panel's own row (or output) shows exactly this text.

@@ -32,14 +32,16 @@ std::unique_ptr<Engine> run(EngineDesc d, int steps = STEPS) {
 }  // namespace
 
 // Pinned from a run of this code with the shipped catalog. A change here means the simulation's
-// results changed: if that was intended (a model or catalog change), re-pin and say why.
+// results changed: if that was intended (a model or catalog change), re-pin and say why. Last
+// re-pinned when the hash came to cover the step-mean rack power's window (the series, and so
+// every earlier figure, unchanged).
 TEST(EngineDeterminism, PinnedHashOfEveryBuiltinScenario) {
   const std::map<std::string, uint64_t> pinned = {
-      {"training_405b", 0x6c54261ade08d299ull},   {"training_405b_no_rail", 0x79c793f5ed1373fcull},
-      {"training_moe_ep", 0xe5162d22711a71e5ull}, {"inference_70b", 0x80f1087c1fe0f950ull},
-      {"link_down", 0x73b6ba6c912c15d3ull},       {"pfc_storm", 0xd8ea4f099ed50e35ull},
-      {"pfc_deadlock", 0xbd1b3e8be60277b6ull},    {"pump_trip", 0x5d1806f3a71993c5ull},
-      {"straggler", 0x254f12ad4f045eb6ull},
+      {"training_405b", 0x53b982589dcd8ae5ull},   {"training_405b_no_rail", 0xbf79a4b488e474dcull},
+      {"training_moe_ep", 0x9df32091f850ca1eull}, {"inference_70b", 0x63a87806c4c368d1ull},
+      {"link_down", 0x429dc397a13771c0ull},       {"pfc_storm", 0x9aac2c80a0f13408ull},
+      {"pfc_deadlock", 0x68b84cd9b70ece2full},    {"pump_trip", 0x60b7476129c20911ull},
+      {"straggler", 0x32a32e2d1da6a912ull},
   };
   ASSERT_EQ(pinned.size(), builtinScenarioNames().size());
   for (const std::string& name : builtinScenarioNames()) {

@@ -231,7 +231,8 @@ double PowerFlow::width_m(double power_W) {
 std::vector<double> PowerFlow::hallPower_W(const sim::engine::Snapshot& snapshot) const {
   std::vector<double> out;
   for (const auto& [first, end] : m_racks)
-    out.push_back(sim::engine::rackRangePower_W(snapshot, first, end));
+    out.push_back(
+        sim::engine::rackRangePower_W(snapshot, first, end, sim::engine::PowerWindow::StepMean));
   return out;
 }
 

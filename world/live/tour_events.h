@@ -113,7 +113,8 @@ class PowerFlow {
   /// The bands and their pulses at `time_s`, relative to `eye`.
   void emit(const std::vector<double>& hallPower_W, double time_s, const glm::dvec3& eye,
             std::vector<gpu::Instance>& out) const;
-  /// Each hall's IT power now (sim::engine::rackRangePower_W over its racks).
+  /// Each hall's IT power over the last step (sim::engine::rackRangePower_W over its racks, the
+  /// step mean: what a meter on the feed reads, not the swing between compute and collective).
   std::vector<double> hallPower_W(const sim::engine::Snapshot& snapshot) const;
   /// The band width for `power_W`.
   static double width_m(double power_W);

@@ -370,9 +370,9 @@ void World::addFabricLabels(const CullView& view, RenderList& out) const {
 std::string powerFlowLabel(const PowerFlow::Flow& flow) {
   char text[64];
   if (flow.hall < 0) {
-    std::snprintf(text, sizeof text, "substation  %.1f MW now", flow.power_W * 1e-6);
+    std::snprintf(text, sizeof text, "substation  %.1f MW IT, step mean", flow.power_W * 1e-6);
   } else {
-    std::snprintf(text, sizeof text, "hall %d  %.1f MW%s now", flow.hall, flow.power_W * 1e-6,
+    std::snprintf(text, sizeof text, "hall %d  %.1f MW%s", flow.hall, flow.power_W * 1e-6,
                   flow.heat ? " of heat" : "");
   }
   return text;
