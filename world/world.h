@@ -70,6 +70,7 @@ struct FrameDesc {
   std::optional<ComputeShares> compute;
   bool nvlinkDomain = false;
   bool goodput = false;
+  bool stageBands = false;  // hall 0's trays lit in their pipeline stage's colour
   double eventTime_s = 0;
   // The station whose studio the view is in, when the view knows it (a station's still, a tour
   // step that has landed); empty: found from what the camera looks at (World::studioFor).
@@ -163,6 +164,8 @@ class World {
   const AllReduceRing::State& ringState() const { return m_ringState; }
   const NvlinkDomain& nvlinkDomain() const { return m_nvlink; }
   const GoodputColumns& goodputColumns() const { return m_goodput; }
+  /// Chapter 9's stage bars on hall 0's racks, of the last sync's training job.
+  const std::vector<StageBands::Bar>& stageBars() const { return m_stageBars; }
   const sim::engine::StepSplit& stepSplit() const { return m_stepSplit; }
   const Traffic& traffic() const { return m_traffic; }
   /// The hero rack's coolant flow (drawn when FrameDesc::coolant; updated by sync).
@@ -190,7 +193,11 @@ class World {
   AllReduceRing::State m_ringState;   // of the last sync
   NvlinkDomain m_nvlink;
   GoodputColumns m_goodput;
-  sim::engine::StepSplit m_stepSplit;  // of the last sync
+  StageBands m_stages;
+  std::vector<StageBands::Bar> m_stageBars;  // of the last sync's job (laid out once a run)
+  uint32_t m_stageCount = 0;                 // its pipeline stages
+  uint64_t m_stagesGeneration = UINT64_MAX;  // the sync generation they were laid out for
+  sim::engine::StepSplit m_stepSplit;        // of the last sync
   uint32_t m_domainGpus = 0, m_gpusPerTray = 0;
   std::vector<Station> m_stations;
   std::vector<std::vector<gpu::Instance>> m_scratch;  // per-mesh instances, reused every frame

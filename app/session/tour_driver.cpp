@@ -108,6 +108,7 @@ world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height,
   frame.hbmStream = m_player.frame().overlays.firehose;
   frame.nvlinkDomain = m_player.frame().overlays.nvlink;
   frame.goodput = m_player.frame().overlays.goodput;
+  frame.stageBands = m_player.frame().overlays.stages;
   frame.hbmFill = hbmFill;
   frame.animationTime_s = animation_s;  // a paused simulation pauses them too
   return frame;

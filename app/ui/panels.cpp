@@ -7,6 +7,7 @@
 #include <map>
 
 #include "sim/engine/fault_spec.h"
+#include "sim/engine/request.h"
 #include "sim/engine/scenarios.h"
 #include "sim/evaluate.h"
 #include "sim/json_checker.h"
@@ -305,14 +306,19 @@ class PanelParser : sim::JsonChecker {
 
   bool readKnob(const Pointer& at, PanelKnob& knob) {
     if (!field(at, Json::value_t::object, "an object")) return false;
-    if (!onlyFields(
-            at, {"label", "label_de", "path", "value_key", "min", "max", "step", "log", "choices"}))
+    if (!onlyFields(at, {"label", "label_de", "path", "value_key", "min", "max", "step", "log",
+                         "choices", "engine"}))
       return false;
     if (!panelText(at, "label", knob.label) || !text(at / "path", knob.path)) return false;
     if (!contains(sim::scenarioFieldPaths(), knob.path))
       return flag(at / "path", "unknown scenario field \"" + knob.path +
                                    "\" (see docs/sim.md for the settable paths)");
     if (find(at / "value_key") && !outputKey(at / "value_key", false, knob.valueKey)) return false;
+    if (find(at / "engine")) {
+      if (!text(at / "engine", knob.engine)) return false;
+      if (!contains(sim::engine::engineFieldPaths(), knob.engine))
+        return flag(at / "engine", "unknown engine field \"" + knob.engine + "\"");
+    }
     if (knob.valueKey.empty() && !findReader(knob.path))
       return flag(at, "the value of \"" + knob.path +
                           "\" may come from the catalog: name the output showing it in "
@@ -476,6 +482,19 @@ std::vector<std::string> panelAssignments(const Panel& panel,
     const PanelKnob& knob = panel.knobs[i];
     const double v = snapped(knob, knobValues[i]);
     out.push_back(knob.path + "=" +
+                  (knob.choices.empty() ? formatKnobValue(v) : knob.choices[size_t(v)]));
+  }
+  return out;
+}
+
+std::vector<std::string> engineAssignments(const Panel& panel,
+                                           const std::vector<double>& knobValues) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < panel.knobs.size() && i < knobValues.size(); ++i) {
+    const PanelKnob& knob = panel.knobs[i];
+    if (knob.engine.empty() || std::isnan(knobValues[i])) continue;
+    const double v = snapped(knob, knobValues[i]);
+    out.push_back(knob.engine + "=" +
                   (knob.choices.empty() ? formatKnobValue(v) : knob.choices[size_t(v)]));
   }
   return out;

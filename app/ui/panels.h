@@ -58,6 +58,10 @@ struct PanelKnob {
   double step = 1;
   bool log = false;
   std::vector<std::string> choices;
+  // The time engine's field the knob also sets (sim/engine/request.h, e.g.
+  // "workload.training.pp"): a change restarts the running engine with it, so the world shows
+  // what the panel computes. "" = the calculator's alone.
+  std::string engine;
 };
 
 struct PanelBarSegment {
@@ -235,6 +239,10 @@ std::vector<double> defaultKnobValues(const Panel& panel);
 /// exactly what `dcwalk sim --set` takes. Values are clamped and snapped to the knob's steps.
 std::vector<std::string> panelAssignments(const Panel& panel,
                                           const std::vector<double>& knobValues);
+/// The engine overrides of the knobs that name an engine field and have been turned
+/// ("workload.training.pp=8", sim::engine::EngineRequest::overrides), in knob order.
+std::vector<std::string> engineAssignments(const Panel& panel,
+                                           const std::vector<double>& knobValues);
 /// Evaluates `panel` on `base` with `knobValues` (see defaultKnobValues) by sim::evaluateScenario.
 PanelView evaluatePanel(const Panel& panel, const sim::ScenarioDesc& base,
                         const std::vector<double>& knobValues, const sim::Catalog& catalog,

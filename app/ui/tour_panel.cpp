@@ -45,7 +45,10 @@ void TourPanel::draw(const PanelDrawDesc& desc, const RunningSim& sim,
                      std::vector<SimCommand>& commands) {
   if (!m_panel) return;
   const PanelInput input = drawPanel(m_view, m_knobs, desc);
-  if (input.knobsChanged) evaluate(desc.language);
+  if (input.knobsChanged) {
+    evaluate(desc.language);
+    if (auto command = engineCommand(sim, desc.language)) commands.push_back(std::move(*command));
+  }
   if (input.button) {
     if (auto command = buttonCommand(*input.button, sim, desc.language))
       commands.push_back(std::move(*command));
@@ -69,6 +72,27 @@ std::optional<SimCommand> TourPanel::buttonCommand(size_t index, const RunningSi
   return SimCommand::restart(
       {sim.request.scenario, sim.request.overrides, *faults}, true,
       withValue(uiText("notice.injected", language), faultLabel(faults->back(), language)));
+}
+
+void TourPanel::setKnob(size_t index, double value, const std::string& language) {
+  if (index >= m_knobs.size()) return;
+  m_knobs[index] = value;
+  evaluate(language);
+}
+
+std::optional<SimCommand> TourPanel::engineCommand(const RunningSim& sim,
+                                                   const std::string& language) const {
+  if (!m_panel) return std::nullopt;
+  // The running request with each engine knob's field set anew (the others kept).
+  std::vector<std::string> overrides = sim.request.overrides;
+  for (const std::string& assignment : engineAssignments(*m_panel, m_knobs)) {
+    const std::string path = assignment.substr(0, assignment.find('='));
+    std::erase_if(overrides, [&](const std::string& o) { return o.rfind(path + "=", 0) == 0; });
+    overrides.push_back(assignment);
+  }
+  if (overrides == sim.request.overrides) return std::nullopt;
+  return SimCommand::restart({sim.request.scenario, overrides, sim.request.faults}, true,
+                             withValue(uiText("notice.running", language), sim.request.scenario));
 }
 
 world::ComputeShares rooflineShares(const RooflineView& roofline,

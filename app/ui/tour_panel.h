@@ -49,6 +49,12 @@ class TourPanel {
   /// button, or its fault cannot be made).
   std::optional<SimCommand> buttonCommand(size_t index, const RunningSim& sim,
                                           const std::string& language) const;
+  /// The restart that runs `sim` with the engine fields of the panel's turned knobs
+  /// (PanelKnob::engine); nullopt when the running request has them already.
+  std::optional<SimCommand> engineCommand(const RunningSim& sim, const std::string& language) const;
+  /// Sets knob `index` to `value` (a choice's index, or the knob's own value) and re-evaluates,
+  /// as a turn in the panel does (tests, scripted tours).
+  void setKnob(size_t index, double value, const std::string& language);
   /// The panel as evaluated now; nullptr before the first follow or when the frame has none.
   const PanelView* view() const { return m_view.id.empty() ? nullptr : &m_view; }
   /// The panel's memory bar as an HBM fill (the hero stack shows it); nullptr without a bar.

@@ -139,6 +139,10 @@ TEST(Panels, MalformedFilesAreRefusedWithFileAndLine) {
       R"({"id": "pixel_race", "title": "t", "rows": [{"label": "l", "key": "hardware.gpu"}], "knobs": [{"label": "k", "path": "workload.batchh", "min": 1, "max": 2, "step": 1}]})",
       3, "unknown scenario field \"workload.batchh\"");
   expectRefused(
+      "unknown_engine_field",
+      R"({"id": "pixel_race", "title": "t", "rows": [{"label": "l", "key": "hardware.gpu"}], "knobs": [{"label": "k", "path": "workload.batch", "engine": "workload.training.ppp", "min": 1, "max": 2, "step": 1}]})",
+      3, "unknown engine field \"workload.training.ppp\"");
+  expectRefused(
       "knob_needs_value_key",
       R"({"id": "pixel_race", "title": "t", "rows": [{"label": "l", "key": "hardware.gpu"}], "knobs": [{"label": "k", "path": "facility.pue", "min": 1, "max": 2, "step": 0.1}]})",
       3, "value_key");
@@ -243,6 +247,16 @@ TEST(Panels, KnobsSnapToTheirStepsAndBecomeSetAssignments) {
   EXPECT_EQ(sets[0], "workload.batch=64");
   EXPECT_EQ(sets[1], "workload.prompt_tokens=" + std::to_string(int(vram->knobs[1].max)));
   EXPECT_EQ(sets[2], "workload.tp=4");
+  EXPECT_TRUE(app::engineAssignments(*vram, values).empty());  // the calculator's alone
+  // Chapter 9's layout knobs also set the engine's fields; untouched ones are left out.
+  const app::Panel* layout = shipped().find("parallelism");
+  ASSERT_NE(layout, nullptr);
+  std::vector<double> turned = app::defaultKnobValues(*layout);
+  EXPECT_TRUE(app::engineAssignments(*layout, turned).empty());
+  for (size_t i = 0; i < layout->knobs.size(); ++i)
+    if (layout->knobs[i].path == "workload.pp") turned[i] = 1;  // choice 1 of 2, 4, 8, 16
+  EXPECT_EQ(app::engineAssignments(*layout, turned),
+            std::vector<std::string>{"workload.training.pp=4"});
   const app::Panel* tco = shipped().find("tco");
   ASSERT_NE(tco, nullptr);
   ASSERT_FALSE(tco->sets.empty());

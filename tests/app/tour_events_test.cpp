@@ -5,6 +5,7 @@
 // to the engine's domain (chapter 8), the goodput columns split as the engine's step is and red
 // only when a fault lost time (finale).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -355,6 +356,105 @@ TEST(TourEvents, PowerFlowsFromTheSubstationToEveryHallAsWideAsItsPower) {
   EXPECT_EQ(feeds, halls.size());
   EXPECT_EQ(heat, halls.size());
   EXPECT_NEAR(world::PowerFlow::width_m(30e6), 30 * world::PowerFlow::WIDTH_M_PER_MW, 1e-12);
+}
+
+// Chapter 9: each TP group's trays wear their pipeline stage's colour on every rack of the hall.
+// The stage of a rack's slot follows the engine's documented placement (sim/engine/training.cpp):
+// group i = stage x dp + replica of tp GPUs sits in rack i mod racks at slot i / racks. Turning
+// PP in the panel restarts the engine with it, and the bars and their colours follow.
+TEST(TourEvents, EveryTrayWearsItsPipelineStagesColourAndFollowsThePanelsPp) {
+  TourRig rig;
+  rig.go(9, 1);  // the row of racks
+  const world::Station* row = rig.session.world->station("row");
+  ASSERT_NE(row, nullptr);
+  const app::Panel* panel = rig.panel->panels().find("parallelism");
+  ASSERT_NE(panel, nullptr);
+  size_t ppKnob = panel->knobs.size();
+  for (size_t i = 0; i < panel->knobs.size(); ++i)
+    if (panel->knobs[i].path == "workload.pp") ppKnob = i;
+  ASSERT_LT(ppKnob, panel->knobs.size());
+  size_t bars[2] = {0, 0};
+  for (const int pp : {16, 8}) {
+    SCOPED_TRACE("pp " + std::to_string(pp));
+    if (pp == 8) {
+      const auto& choices = panel->knobs[ppKnob].choices;
+      const auto at = std::find(choices.begin(), choices.end(), "8");
+      ASSERT_NE(at, choices.end());
+      rig.panel->setKnob(ppKnob, double(at - choices.begin()), "en");
+      auto command = rig.panel->engineCommand(
+          app::RunningSim{rig.session.sim->request(), rig.session.sim->time_s()}, "en");
+      ASSERT_TRUE(command) << "a turned PP knob must restart the engine with it";
+      rig.session.sim->queue(std::move(*command));
+      rig.settle();
+    }
+    const sim::engine::Snapshot snapshot = rig.session.sim->snapshot();
+    ASSERT_NE(snapshot.training, nullptr);
+    ASSERT_EQ(snapshot.training->desc.pp, pp);
+    const sim::engine::Cluster& c = *snapshot.cluster;
+    const uint32_t dp = uint32_t(snapshot.training->desc.dp);
+    const uint32_t unit = uint32_t(snapshot.training->desc.tp * snapshot.training->desc.cp);
+    const uint32_t groups = uint32_t(pp) * dp, slots = c.gpusPerRack / unit;
+    const renderer::Pixels pixels = rig.still();
+    // The palette as the bars draw it, in the frame's sRGB: the stage's hue at full brightness.
+    std::vector<std::array<double, 3>> palette;
+    for (int s = 0; s < pp; ++s) {
+      world::Look look = world::OverlayTint::lookOf(double(s) / (pp - 1));
+      const double peak = std::max({look.r, look.g, look.b});
+      auto srgb = [&](double v) {
+        v /= peak;
+        return 255 * (v <= 0.0031308 ? 12.92 * v : 1.055 * std::pow(v, 1 / 2.4) - 0.055);
+      };
+      palette.push_back({srgb(look.r), srgb(look.g), srgb(look.b)});
+    }
+    size_t matched = 0, seen = 0;
+    std::vector<int> rackBars(c.racks, 0);
+    for (const world::StageBands::Bar& bar : rig.session.world->stageBars()) {
+      // Which rack and slot: the bar stands on the rack whose bounds hold it.
+      const world::RackMap& racks = rig.session.world->racks();
+      uint32_t rack = UINT32_MAX;
+      for (uint32_t r = 0; r < racks.rackCount() && r < c.racks; ++r) {
+        const world::Aabb& b = racks.rackBounds(r);
+        const glm::dvec3 m = bar.box.center();
+        if (m.x >= b.min.x - 0.1 && m.x <= b.max.x + 0.1 && m.z >= b.min.z - 0.1 &&
+            m.z <= b.max.z + 0.1)
+          rack = r;
+      }
+      ASSERT_NE(rack, UINT32_MAX);
+      const uint32_t slot = uint32_t(rackBars[rack]++);
+      // The k-th group of the rack in the job: slot k holds group k x racks + rack.
+      const uint64_t group = uint64_t(slot) * c.racks + rack;
+      ASSERT_LT(group, groups) << "a bar on a tray of spare GPUs";
+      EXPECT_EQ(bar.stage, uint32_t(group / dp)) << "rack " << rack << " slot " << slot;
+      // In the picture: the pixel at the bar's centre is nearest its own stage's colour.
+      const Rect r = project(rig.camera(), bar.box);
+      if (r.area() < 4 || rack >= 8) continue;
+      const int x = (r.x0 + r.x1) / 2, y = (r.y0 + r.y1) / 2;
+      const uint8_t* p = &pixels.rgba[(size_t(y) * pixels.width + x) * 4];
+      size_t nearest = 0;
+      double best = 1e30;
+      for (size_t s = 0; s < palette.size(); ++s) {
+        const double d = std::pow(p[0] - palette[s][0], 2) + std::pow(p[1] - palette[s][1], 2) +
+                         std::pow(p[2] - palette[s][2], 2);
+        if (d < best) best = d, nearest = s;
+      }
+      ++seen;
+      matched += nearest == bar.stage;
+    }
+    // Every slot of every rack holds a group while the job fills the racks, none beyond.
+    for (uint32_t r = 0; r < c.racks; ++r) {
+      uint32_t expected = 0;
+      for (uint32_t k = 0; k < slots; ++k) expected += uint64_t(k) * c.racks + r < groups;
+      if (r < rig.session.world->racks().rackCount() && rackBars[r] > 0)
+        EXPECT_EQ(uint32_t(rackBars[r]), expected) << "rack " << r;
+    }
+    bars[pp == 8] = rig.session.world->stageBars().size();
+    EXPECT_GT(seen, 20u) << "the row's bars are not on screen";
+    EXPECT_GE(double(matched), 0.9 * double(seen)) << matched << " of " << seen;
+    std::printf("pp %d: %zu bars, %zu of %zu on screen in their stage's colour\n", pp,
+                bars[pp == 8], matched, seen);
+  }
+  // Half the stages on as many replicas: half the GPUs in the job, the rest's trays dark.
+  EXPECT_LT(double(bars[1]), 0.6 * double(bars[0]));
 }
 
 TEST(TourEvents, PowerFlowLabelsSayTheirMegawatts) {

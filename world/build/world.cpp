@@ -51,6 +51,7 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
     world->m_goodput = GoodputColumns::build(world->m_scene, hero);
     world->m_ring = AllReduceRing::build(world->m_racks);
     world->m_power = PowerFlow::build(world->m_scene, world->m_racks);
+    world->m_stages = StageBands::build(world->m_scene, world->m_racks);
   }
   for (const char* name : {"package", "gh100"}) {
     if (const Station* s = world->station(name)) {

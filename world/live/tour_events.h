@@ -153,6 +153,38 @@ class NvlinkDomain {
   double m_frontPlane = 0;  // along m_front: the trays' fronts (the hero tray's pulled out)
 };
 
+/// Chapter 9: 3D parallelism on the hall's racks. Every compute tray of a training job's racks
+/// wears a light bar on the rack's front in the colour of the pipeline stage its GPUs run (the
+/// overlay's palette, stage 0 to the last); trays of one TP group (inside the NVLink domain) join
+/// into one bar, so each bar is a TP group and the stages stand as bands across the hall's racks.
+class StageBands {
+ public:
+  /// The compute trays ("compute_trayN", N = 0 at the top) of every rack of hall `hall`; none
+  /// when its racks have no compute trays (an 8-GPU system's chassis).
+  static StageBands build(const Scene& scene, const RackMap& racks, uint32_t hall = 0);
+
+  struct Bar {
+    Aabb box;  // world: on the rack's front
+    uint32_t stage = 0;
+  };
+  /// The bars of `snapshot`'s training job: one per TP group of each rack (its trays top down);
+  /// none for a service.
+  std::vector<Bar> layout(const sim::engine::Snapshot& snapshot) const;
+  /// The bars in their stages' colours out of `stages`.
+  static void emit(const std::vector<Bar>& bars, uint32_t stages, const glm::dvec3& eye,
+                   std::vector<gpu::Instance>& out);
+  size_t racks() const { return m_racks.size(); }
+
+ private:
+  struct Rack {
+    uint32_t id = 0;          // RackId index
+    std::vector<Aabb> trays;  // world, by tray number
+    glm::dvec3 front{0, 0, 1};
+    double frontPlane = 0;  // along `front`: the trays' fronts
+  };
+  std::vector<Rack> m_racks;
+};
+
 /// The finale: two columns beside the hero rack. The real step, split bottom up into compute
 /// (green), communication (cyan), bubble (amber), optimizer (grey) and time lost to faults
 /// (red), each as tall as its share; beside it the ghost: the same step at peak FLOPs.

@@ -151,6 +151,11 @@ void World::sync(const sim::engine::Snapshot& snapshot, OverlayMetric metric, ui
   m_stepSplit = sim::engine::stepSplit(snapshot);
   m_ringState = m_ring.state(snapshot);
   m_hallPower_W = m_power.hallPower_W(snapshot);
+  if (generation != m_stagesGeneration) {  // a job's placement holds for its whole run
+    m_stageBars = m_stages.layout(snapshot);
+    m_stageCount = snapshot.training ? uint32_t(std::max(1, snapshot.training->desc.pp)) : 0;
+    m_stagesGeneration = generation;
+  }
   m_domainGpus = snapshot.cluster ? snapshot.cluster->gpusPerRack : 0;
   m_gpusPerTray = snapshot.cluster ? snapshot.cluster->gpusPerTray : 0;
   m_generation = generation;
@@ -215,6 +220,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     m_nvlink.emit(lit / m_gpusPerTray, view.eye, m_animated);
   }
   if (frame.goodput) m_goodput.emit(m_stepSplit, view.right, view.eye, m_animated);
+  if (frame.stageBands) StageBands::emit(m_stageBars, m_stageCount, view.eye, m_animated);
   const uint64_t animatedTriangles =
       uint64_t(m_meshes.mesh(m_primitives.box).triangleCount()) * m_animated.size();
   view.triangleBudget =

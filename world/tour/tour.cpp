@@ -302,10 +302,21 @@ class TourParser : sim::JsonChecker {
 }  // namespace
 
 const std::vector<std::string>& knownOverlays() {
-  static const std::vector<std::string> names = {
-      "labels",   "heat.power",  "heat.temperature", "heat.utilization", "traffic", "memory",
-      "roofline", "parallelism", "coolant",          "nvlink",           "goodput", "ring",
-      "power",    "firehose"};
+  static const std::vector<std::string> names = {"labels",
+                                                 "heat.power",
+                                                 "heat.temperature",
+                                                 "heat.utilization",
+                                                 "traffic",
+                                                 "memory",
+                                                 "roofline",
+                                                 "parallelism",
+                                                 "coolant",
+                                                 "nvlink",
+                                                 "goodput",
+                                                 "ring",
+                                                 "power",
+                                                 "firehose",
+                                                 "stages"};
   return names;
 }
 
@@ -320,6 +331,7 @@ bool addOverlay(std::string_view name, StepOverlays& overlays) {
   if (name == "power") return overlays.power = true;
   if (name == "firehose") return overlays.firehose = true;
   if (name == "goodput") return overlays.goodput = true;
+  if (name == "stages") return overlays.stages = true;
   if (name == "parallelism") {
     overlays.heat = OverlayMetric::Stage;
     return true;

@@ -47,6 +47,7 @@ struct StepOverlays {
   bool firehose = false;  // "firehose": HBM streaming into the die
   bool nvlink = false;    // "nvlink": the hero rack's NVLink domain lit tray by tray
   bool goodput = false;   // "goodput": the step split and its peak ghost beside the hero rack
+  bool stages = false;    // "stages": every tray of the hall lit in its pipeline stage's colour
 
   bool operator==(const StepOverlays&) const = default;
 };
