@@ -71,6 +71,8 @@ struct FrameDesc {
   bool nvlinkDomain = false;
   bool goodput = false;
   bool stageBands = false;  // hall 0's trays lit in their pipeline stage's colour
+  // A panel's answer as floating bars behind the studio station's hero (empty: none).
+  std::vector<ValueBar> valueBars;
   double eventTime_s = 0;
   // The station whose studio the view is in, when the view knows it (a station's still, a tour
   // step that has landed); empty: found from what the camera looks at (World::studioFor).
@@ -194,6 +196,7 @@ class World {
   NvlinkDomain m_nvlink;
   GoodputColumns m_goodput;
   StageBands m_stages;
+  std::vector<Aabb> m_valueBoxes;            // of the frame built last (FrameDesc::valueBars)
   std::vector<StageBands::Bar> m_stageBars;  // of the last sync's job (laid out once a run)
   uint32_t m_stageCount = 0;                 // its pipeline stages
   uint64_t m_stagesGeneration = UINT64_MAX;  // the sync generation they were laid out for
@@ -230,6 +233,7 @@ class World {
   /// Each fabric leg's Gb/s and load (or its pause) over the switch rack it enters.
   void addFabricLabels(const CullView& view, RenderList& out) const;
   /// The substation's and each hall's MW over their power flows.
+  void addValueBarLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const;
   void addPowerLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const;
 };
 

@@ -28,6 +28,7 @@ world::FrameDesc TourView::frameDesc(VkExtent2D extent, const SimHost& sim) cons
   if (!step.freeFlight && !step.cameraMoving) frame.studio = step.station;
   frame.eventTime_s = m_eventTime_s;
   if (step.overlays.roofline) frame.compute = m_panel.rooflineGlow(m_eventTime_s);
+  if (step.overlays.compare) frame.valueBars = m_panel.valueBars();
   return frame;
 }
 

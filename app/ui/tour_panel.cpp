@@ -115,6 +115,33 @@ std::optional<world::ComputeShares> TourPanel::rooflineGlow(double eventTime_s) 
   return rooflineShares(*m_view.roofline, points[i]);
 }
 
+std::vector<world::ValueBar> TourPanel::valueBars() const {
+  std::vector<world::ValueBar> out;
+  if (!m_view.verdict) return out;
+  const PanelRowView* verdict = m_view.value(m_view.verdict->key);
+  if (!verdict) return out;
+  const std::string& key = verdict->key;
+  const std::string quantity = "_" + key.substr(key.find('.') + 1);  // "_per_million_tokens_usd"
+  auto firstWord = [](const std::string& label) { return label.substr(0, label.find(' ')); };
+  bool chosen = false;
+  for (const PanelRowView& row : m_view.rows) {
+    if (row.key.rfind("comparison.", 0) != 0 || row.key.size() <= quantity.size() ||
+        row.key.compare(row.key.size() - quantity.size(), quantity.size(), quantity) != 0)
+      continue;
+    world::ValueBar bar{firstWord(row.label) + "  " + row.text, row.value, false};
+    bar.chosen = !chosen && std::abs(row.value - verdict->value) <= 1e-9 * std::abs(verdict->value);
+    chosen = chosen || bar.chosen;
+    out.push_back(std::move(bar));
+  }
+  if (out.empty()) return out;
+  if (!chosen) {
+    const PanelRowView* name = m_view.value("hardware.gpu");
+    out.push_back({(name ? name->text : firstWord(verdict->label)) + "  " + verdict->text,
+                   verdict->value, true});
+  }
+  return out;
+}
+
 void TourPanel::evaluate(const std::string& language) {
   m_language = language;
   const auto& scenario = m_base;

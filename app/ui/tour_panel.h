@@ -17,6 +17,7 @@
 #include "sim/scenario.h"
 #include "world/live/compute_glow.h"
 #include "world/live/hbm_fill.h"
+#include "world/live/tour_events.h"
 #include "world/tour/tour_player.h"
 
 namespace app {
@@ -64,6 +65,11 @@ class TourPanel {
   /// attainable share of the peak and the HBM by its share of the bandwidth (rooflineShares);
   /// nullopt without a roofline.
   std::optional<world::ComputeShares> rooflineGlow(double eventTime_s) const;
+  /// The verdict against its comparisons as floating bars (the "compare" overlay): every
+  /// "comparison.*" value of the verdict's quantity (its key ends as the verdict's does), named by
+  /// its row's first word and shown with its text; the one equal to the verdict is chosen (the
+  /// verdict is added as its own bar when none is). Empty without a verdict or comparisons.
+  std::vector<world::ValueBar> valueBars() const;
   static constexpr double ROOFLINE_PHASE_S = 3.0;
   /// Every panel of the file (tests: each control of each chapter).
   const PanelSet& panels() const { return m_panels; }

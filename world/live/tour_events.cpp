@@ -64,6 +64,8 @@ constexpr Look RING_LINE{0.35f, 0.95f, 1.0f, 0.4f, 0.0f};  // the loop: dim cyan
 // The power flows' bands, dimmer than their pulses: warm white power, red heat.
 constexpr Look FLOW_POWER{1.0f, 0.85f, 0.5f, 0.35f, 0.0f};
 constexpr Look FLOW_HEAT{1.0f, 0.15f, 0.05f, 0.35f, 0.0f};
+// The value bars not chosen: a dim cool white beside the chosen one's green.
+constexpr Look BAR_OTHER{0.45f, 0.47f, 0.52f, 0.6f, 0.0f};
 
 }  // namespace
 
@@ -478,6 +480,44 @@ void StageBands::emit(const std::vector<Bar>& bars, uint32_t stages, const glm::
     look.emissive = 1.0f;
     pushBox(bar.box, look, eye, out);
   }
+}
+
+std::vector<Aabb> ValueBars::layout(const Aabb& hero, const glm::dvec3& right,
+                                    const glm::dvec3& forward, const std::vector<ValueBar>& bars) {
+  std::vector<Aabb> out;
+  if (bars.empty() || hero.empty()) return out;
+  // Horizontal axes of the view, snapped to the world's (the boxes are axis-aligned).
+  auto snap = [](glm::dvec3 v) {
+    return std::abs(v.x) >= std::abs(v.z) ? glm::dvec3(v.x >= 0 ? 1 : -1, 0, 0)
+                                          : glm::dvec3(0, 0, v.z >= 0 ? 1 : -1);
+  };
+  const glm::dvec3 across = snap(right), away = snap(forward);
+  const glm::dvec3 size = hero.size();
+  const double width = std::abs(glm::dot(size, across));
+  double top = 0;
+  for (const ValueBar& b : bars) top = std::max(top, std::isfinite(b.value) ? b.value : 0.0);
+  const double bar = WIDTH_SHARE * width, gap = GAP_SHARE * width;
+  const double row = bars.size() * bar + (bars.size() - 1) * gap;
+  const glm::dvec3 centre = hero.center();
+  // On the hero's far edge, the row's middle behind its centre.
+  const double far = std::max(glm::dot(hero.min, away), glm::dot(hero.max, away));
+  const glm::dvec3 base = centre + away * (far - glm::dot(centre, away) + 0.5 * bar);
+  for (size_t i = 0; i < bars.size(); ++i) {
+    const double v = std::isfinite(bars[i].value) ? std::max(0.0, bars[i].value) : 0.0;
+    const double h = top > 0 ? HEIGHT_SHARE * width * v / top : 0.0;
+    const glm::dvec3 mid = base + across * (-0.5 * row + (i + 0.5) * bar + i * gap);
+    Aabb box;
+    box.extend(glm::dvec3(mid.x, hero.min.y, mid.z) - 0.5 * bar * (across + away));
+    box.extend(glm::dvec3(mid.x, hero.max.y + h, mid.z) + 0.5 * bar * (across + away));
+    out.push_back(box);
+  }
+  return out;
+}
+
+void ValueBars::emit(const std::vector<Aabb>& boxes, const std::vector<ValueBar>& bars,
+                     const glm::dvec3& eye, std::vector<gpu::Instance>& out) {
+  for (size_t i = 0; i < boxes.size() && i < bars.size(); ++i)
+    pushBox(boxes[i], bars[i].chosen ? event_looks::COMPUTE : BAR_OTHER, eye, out);
 }
 
 GoodputColumns GoodputColumns::build(const Scene& scene, const std::string& rackPath) {

@@ -185,6 +185,29 @@ class StageBands {
   std::vector<Rack> m_racks;
 };
 
+/// Chapter 5: a chapter panel's answer as floating bars behind the station's hero (the TCO's
+/// dollars per million tokens of each accelerator compared), one per value, heights in
+/// proportion, the chosen one lit in the compute green and the rest dim. Pure layout over the
+/// hero's bounds; the values are the panel's (FrameDesc::valueBars).
+struct ValueBar {
+  std::string label;  // what it is and its value, as the panel shows it ("H100  $0.87")
+  double value = 0;   // >= 0, in one unit across the bars
+  bool chosen = false;
+};
+class ValueBars {
+ public:
+  static constexpr double WIDTH_SHARE = 0.1;   // of the hero's width, each bar
+  static constexpr double HEIGHT_SHARE = 0.6;  // the tallest, of the hero's width
+  static constexpr double GAP_SHARE = 0.05;    // between bars, of the hero's width
+  /// The bars' boxes in the order given: a row along `right` (the view's, horizontal) centred
+  /// on the hero and standing on its far edge (along `forward`), the largest value
+  /// HEIGHT_SHARE of the hero's width tall.
+  static std::vector<Aabb> layout(const Aabb& hero, const glm::dvec3& right,
+                                  const glm::dvec3& forward, const std::vector<ValueBar>& bars);
+  static void emit(const std::vector<Aabb>& boxes, const std::vector<ValueBar>& bars,
+                   const glm::dvec3& eye, std::vector<gpu::Instance>& out);
+};
+
 /// The finale: two columns beside the hero rack. The real step, split bottom up into compute
 /// (green), communication (cyan), bubble (amber), optimizer (grey) and time lost to faults
 /// (red), each as tall as its share; beside it the ghost: the same step at peak FLOPs.

@@ -221,6 +221,12 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   }
   if (frame.goodput) m_goodput.emit(m_stepSplit, view.right, view.eye, m_animated);
   if (frame.stageBands) StageBands::emit(m_stageBars, m_stageCount, view.eye, m_animated);
+  m_valueBoxes.clear();
+  if (!frame.valueBars.empty() && studio.station) {
+    m_valueBoxes =
+        ValueBars::layout(studio.station->studioBounds, view.right, view.forward, frame.valueBars);
+    ValueBars::emit(m_valueBoxes, frame.valueBars, view.eye, m_animated);
+  }
   const uint64_t animatedTriangles =
       uint64_t(m_meshes.mesh(m_primitives.box).triangleCount()) * m_animated.size();
   view.triangleBudget =
@@ -323,6 +329,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   if (frame.coolant) addCoolantLabel(view, out);
   if (frame.traffic) addFabricLabels(view, out);
   if (frame.powerFlow) addPowerLabels(view, frame, out);
+  addValueBarLabels(view, frame, out);
   return result;
 }
 
@@ -382,6 +389,15 @@ std::string powerFlowLabel(const PowerFlow::Flow& flow) {
                   flow.heat ? " of heat" : "");
   }
   return text;
+}
+
+void World::addValueBarLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const {
+  if (frame.maxOverlayLabels == 0) return;
+  for (size_t i = 0; i < m_valueBoxes.size() && i < frame.valueBars.size(); ++i) {
+    const Aabb& box = m_valueBoxes[i];
+    const glm::dvec3 top(box.center().x, box.max.y, box.center().z);
+    out.labels.push_back(makeLabel(top - view.eye, frame.valueBars[i].label, 3e5f));
+  }
 }
 
 void World::addPowerLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const {

@@ -302,21 +302,10 @@ class TourParser : sim::JsonChecker {
 }  // namespace
 
 const std::vector<std::string>& knownOverlays() {
-  static const std::vector<std::string> names = {"labels",
-                                                 "heat.power",
-                                                 "heat.temperature",
-                                                 "heat.utilization",
-                                                 "traffic",
-                                                 "memory",
-                                                 "roofline",
-                                                 "parallelism",
-                                                 "coolant",
-                                                 "nvlink",
-                                                 "goodput",
-                                                 "ring",
-                                                 "power",
-                                                 "firehose",
-                                                 "stages"};
+  static const std::vector<std::string> names = {
+      "labels",   "heat.power",  "heat.temperature", "heat.utilization", "traffic", "memory",
+      "roofline", "parallelism", "coolant",          "nvlink",           "goodput", "ring",
+      "power",    "firehose",    "stages",           "compare"};
   return names;
 }
 
@@ -332,6 +321,7 @@ bool addOverlay(std::string_view name, StepOverlays& overlays) {
   if (name == "firehose") return overlays.firehose = true;
   if (name == "goodput") return overlays.goodput = true;
   if (name == "stages") return overlays.stages = true;
+  if (name == "compare") return overlays.compare = true;
   if (name == "parallelism") {
     overlays.heat = OverlayMetric::Stage;
     return true;

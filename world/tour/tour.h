@@ -48,6 +48,7 @@ struct StepOverlays {
   bool nvlink = false;    // "nvlink": the hero rack's NVLink domain lit tray by tray
   bool goodput = false;   // "goodput": the step split and its peak ghost beside the hero rack
   bool stages = false;    // "stages": every tray of the hall lit in its pipeline stage's colour
+  bool compare = false;   // "compare": the panel's verdict against its comparisons, as bars
 
   bool operator==(const StepOverlays&) const = default;
 };
