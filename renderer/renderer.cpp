@@ -158,6 +158,7 @@ Renderer::~Renderer() {
   releaseRetired(true);
   if (m_ui) m_ui->destroy(m_ctx);
   if (m_post) m_post->destroy(m_ctx);
+  if (m_downsample) m_downsample->destroy(m_ctx);
   m_scene.destroy(m_ctx);
   vkutil::savePipelineCache(m_ctx, m_pipelineCache, m_pipelineCacheFile);
   vkDestroyPipelineCache(m_ctx.device, m_pipelineCache, nullptr);
@@ -264,23 +265,26 @@ void Renderer::uploadInstances(Frame& frame, const world::RenderList& list) {
   if (bytes) std::memcpy(frame.instances.mapped, list.instances.data(), bytes);
 }
 
-void Renderer::ensureAttachments(VkExtent2D extent) {
-  if (m_depth.image && m_depth.extent.width == extent.width &&
-      m_depth.extent.height == extent.height) {
-    return;
-  }
+void Renderer::ensureAttachments(VkExtent2D sceneExtent, VkExtent2D extent) {
+  const auto same = [](VkExtent2D a, VkExtent2D b) {
+    return a.width == b.width && a.height == b.height;
+  };
+  const bool scene = m_depth.image && same(m_depth.extent, sceneExtent);
+  const bool post = !m_post || same(m_post->extent(), extent);
+  if (scene && post) return;
   vkDeviceWaitIdle(m_ctx.device);
+  if (!post) m_post->resize(m_ctx, extent);
+  if (scene) return;
   vkutil::destroyImage(m_ctx, m_depth);
   vkutil::destroyImage(m_ctx, m_msaaColor);
   vkutil::ImageShape shape;
   shape.samples = m_samples;
-  m_depth = vkutil::createImage2D(m_ctx, DEPTH_FORMAT, extent,
+  m_depth = vkutil::createImage2D(m_ctx, DEPTH_FORMAT, sceneExtent,
                                   VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                                   VK_IMAGE_ASPECT_DEPTH_BIT, shape);
-  if (m_post) m_post->resize(m_ctx, extent);
   if (m_samples != VK_SAMPLE_COUNT_1_BIT) {
     m_msaaColor = vkutil::createImage2D(
-        m_ctx, m_sceneFormat, extent,
+        m_ctx, m_sceneFormat, sceneExtent,
         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT,
         VK_IMAGE_ASPECT_COLOR_BIT, shape);
   }
@@ -314,7 +318,7 @@ bool Renderer::recreateSwapchain(VkExtent2D extent) {
 void Renderer::recordFrame(Frame& frame, const world::RenderList& list, ImDrawData* ui,
                            VkImage target, VkImageView targetView, VkExtent2D extent,
                            VkImageLayout finalLayout, VkPipelineStageFlags2 finalStage,
-                           VkAccessFlags2 finalAccess) {
+                           VkAccessFlags2 finalAccess, const StillSpec* still) {
   VkCommandBuffer cmd = frame.cmd;
   VK_CHECK(vkResetCommandBuffer(cmd, 0));
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -338,7 +342,35 @@ void Renderer::recordFrame(Frame& frame, const world::RenderList& list, ImDrawDa
       cmd, target, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, 0,
       VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
-  // One depth image serves both frames in flight; this barrier orders them.
+
+  // The high preset draws the scene into the post pass's float image, after the shadow map.
+  if (m_post) {
+    m_scene.recordShadows(cmd, list, frame.instances.buffer);
+    m_post->beginScene(cmd);
+  }
+  const VkImageView sceneView = m_post ? m_post->sceneView() : targetView;
+  if (still) {
+    recordTiles(cmd, list, frame.instances.buffer, sceneView, extent, *still);
+  } else {
+    recordScene(cmd, list, frame.instances.buffer, sceneView, extent, queries);
+  }
+  if (m_post) m_post->record(cmd, targetView, extent);
+
+  if (ui && m_ui && ui->CmdListsCount > 0) m_ui->record(m_ctx, cmd, ui, targetView, extent);
+
+  vkutil::transitionImage(cmd, target, VK_IMAGE_ASPECT_COLOR_BIT,
+                          VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, finalLayout,
+                          VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                          VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, finalStage, finalAccess);
+  if (frame.timestamps) {
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, frame.timestamps, 1);
+  }
+}
+
+void Renderer::recordScene(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
+                           VkImageView colorView, VkExtent2D extent, const SceneQueries& queries,
+                           const SceneTile& tile) {
+  // One depth image serves both frames in flight (and every tile); this barrier orders them.
   vkutil::transitionImage(
       cmd, m_depth.image, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
       VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
@@ -347,15 +379,8 @@ void Renderer::recordFrame(Frame& frame, const world::RenderList& list, ImDrawDa
       VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
       VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
           VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
-
-  // The high preset draws the scene into the post pass's float image, after the shadow map.
-  if (m_post) {
-    m_scene.recordShadows(cmd, list, frame.instances.buffer);
-    m_post->beginScene(cmd);
-  }
-  const VkImageView sceneView = m_post ? m_post->sceneView() : targetView;
   VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  color.imageView = sceneView;
+  color.imageView = colorView;
   color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
   color.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;  // the sky covers every pixel
   color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
@@ -370,7 +395,7 @@ void Renderer::recordFrame(Frame& frame, const world::RenderList& list, ImDrawDa
     color.imageView = m_msaaColor.view;
     color.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
     color.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
-    color.resolveImageView = sceneView;
+    color.resolveImageView = colorView;
     color.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
   }
   VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
@@ -386,19 +411,8 @@ void Renderer::recordFrame(Frame& frame, const world::RenderList& list, ImDrawDa
   rendering.pColorAttachments = &color;
   rendering.pDepthAttachment = &depth;
   vkCmdBeginRendering(cmd, &rendering);
-  m_stats.scene = m_scene.record(cmd, list, frame.instances.buffer, extent, queries);
+  m_stats.scene = m_scene.record(cmd, list, instances, extent, queries, tile);
   vkCmdEndRendering(cmd);
-  if (m_post) m_post->record(cmd, targetView, extent);
-
-  if (ui && m_ui && ui->CmdListsCount > 0) m_ui->record(m_ctx, cmd, ui, targetView, extent);
-
-  vkutil::transitionImage(cmd, target, VK_IMAGE_ASPECT_COLOR_BIT,
-                          VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, finalLayout,
-                          VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                          VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, finalStage, finalAccess);
-  if (frame.timestamps) {
-    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, frame.timestamps, 1);
-  }
 }
 
 FrameResult Renderer::drawFrame(const world::RenderList& list, ImDrawData* ui,
@@ -426,7 +440,7 @@ FrameResult Renderer::drawFrame(const world::RenderList& list, ImDrawData* ui,
 
   VK_CHECK(vkResetFences(m_ctx.device, 1, &frame.done));
   uploadInstances(frame, list);
-  ensureAttachments(m_swapchain.extent);
+  ensureAttachments(m_swapchain.extent, m_swapchain.extent);
   recordFrame(frame, list, ui, m_swapchain.images[imageIndex], m_swapchain.views[imageIndex],
               m_swapchain.extent, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
               VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, 0);
@@ -467,16 +481,21 @@ FrameResult Renderer::drawFrame(const world::RenderList& list, ImDrawData* ui,
 }
 
 Renderer::Frame& Renderer::submitOffscreen(const world::RenderList& list, ImDrawData* ui,
-                                           VkExtent2D extent, bool readback) {
+                                           VkExtent2D extent, bool readback,
+                                           const StillSpec* still) {
   Frame& frame = beginFrame();
   ensureOffscreen(extent);
-  ensureAttachments(extent);
+  if (still) {
+    prepareTiles(extent, *still);
+  } else {
+    ensureAttachments(extent, extent);
+  }
   VK_CHECK(vkResetFences(m_ctx.device, 1, &frame.done));
   uploadInstances(frame, list);
   if (readback) {
     recordFrame(frame, list, ui, m_offscreen.image, m_offscreen.view, extent,
                 VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT,
-                VK_ACCESS_2_TRANSFER_READ_BIT);
+                VK_ACCESS_2_TRANSFER_READ_BIT, still);
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {extent.width, extent.height, 1};
@@ -513,8 +532,10 @@ void Renderer::drawOffscreen(const world::RenderList& list, ImDrawData* ui, VkEx
   m_stats.recordSubmitMilliseconds = total - m_stats.fenceWaitMilliseconds;
 }
 
-Pixels Renderer::renderToPixels(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent) {
-  Frame& frame = submitOffscreen(list, ui, extent, /*readback=*/true);
+Pixels Renderer::renderToPixels(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent,
+                                const StillSpec& still) {
+  Frame& frame =
+      submitOffscreen(list, ui, extent, /*readback=*/true, still.tiled() ? &still : nullptr);
   VK_WAIT_FENCE(m_ctx.device, frame.done);
   releaseRetired(false);
   readTimestamps(frame);

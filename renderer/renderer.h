@@ -11,6 +11,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "renderer/passes/downsample_pass.h"
 #include "renderer/passes/post_pass.h"
 #include "renderer/passes/scene_pass.h"
 #include "renderer/vk/context.h"
@@ -62,6 +63,30 @@ enum class FrameResult {
   Skipped,  // minimised, or the swapchain was out of date and has been recreated
 };
 
+/// How a still is drawn (renderToPixels). By default in one pass at its own size. Supersampled,
+/// it is drawn at `supersample` times its size along each axis, but never as one image that
+/// large: in tiles of at most `maxTilePixels` a side, each an off-axis part of the same view
+/// (SceneTile), box-filtered down into the picture in linear light; the post pass (bloom) and
+/// the UI then run once over the picture, as for an untiled still. So it is the same picture,
+/// anti-aliased, in memory bounded by the tile and the picture.
+struct StillSpec {
+  static constexpr uint32_t DEFAULT_MAX_TILE_PIXELS = 2048;
+  uint32_t supersample = 1;    // 1..MAX_SUPERSAMPLE
+  uint32_t maxTilePixels = 0;  // 0: one untiled pass at 1x, DEFAULT_MAX_TILE_PIXELS supersampled
+  bool tiled() const { return supersample > 1 || maxTilePixels > 0; }
+};
+
+/// One tile of a supersampled frame: its rectangle in target pixels.
+struct StillTile {
+  uint32_t x = 0, y = 0, width = 0, height = 0;
+};
+
+/// The tiles of a `frame`-sized frame supersampled `factor` times, row by row from the top left:
+/// at most `maxTilePixels` a side (at least one step), each a whole number of picture pixels
+/// (multiples of `factor`), and starting at multiples of 4, so that scene.frag's 4x4 ordered
+/// dither runs on across tiles as in one image.
+std::vector<StillTile> stillTiles(VkExtent2D frame, uint32_t factor, uint32_t maxTilePixels);
+
 /// An RGBA8 image, rows top to bottom.
 struct Pixels {
   uint32_t width = 0, height = 0;
@@ -85,8 +110,10 @@ class Renderer {
   void setTextures(const world::TextureLibrary& textures);
   /// Window mode: acquire, record, submit and present one frame at `windowExtent`.
   FrameResult drawFrame(const world::RenderList& list, ImDrawData* ui, VkExtent2D windowExtent);
-  /// Headless mode (also usable with a window): renders one frame offscreen and reads it back.
-  Pixels renderToPixels(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent);
+  /// Headless mode (also usable with a window): renders one frame offscreen and reads it back;
+  /// with a tiled `still`, supersampled in tiles (StillSpec).
+  Pixels renderToPixels(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent,
+                        const StillSpec& still = {});
   /// Headless without readback (the benchmark): submits one frame offscreen and returns at once;
   /// up to two frames are in flight, as in a window.
   void drawOffscreen(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent);
@@ -113,17 +140,31 @@ class Renderer {
   void uploadInstances(Frame& frame, const world::RenderList& list);
   /// Destroys the retired buffers no frame in flight can read any more.
   void releaseRetired(bool all);
+  /// `still`: a tiled still (recordTiles), else the scene in one pass.
   void recordFrame(Frame& frame, const world::RenderList& list, ImDrawData* ui, VkImage target,
                    VkImageView targetView, VkExtent2D extent, VkImageLayout finalLayout,
-                   VkPipelineStageFlags2 finalStage, VkAccessFlags2 finalAccess);
-  /// The depth image and, with MSAA, the multisampled colour image at `extent`.
-  void ensureAttachments(VkExtent2D extent);
+                   VkPipelineStageFlags2 finalStage, VkAccessFlags2 finalAccess,
+                   const StillSpec* still = nullptr);
+  /// The scene's rendering scope: the sky and the batches into `colorView` at `extent` (through
+  /// the multisampled image and resolved, with MSAA).
+  void recordScene(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
+                   VkImageView colorView, VkExtent2D extent, const SceneQueries& queries,
+                   const SceneTile& tile = {});
+  /// A supersampled still's scene (renderer/tiled_still.cpp): tile by tile into the downsample
+  /// pass's tile image, each box-filtered into `pictureView` (a colour attachment at `extent`).
+  void recordTiles(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
+                   VkImageView pictureView, VkExtent2D extent, const StillSpec& still);
+  /// Everything a tiled still needs before it is recorded (its pipelines, the tile image).
+  void prepareTiles(VkExtent2D extent, const StillSpec& still);
+  /// The depth image and, with MSAA, the multisampled colour image at `sceneExtent` (a tile's,
+  /// or the picture's), and the post pass's images at the picture's `extent`.
+  void ensureAttachments(VkExtent2D sceneExtent, VkExtent2D extent);
   void ensureOffscreen(VkExtent2D extent);
   bool recreateSwapchain(VkExtent2D extent);
   void readTimestamps(Frame& frame);
   /// Records and submits one offscreen frame; with `readback`, also copies it to m_readback.
   Frame& submitOffscreen(const world::RenderList& list, ImDrawData* ui, VkExtent2D extent,
-                         bool readback);
+                         bool readback, const StillSpec* still = nullptr);
 
   vkutil::Context m_ctx;
   std::string m_deviceName;
@@ -141,7 +182,8 @@ class Renderer {
   };
   std::vector<Retired> m_retired;
   ScenePass m_scene;
-  std::unique_ptr<PostPass> m_post;  // the high preset's bloom and composite
+  std::unique_ptr<PostPass> m_post;              // the high preset's bloom and composite
+  std::unique_ptr<DownsamplePass> m_downsample;  // made for the first supersampled still
   std::unique_ptr<class UiPass> m_ui;
   vkutil::Swapchain m_swapchain;
   bool m_swapchainStale = false;

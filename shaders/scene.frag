@@ -34,6 +34,9 @@ layout(constant_id = 4) const bool SHADOW_MANUAL_BILINEAR = false;
 // Box details (edge lines, contact darkening): the batches of the unit box; other meshes skip
 // the derivatives they need.
 layout(constant_id = 5) const bool BOX_DETAIL = false;
+// Target pixels per picture pixel along each axis: a supersampled still draws at N times its
+// size, so lines and fades measured in pixels are measured in the picture's (N target pixels).
+layout(constant_id = 6) const float SUPERSAMPLE = 1.0;
 // Imported models' base colour images, one per layer; layer 0 is plain white.
 layout(set = 0, binding = 0) uniform sampler2DArray baseColorTextures;
 layout(set = 1, binding = 0) uniform sampler2DShadow shadowMap;
@@ -147,7 +150,7 @@ void main() {
   vec3 edgeLight = vec3(0.0);
   if (BOX_DETAIL) {
     uint detail = uint(inParams.w);
-    vec3 w = max(fwidth(inLocal), vec3(1e-9));
+    vec3 w = max(fwidth(inLocal) * SUPERSAMPLE, vec3(1e-9));  // per picture pixel
     if ((detail & 2u) != 0u && abs(n.y) < 0.5) {
       // The foot of a vertical face is darker: contact shadow, and it grounds boxes that stand.
       color *= mix(0.45, 1.0, smoothstep(-0.5, -0.28, inLocal.y));

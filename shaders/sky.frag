@@ -16,13 +16,13 @@ layout(location = 0) out vec4 outColor;
 
 void main() {
   // Vulkan NDC has y down; view space has y up and looks down -z.
-  vec3 viewRay = vec3(inNdc.x * sky.projection.x * sky.projection.y, -inNdc.y * sky.projection.x, -1.0);
+  vec3 viewRay = vec3(inNdc.x * sky.ray.x + sky.ray.z, -(inNdc.y * sky.ray.y + sky.ray.w), -1.0);
   mat3 toWorld = mat3(sky.inverseViewRotation[0].xyz, sky.inverseViewRotation[1].xyz,
                       sky.inverseViewRotation[2].xyz);
   vec3 ray = normalize(toWorld * viewRay);
   vec3 color = backdropColor(ray, sky.top.rgb, sky.horizon.rgb);
   float floorY = sky.floor.x;
-  if (sky.projection.z > 0.5 && ray.y < -1e-4 && floorY < 0.0) {
+  if (sky.floor.z > 0.5 && ray.y < -1e-4 && floorY < 0.0) {
     float t = floorY / ray.y;  // distance along the ray to the floor
     vec2 p = ray.xz * t;       // camera-relative floor point
     vec2 fromHero = p - sky.hero.xy;

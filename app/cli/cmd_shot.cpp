@@ -84,6 +84,12 @@ Command addShotCommand(CLI::App& cli) {
   sub->add_flag("--clean", options->clean,
                 "the picture alone: no HUD, no labels, no panel (the clean plate of `tour "
                 "--text off`)");
+  addNumberOption(*sub, "shot", "--supersample", options->supersample,
+                  "draw the 3D picture at N times the size along each axis (1..4) in tiles of at "
+                  "most 2048 pixels a side and box-filter it down: an anti-aliased still for "
+                  "slides (e.g. --size 3840x2160 --quality high --supersample 2); the HUD, "
+                  "labels and panel are drawn once at the output size")
+      ->capture_default_str();
   sub->add_option("--model", options->model,
                   "a glTF 2.0 file (.gltf/.glb) to render on its own, at its own size")
       ->excludes("--station");

@@ -8,6 +8,7 @@
 
 #include "app/platform/settings.h"
 #include "app/session/sim_budget.h"
+#include "renderer/renderer.h"
 
 namespace app {
 namespace {
@@ -62,6 +63,7 @@ const std::vector<FlagDomain>& flagDomains() {
       {"tour", "--monitor", {0, 16, true, ""}},
       {"tour", "--frames", {0, 1e9, true, "frames"}},  // 0: until closed; 1e9 is 6 months at 60
       {"shot", "--time", {0, MAX_COMMAND_SIM_S, false, "s"}},
+      {"shot", "--supersample", {1, renderer::MAX_SUPERSAMPLE, true, "x"}},
       {"sim", "--until", {0, MAX_COMMAND_SIM_S, false, "s"}},
       {"trace", "--step", {0, 4611686018427387904.0, true, ""}},  // 2^62
       {"shot", "--step", {0, 4611686018427387904.0, true, ""}},   // ProfilerStep#N of --trace

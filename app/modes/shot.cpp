@@ -45,6 +45,12 @@ void setUpShotView(const ShotOptions& options, const world::Station& station, St
   if (!options.model.empty()) view.setTitle(std::filesystem::path(options.model).filename());
 }
 
+renderer::StillSpec shotStill(const ShotOptions& options) {
+  renderer::StillSpec still;
+  still.supersample = options.supersample;
+  return still;
+}
+
 int runShot(const ShotOptions& options) {
   if (!options.compare.empty()) return runCompareShot(options);
   Session session;
@@ -53,16 +59,17 @@ int runShot(const ShotOptions& options) {
   StationView view;
   setUpShotView(options, *station, view);
   const FrameResult frame =
-      renderStill(session, view, {options.render.width, options.render.height});
+      renderStill(session, view, {options.render.width, options.render.height}, shotStill(options));
   std::string error;
   if (!renderer::writePng(options.out, frame.pixels, error)) {
     std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
     return EXIT_FAILURE_RUNTIME;
   }
-  std::printf("wrote %s (%ux%u, station %s, %llu triangles, t = %.2f s, overlay %s)\n",
-              options.out.c_str(), frame.pixels.width, frame.pixels.height, station->name.c_str(),
-              static_cast<unsigned long long>(frame.stats.triangles), session.sim->time_s(),
-              std::string(world::overlayMetricName(options.overlay)).c_str());
+  std::printf(
+      "wrote %s (%ux%u, station %s, %llu triangles, t = %.2f s, overlay %s, supersample %u)\n",
+      options.out.c_str(), frame.pixels.width, frame.pixels.height, station->name.c_str(),
+      static_cast<unsigned long long>(frame.stats.triangles), session.sim->time_s(),
+      std::string(world::overlayMetricName(options.overlay)).c_str(), options.supersample);
   std::printf("status: %s\n", frame.hud.status.c_str());
   if (options.model.empty()) {
     const world::ComputeGlow& glow = session.world->computeGlow();

@@ -28,9 +28,15 @@ struct ShotOptions {
   std::string model;   // a glTF file viewed on its own (station "model")
   TraceRequest trace;  // --trace: the traced job replayed on the scenario's cluster
   bool clean = false;  // the picture alone: no HUD, no labels, no panel
+  // --supersample N: the 3D picture drawn at N times the size along each axis, in tiles, and
+  // box-filtered down (renderer::StillSpec); 1: one pass at the size
+  uint32_t supersample = 1;
   // --compare A B: the station for two scenarios side by side (shot_compare.h); `scenario` unused
   std::vector<std::string> compare;
 };
+
+/// How the still of `options` is drawn: supersampled in tiles with --supersample above 1.
+renderer::StillSpec shotStill(const ShotOptions& options);
 
 /// Renders and writes the still; prints what it shows. Returns the exit status.
 int runShot(const ShotOptions& options);

@@ -97,7 +97,8 @@ int runCompareShot(const ShotOptions& options) {
     const std::string line = keyNumbersLine(numbers);
     CompareHalfView view(*station, displayName(half.scenario), line);
     setUpShotView(half, *station, view);
-    const FrameResult frame = renderStill(session, view, {halfWidth[side], height});
+    const FrameResult frame =
+        renderStill(session, view, {halfWidth[side], height}, shotStill(options));
     blit(frame.pixels, side == 0 ? 0 : halfWidth[0], image);
     std::printf("%s: %s: %s (%s)\n", side == 0 ? "left" : "right", half.scenario.c_str(),
                 line.c_str(), numbers.source.c_str());

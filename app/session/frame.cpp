@@ -105,7 +105,7 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
       r.drawOffscreen(session.list, draw, spec.extent);
       break;
     case FrameOutput::Pixels:
-      result.pixels = r.renderToPixels(session.list, draw, spec.extent);
+      result.pixels = r.renderToPixels(session.list, draw, spec.extent, spec.still);
       break;
   }
   result.times.render_ms = msSince(mark);
@@ -113,9 +113,11 @@ FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spe
   return result;
 }
 
-FrameResult renderStill(Session& session, FrameSource& source, VkExtent2D extent) {
+FrameResult renderStill(Session& session, FrameSource& source, VkExtent2D extent,
+                        const renderer::StillSpec& still) {
   FrameSpec spec;
   spec.extent = extent;
+  spec.still = still;
   spec.output = FrameOutput::Pixels;
   spec.settleUi = true;
   return runFrame(session, source, spec);

@@ -85,6 +85,7 @@ struct FrameSpec {
   // built twice and the second one drawn.
   bool settleUi = false;
   bool alsoReadBack = false;               // Present, and the pixels too (F12, F9)
+  renderer::StillSpec still;               // Pixels: supersampled in tiles (--supersample)
   std::function<void()> platformNewFrame;  // window: the GLFW backend's NewFrame before the UI
 };
 
@@ -107,7 +108,9 @@ struct FrameResult {
 /// Makes one frame of `source` (see the stages above).
 FrameResult runFrame(Session& session, FrameSource& source, const FrameSpec& spec);
 
-/// A still of `source` at `extent`, read back: one runFrame with the UI settled, no time passing.
-FrameResult renderStill(Session& session, FrameSource& source, VkExtent2D extent);
+/// A still of `source` at `extent`, read back: one runFrame with the UI settled, no time passing;
+/// `still` supersamples its 3D picture in tiles (the world, labels and UI are made at `extent`).
+FrameResult renderStill(Session& session, FrameSource& source, VkExtent2D extent,
+                        const renderer::StillSpec& still = {});
 
 }  // namespace app

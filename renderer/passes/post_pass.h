@@ -25,6 +25,8 @@ class PostPass {
   void destroy(const vkutil::Context& ctx);
   /// (Re)creates the images for `extent` (the device must be idle).
   void resize(const vkutil::Context& ctx, VkExtent2D extent);
+  /// The size the images were made for ({0, 0} before the first resize).
+  VkExtent2D extent() const { return m_scene.extent; }
   /// The image the scene pass draws into (or resolves into, with MSAA).
   VkImageView sceneView() const { return m_scene.view; }
   /// Makes the scene image a colour attachment for this frame (its old contents dropped).

@@ -45,18 +45,42 @@ gpu::vec4 vec4Of(const float* xyz, float w) {
 }  // namespace
 
 void ScenePass::create(const vkutil::Context& ctx, VkCommandPool pool, const ScenePassDesc& desc) {
+  m_desc = desc;
   m_textures.create(ctx, pool);
   m_shadows.create(ctx, pool, desc.shadowMapSize, desc.cache);
   m_sceneLayout = createLayout(ctx.device, sizeof(gpu::FrameConstants),
                                VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
                                {m_textures.layout(), m_shadows.layout()});
   m_skyLayout = createLayout(ctx.device, sizeof(gpu::SkyConstants), VK_SHADER_STAGE_FRAGMENT_BIT);
+  createScenePipelines(ctx.device, 1);
 
-  VkShaderModule sceneVert = vkutil::createShaderModule(ctx.device, SCENE_VERT, sizeof(SCENE_VERT));
-  VkShaderModule sceneFrag = vkutil::createShaderModule(ctx.device, SCENE_FRAG, sizeof(SCENE_FRAG));
   VkShaderModule skyVert = vkutil::createShaderModule(ctx.device, SKY_VERT, sizeof(SKY_VERT));
   VkShaderModule skyFrag = vkutil::createShaderModule(ctx.device, SKY_FRAG, sizeof(SKY_FRAG));
+  vkutil::GraphicsPipelineDesc sky;
+  sky.vertex = skyVert;
+  sky.fragment = skyFrag;
+  sky.layout = m_skyLayout;
+  sky.colorFormat = desc.colorFormat;
+  sky.depthFormat = desc.depthFormat;
+  // Drawn after the scene, only where nothing else is (depth still at the cleared 0, which the
+  // sky's full-screen triangle also has): early depth test spares the covered pixels.
+  sky.depthTest = true;
+  sky.depthWrite = false;
+  sky.depthCompare = VK_COMPARE_OP_EQUAL;
+  sky.cullMode = VK_CULL_MODE_NONE;
+  sky.cache = desc.cache;
+  sky.samples = desc.samples;
+  const VkBool32 linear = desc.linearOutput ? VK_TRUE : VK_FALSE;
+  const VkSpecializationMapEntry linearEntry{0, 0, sizeof(VkBool32)};
+  const VkSpecializationInfo skySpecialization{1, &linearEntry, sizeof(linear), &linear};
+  sky.fragmentSpecialization = &skySpecialization;
+  m_skyPipeline = vkutil::createGraphicsPipeline(ctx.device, sky);
+  for (VkShaderModule m : {skyVert, skyFrag}) vkDestroyShaderModule(ctx.device, m, nullptr);
+}
 
+void ScenePass::createScenePipelines(VkDevice device, uint32_t factor) {
+  VkShaderModule sceneVert = vkutil::createShaderModule(device, SCENE_VERT, sizeof(SCENE_VERT));
+  VkShaderModule sceneFrag = vkutil::createShaderModule(device, SCENE_FRAG, sizeof(SCENE_FRAG));
   vkutil::GraphicsPipelineDesc scene;
   scene.vertex = sceneVert;
   scene.fragment = sceneFrag;
@@ -74,50 +98,40 @@ void ScenePass::create(const vkutil::Context& ctx, VkCommandPool pool, const Sce
         {SCENE_INSTANCE_FIRST_LOCATION + i, 1, VK_FORMAT_R32G32B32A32_SFLOAT, i * 16u});
   }
   scene.layout = m_sceneLayout;
-  scene.colorFormat = desc.colorFormat;
-  scene.depthFormat = desc.depthFormat;
-  scene.cache = desc.cache;
-  scene.samples = desc.samples;
+  scene.colorFormat = m_desc.colorFormat;
+  scene.depthFormat = m_desc.depthFormat;
+  scene.cache = m_desc.cache;
+  scene.samples = m_desc.samples;
   // ALPHA_TEST, TEXTURED, SHADOWS, LINEAR_OUTPUT, SHADOW_MANUAL_BILINEAR, BOX_DETAIL (scene.frag's
-  // constant ids 0..5). Variant bits: 4 box detail, 2 alpha test, 1 textured.
-  constexpr uint32_t CONSTANTS = 6;
-  VkSpecializationMapEntry entries[CONSTANTS];
-  for (uint32_t id = 0; id < CONSTANTS; ++id) {
+  // constant ids 0..5, booleans), SUPERSAMPLE (id 6, a float). Variant bits: 4 box detail, 2
+  // alpha test, 1 textured.
+  constexpr uint32_t FLAGS = 6;
+  struct Constants {
+    VkBool32 flags[FLAGS];
+    float supersample;
+  };
+  VkSpecializationMapEntry entries[FLAGS + 1];
+  for (uint32_t id = 0; id < FLAGS; ++id) {
     entries[id] = {id, id * uint32_t(sizeof(VkBool32)), sizeof(VkBool32)};
   }
+  entries[FLAGS] = {FLAGS, offsetof(Constants, supersample), sizeof(float)};
   for (uint32_t variant = 0; variant < SCENE_VARIANTS; ++variant) {
-    const bool flags[CONSTANTS] = {(variant & 2u) != 0,         (variant & 1u) != 0,
-                                   m_shadows.enabled(),         desc.linearOutput,
-                                   !m_shadows.linearCompares(), (variant & 4u) != 0};
-    VkBool32 constants[CONSTANTS];
-    for (uint32_t id = 0; id < CONSTANTS; ++id) constants[id] = flags[id] ? VK_TRUE : VK_FALSE;
-    const VkSpecializationInfo specialization{CONSTANTS, entries, sizeof(constants), constants};
+    const bool flags[FLAGS] = {(variant & 2u) != 0,         (variant & 1u) != 0,
+                               m_shadows.enabled(),         m_desc.linearOutput,
+                               !m_shadows.linearCompares(), (variant & 4u) != 0};
+    Constants constants{};
+    for (uint32_t id = 0; id < FLAGS; ++id) constants.flags[id] = flags[id] ? VK_TRUE : VK_FALSE;
+    constants.supersample = float(factor);
+    const VkSpecializationInfo specialization{FLAGS + 1, entries, sizeof(constants), &constants};
     scene.fragmentSpecialization = &specialization;
-    m_scenePipelines[variant] = vkutil::createGraphicsPipeline(ctx.device, scene);
+    m_scenePipelines[factor - 1][variant] = vkutil::createGraphicsPipeline(device, scene);
   }
+  for (VkShaderModule m : {sceneVert, sceneFrag}) vkDestroyShaderModule(device, m, nullptr);
+}
 
-  vkutil::GraphicsPipelineDesc sky;
-  sky.vertex = skyVert;
-  sky.fragment = skyFrag;
-  sky.layout = m_skyLayout;
-  sky.colorFormat = desc.colorFormat;
-  sky.depthFormat = desc.depthFormat;
-  // Drawn after the scene, only where nothing else is (depth still at the cleared 0, which the
-  // sky's full-screen triangle also has): early depth test spares the covered pixels.
-  sky.depthTest = true;
-  sky.depthWrite = false;
-  sky.depthCompare = VK_COMPARE_OP_EQUAL;
-  sky.cullMode = VK_CULL_MODE_NONE;
-  sky.cache = desc.cache;
-  sky.samples = desc.samples;
-  const VkBool32 linear = desc.linearOutput ? VK_TRUE : VK_FALSE;
-  const VkSpecializationInfo skySpecialization{1, entries, sizeof(linear), &linear};
-  sky.fragmentSpecialization = &skySpecialization;
-  m_skyPipeline = vkutil::createGraphicsPipeline(ctx.device, sky);
-
-  for (VkShaderModule m : {sceneVert, sceneFrag, skyVert, skyFrag}) {
-    vkDestroyShaderModule(ctx.device, m, nullptr);
-  }
+void ScenePass::prepareSupersample(const vkutil::Context& ctx, uint32_t factor) {
+  if (factor < 1 || factor > MAX_SUPERSAMPLE || m_scenePipelines[factor - 1][0]) return;
+  createScenePipelines(ctx.device, factor);
 }
 
 void ScenePass::destroy(const vkutil::Context& ctx) {
@@ -125,9 +139,11 @@ void ScenePass::destroy(const vkutil::Context& ctx) {
   vkutil::destroyBuffer(ctx, m_indices);
   m_textures.destroy(ctx);
   m_shadows.destroy(ctx);
-  for (VkPipeline& pipeline : m_scenePipelines) {
-    vkDestroyPipeline(ctx.device, pipeline, nullptr);
-    pipeline = VK_NULL_HANDLE;
+  for (auto& pipelines : m_scenePipelines) {
+    for (VkPipeline& pipeline : pipelines) {
+      if (pipeline) vkDestroyPipeline(ctx.device, pipeline, nullptr);
+      pipeline = VK_NULL_HANDLE;
+    }
   }
   vkDestroyPipeline(ctx.device, m_skyPipeline, nullptr);
   vkDestroyPipelineLayout(ctx.device, m_sceneLayout, nullptr);
@@ -201,16 +217,18 @@ void ScenePass::recordShadows(VkCommandBuffer cmd, const world::RenderList& list
 }
 
 SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
-                             VkExtent2D extent, const SceneQueries& queries) const {
+                             VkExtent2D extent, const SceneQueries& queries,
+                             const SceneTile& tile) const {
   VkViewport viewport{0, 0, float(extent.width), float(extent.height), 0, 1};
   VkRect2D scissor{{0, 0}, extent};
   vkCmdSetViewport(cmd, 0, 1, &viewport);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
   const world::ViewParams& view = list.view;
-  const float aspect = float(extent.width) / float(extent.height);
+  const float aspect = tile.aspect > 0 ? tile.aspect : float(extent.width) / float(extent.height);
+  const VkPipeline* pipelines = m_scenePipelines[tile.supersample - 1];
 
   gpu::FrameConstants frame{};
-  world::viewProjection(view, aspect, &frame.viewProj.columns[0].x);
+  world::viewProjection(view, aspect, &frame.viewProj.columns[0].x, tile.part);
   float sunLength = std::sqrt(view.sunDirection[0] * view.sunDirection[0] +
                               view.sunDirection[1] * view.sunDirection[1] +
                               view.sunDirection[2] * view.sunDirection[2]);
@@ -221,7 +239,7 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
   frame.lights = {view.rimStrength, view.keyStrength, view.edgeStrength, view.xrayStrength};
 
   uint32_t bound = 0;
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_scenePipelines[bound]);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[bound]);
   vkCmdPushConstants(cmd, m_sceneLayout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
                      0, sizeof(frame), &frame);
   const VkDescriptorSet sets[2] = {m_textures.set(), m_shadows.set()};
@@ -236,7 +254,7 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
         (batch.boxDetail ? 4u : 0u) + (batch.alphaTest ? 2u : 0u) + (batch.textured ? 1u : 0u);
     if (variant != bound) {
       bound = variant;
-      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_scenePipelines[bound]);
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[bound]);
     }
   });
   if (queries.occlusion) vkCmdEndQuery(cmd, queries.occlusion, 0);
@@ -247,13 +265,17 @@ SceneStats ScenePass::record(VkCommandBuffer cmd, const world::RenderList& list,
     sky.inverseViewRotation[col] = {view.viewRotation[col], view.viewRotation[4 + col],
                                     view.viewRotation[8 + col], 0.0f};
   }
-  sky.projection = {std::tan(view.verticalFovRadians * 0.5f), aspect,
-                    view.studioFloor ? 1.0f : 0.0f, 0.0f};
+  // The tile's NDC n maps to the whole view's at n / scale + centre (the inverse of its part).
+  const world::ViewRect& part = tile.part;
+  const float tanHalf = std::tan(view.verticalFovRadians * 0.5f);
+  const float rayX = tanHalf * aspect, rayY = tanHalf;
+  sky.ray = {rayX * 0.5f * (part.x1 - part.x0), rayY * 0.5f * (part.y1 - part.y0),
+             rayX * 0.5f * (part.x0 + part.x1), rayY * 0.5f * (part.y0 + part.y1)};
   sky.top = vec4Of(view.skyTop, view.fogStartMeters);
   sky.horizon = vec4Of(view.skyHorizon, view.fogEndMeters);
   sky.hero = {view.heroCenter[0], view.heroCenter[1], view.heroHalfExtent[0],
               view.heroHalfExtent[1]};
-  sky.floor = {view.floorHeightMeters, view.poolRadiusMeters, 0.0f, 0.0f};
+  sky.floor = {view.floorHeightMeters, view.poolRadiusMeters, view.studioFloor ? 1.0f : 0.0f, 0.0f};
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, m_skyPipeline);
   vkCmdPushConstants(cmd, m_skyLayout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(sky), &sky);
   vkCmdDraw(cmd, 3, 1, 0, 0);

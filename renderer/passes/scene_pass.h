@@ -33,6 +33,19 @@ struct SceneQueries {
   VkQueryPool fragments = VK_NULL_HANDLE;  // pipeline statistics: fragment-shader invocations
 };
 
+/// The most target pixels per picture pixel (along each axis) a supersampled still draws at.
+inline constexpr uint32_t MAX_SUPERSAMPLE = 4;
+
+/// What part of the picture the pass draws into its target: by default the whole view at the
+/// target's own size; for one tile of a supersampled still, its part of the view (the same camera
+/// through an off-axis projection), the whole picture's aspect, and how many target pixels make
+/// one picture pixel along each axis.
+struct SceneTile {
+  world::ViewRect part;
+  float aspect = 0;          // the whole picture's width / height; 0: the target's
+  uint32_t supersample = 1;  // 1..MAX_SUPERSAMPLE (prepareSupersample first)
+};
+
 struct ScenePassDesc {
   VkFormat colorFormat = VK_FORMAT_UNDEFINED;
   VkFormat depthFormat = VK_FORMAT_UNDEFINED;
@@ -58,9 +71,13 @@ class ScenePass {
   /// Outside any rendering scope, before record(): draws the sun's shadow map of `list` (when
   /// the pass has one and the view asks for shadows).
   void recordShadows(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances) const;
+  /// Makes the pipelines of a still supersampled `factor` times (1..MAX_SUPERSAMPLE), once:
+  /// their lines of constant width are measured in picture pixels.
+  void prepareSupersample(const vkutil::Context& ctx, uint32_t factor);
   /// Records the sky and the batches inside an active dynamic-rendering scope.
   SceneStats record(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
-                    VkExtent2D extent, const SceneQueries& queries = {}) const;
+                    VkExtent2D extent, const SceneQueries& queries = {},
+                    const SceneTile& tile = {}) const;
 
  private:
   /// Binds the meshes and the instances and draws every well-formed batch of `list`;
@@ -69,6 +86,9 @@ class ScenePass {
   SceneStats drawBatches(VkCommandBuffer cmd, const world::RenderList& list, VkBuffer instances,
                          BeforeDraw&& beforeDraw) const;
 
+  /// The scene pipelines' variants for `factor` target pixels per picture pixel.
+  void createScenePipelines(VkDevice device, uint32_t factor);
+
   struct MeshRange {
     uint32_t firstIndex = 0;
     uint32_t indexCount = 0;
@@ -76,9 +96,10 @@ class ScenePass {
   };
   VkPipelineLayout m_sceneLayout = VK_NULL_HANDLE;
   VkPipelineLayout m_skyLayout = VK_NULL_HANDLE;
-  // Indexed by alphaTest * 2 + textured.
+  // Indexed by the supersampling factor - 1, then boxDetail * 4 + alphaTest * 2 + textured.
   static constexpr uint32_t SCENE_VARIANTS = 8;  // box detail x alpha test x textured
-  VkPipeline m_scenePipelines[SCENE_VARIANTS] = {};
+  VkPipeline m_scenePipelines[MAX_SUPERSAMPLE][SCENE_VARIANTS] = {};
+  ScenePassDesc m_desc;  // what the pipelines were made for (more are made for stills)
   VkPipeline m_skyPipeline = VK_NULL_HANDLE;
   vkutil::Buffer m_vertices;
   vkutil::Buffer m_indices;

@@ -37,10 +37,18 @@ uint32_t TextureLibrary::add(TextureImage image) {
   return static_cast<uint32_t>(m_images.size());
 }
 
-void viewProjection(const ViewParams& view, float aspect, float out[16]) {
+void viewProjection(const ViewParams& view, float aspect, float out[16], const ViewRect& part) {
   // Reverse-Z with an infinite far plane: clip = (x*f/a, -y*f, near, -z); depth = near / -z.
   const float f = 1.0f / std::tan(view.verticalFovRadians * 0.5f);
-  const float proj[16] = {f / aspect, 0, 0, 0, 0, -f, 0, 0, 0, 0, 0, -1, 0, 0, view.nearMeters, 0};
+  float proj[16] = {f / aspect, 0, 0, 0, 0, -f, 0, 0, 0, 0, 0, -1, 0, 0, view.nearMeters, 0};
+  // A part: ndc' = (ndc - centre) * scale, i.e. clip' = scale * (clip - centre * w); w = -z, so
+  // only the third column gains the shift. The whole view (scale 1, centre 0) stays exact.
+  const float sx = 2.0f / (part.x1 - part.x0), sy = 2.0f / (part.y1 - part.y0);
+  const float cx = 0.5f * (part.x0 + part.x1), cy = 0.5f * (part.y0 + part.y1);
+  proj[0] *= sx;
+  proj[5] *= sy;
+  proj[8] = sx * cx;  // clip x' += sx * cx * z (= -sx * cx * w)
+  proj[9] = sy * cy;
   const float* v = view.viewRotation;
   for (int col = 0; col < 4; ++col) {
     for (int row = 0; row < 4; ++row) {

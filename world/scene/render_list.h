@@ -133,9 +133,18 @@ void shadowAxes(const float sun[3], float outX[3], float outY[3]);
 inline constexpr float SHADOW_CENTRE_AHEAD = 0.6f;
 inline constexpr float SHADOW_CASTER_REACH = 8.0f;
 
+/// A part of the view in Vulkan normalised device coordinates (x right, y down, -1..1 across the
+/// whole view): one tile of a still drawn in parts. The default is the whole view.
+struct ViewRect {
+  float x0 = -1, y0 = -1, x1 = 1, y1 = 1;
+};
+
 /// Column-major reverse-Z infinite perspective times the view rotation: camera-relative metres to
-/// Vulkan clip space (y down, depth 1 at the near plane, 0 at infinity).
-void viewProjection(const ViewParams& view, float aspect, float outColumnMajor[16]);
+/// Vulkan clip space (y down, depth 1 at the near plane, 0 at infinity). `aspect` is the whole
+/// view's (width / height); with a `part`, the off-axis projection that stretches that part of
+/// the view over the whole clip space (the same camera, the same field of view).
+void viewProjection(const ViewParams& view, float aspect, float outColumnMajor[16],
+                    const ViewRect& part = {});
 
 struct RenderList {
   ViewParams view;
