@@ -13,6 +13,7 @@
 #include "sim/engine/request.h"
 #include "sim/scenario.h"
 #include "tests/renderer/fixtures.h"
+#include "tests/renderer/session_world.h"
 #include "world/world.h"
 
 namespace {
@@ -34,18 +35,8 @@ std::unique_ptr<world::World> worldOf(const std::string& name) {
   EXPECT_TRUE(desc) << desc.error();
   auto engine = sim::engine::Engine::create(*catalog, *desc);
   EXPECT_TRUE(engine) << engine.error();
-  auto dims = world::Dimensions::loadDefault();
-  EXPECT_TRUE(dims) << dims.error();
-  if (!catalog || !scenario || !desc || !engine || !dims) return nullptr;
-  const sim::engine::Cluster& cluster = (*engine)->cluster();
-  auto layout = world::layoutOf(cluster, *dims, dims->count("row.racks_per_su"));
-  EXPECT_TRUE(layout) << layout.error();
-  if (!layout) return nullptr;
-  world::WorldDesc worldDesc;
-  worldDesc.campus = world::campusOf(*layout, int(cluster.campusRacks));
-  auto built = world::World::create(*dims, worldDesc);
-  EXPECT_TRUE(built) << built.error();
-  return built ? std::move(*built) : nullptr;
+  if (!catalog || !scenario || !desc || !engine) return nullptr;
+  return fixtures::worldOfCluster((*engine)->cluster());
 }
 
 struct Fill {

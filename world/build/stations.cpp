@@ -51,19 +51,19 @@ std::vector<StationSpec> chassisSpecs(const SystemLayout& system, SpecText& t) {
       {"sm", "Streaming multiprocessor",
        "one SM: 4 sub-partitions with warp schedulers, register files, FP32 lanes and a tensor "
        "core each, around L1/shared memory",
-       t.sm.c_str(), true, above, 1.0},
-      {"die", t.dieTitle.c_str(), t.dieText.c_str(), t.die.c_str(), true, above, 0.95, P, "",
-       blackwell ? t.die1.c_str() : nullptr},
+       t.sm.c_str(), true, above, 0.97},
+      {"die", t.dieTitle.c_str(), t.dieText.c_str(), t.die.c_str(), true, above, 1.0, nullptr,
+       blackwell ? "die1" : "", blackwell ? t.die1.c_str() : nullptr},
       {"hbm", blackwell ? "HBM3e stack (cut open)" : "HBM stack",
        "base logic die under stacked DRAM dies", t.hbm.c_str(), true, glm::dvec3(0.6, 0.5, 1.0),
        1.0, P},
-      {"package", t.packageTitle.c_str(), t.packageText.c_str(), P, true, above, 0.95},
+      {"package", t.packageTitle.c_str(), t.packageText.c_str(), P, true, above, 1.0},
       {"tray", t.trayTitle.c_str(), t.trayText.c_str(), t.tray.c_str(), true,
-       glm::dvec3(0.45, 0.9, 1.0), 0.85},
+       glm::dvec3(0.45, 0.9, 1.0), 1.0},
       {"rack", t.rackTitle.c_str(), t.rackText.c_str(), t.rack.c_str(), true,
-       glm::dvec3(0.4, 0.5, 1.0), 0.9, nullptr, t.cabinetSystems.c_str(), heroSystem},
+       glm::dvec3(0.4, 0.5, 1.0), 1.0, nullptr, t.cabinetSystems.c_str(), heroSystem},
       {"rack_back", "Rack back", "the back of the cabinet: power supplies and OSFP cages",
-       t.rack.c_str(), false, glm::dvec3(0.4, 0.15, -1.0), 0.9, nullptr, t.cabinetSystems.c_str(),
+       t.rack.c_str(), false, glm::dvec3(0.4, 0.15, -1.0), 1.0, nullptr, t.cabinetSystems.c_str(),
        heroSystem},
   };
 }
@@ -81,25 +81,25 @@ std::vector<StationSpec> specs(const SystemLayout& system, SpecText& t) {
   const std::string &sm = t.sm, &die = t.die, &hbm = t.hbm, &die1 = t.die1, &package = t.package,
                     &tray = t.tray, &rack = t.rack;
   // 3/4 views from above for what lies flat, from the front and a little above for what stands.
-  const glm::dvec3 above(0.45, 1.0, 0.8), front(0.35, 0.3, 1.0), high(0.6, 0.7, 1.0);
+  const glm::dvec3 above(0.3, 0.9, 1.0), front(0.35, 0.3, 1.0), high(0.6, 0.7, 1.0);
   const char* P = package.c_str();
   return {
       {"sm", "Streaming multiprocessor",
        "one SM: 4 sub-partitions with warp schedulers, register files, FP32 lanes and a tensor "
        "core each, around L1/shared memory",
-       sm.c_str(), true, above, 1.0},
+       sm.c_str(), true, above, 0.97},
       {"die", "Blackwell die",
        "one of the two GB100 dies: GPCs of SMs, L2, HBM PHYs, NVLink, NV-HBI", die.c_str(), true,
-       above, 0.95, P, "", die1.c_str()},
+       above, 1.0, nullptr, "die1", die1.c_str()},
       {"hbm", "HBM3e stack (cut open)",
        "base logic die under stacked DRAM dies, cut open to show the TSVs and microbumps",
-       hbm.c_str(), true, glm::dvec3(0.6, 0.5, 1.0), 0.7, P},
+       hbm.c_str(), true, glm::dvec3(0.5, 0.6, 1.0), 0.9, P},
       {"package", "B200 package", "2 dies and 8 HBM3e stacks on a CoWoS-L interposer and substrate",
-       package.c_str(), true, above, 0.95},
+       package.c_str(), true, above, 1.0},
       {"tray", "Compute tray",
        "1U tray, pulled out: 2 GB200 superchips (Grace + 2 Blackwell), "
        "cold plates, NICs",
-       tray.c_str(), true, glm::dvec3(0.45, 0.9, 1.0), 0.85},
+       tray.c_str(), true, glm::dvec3(0.3, 0.9, 1.0), 1.0},
       {"rack", "GB200 NVL72 rack",
        "18 compute trays, 9 NVLink switch trays, power shelves, copper "
        "spine, coolant manifolds",
@@ -107,13 +107,13 @@ std::vector<StationSpec> specs(const SystemLayout& system, SpecText& t) {
       {"rack_back", "NVLink spine (rack back)",
        "the back of the NVL72 rack: the copper NVLink spine cartridges and cable bundles that "
        "join 72 GPUs, and the coolant manifolds",
-       rack.c_str(), false, glm::dvec3(0.4, 0.15, -1.0), 0.9},
+       rack.c_str(), false, glm::dvec3(0.4, 0.15, -1.0), 1.0},
   };
 }
 
 // The stations every system shares: the row, the hall and the campus, the chapter-5 gallery.
 std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
-  const glm::dvec3 above(0.45, 1.0, 0.8), high(0.6, 0.7, 1.0);
+  const glm::dvec3 above(0.3, 0.9, 1.0), high(0.6, 0.7, 1.0);
   t.rowText =
       system.chassis()
           ? "a row of 48U cabinets of " + std::to_string(system.domainsPerCabinet) + " " +
@@ -123,15 +123,15 @@ std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
           : "a row of NVL72 racks with its CDU, leaf switches, cable tray and coolant pipes";
   return {
       {"row", "Scalable unit", t.rowText.c_str(), "hall0/row0", true, glm::dvec3(0.55, 0.35, 1.0),
-       0.85, nullptr, "row*"},
+       1.0, nullptr, "row*"},
       {"fabric", "Scale-out fabric", "spine switch racks and the overhead cable trunk to every row",
-       "hall0/fabric/spine", true, glm::dvec3(0.6, 0.35, 1.0), 0.95},
+       "hall0/fabric/spine", true, glm::dvec3(0.6, 0.35, 1.0), 1.25},
       {"hall", "Data hall", "rows of racks in cold/hot aisle pairs, the fabric, the gallery table",
-       "hall0", true, high, 0.8, nullptr, "hall*"},
+       "hall0", true, high, 1.0, nullptr, "hall*"},
       {"cooling", "Cooling plant", "dry coolers, pumps, facility water headers, cooling towers",
-       "cooling0", true, high, 0.9, nullptr, "cooling*"},
+       "cooling0", true, high, 1.0, nullptr, "cooling*"},
       {"campus", "Campus", "data halls, their cooling yards, the substation", "", true,
-       glm::dvec3(0.9, 0.5, 0.55), 0.72},
+       glm::dvec3(0.9, 0.5, 0.55), 0.92},
       {"tpu", "TPU v5e",
        "a TPU chip on its board: MXUs (128x128 systolic arrays), vector and "
        "scalar units",
@@ -143,8 +143,65 @@ std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
       {"gh100", "H100 package",
        "GH100 die with 8 GPCs of 18 SMs, L2 halves, 6 HBM PHYs and NVLink, "
        "beside its HBM stacks",
-       "hall0/gallery/h100", false, above, 0.9},
+       "hall0/gallery/h100", false, above, 1.0},
   };
+}
+
+// How much of the frame's half-width and half-height the hero's bounds may take: a margin of a
+// few per cent each side, so that the silhouette never touches the frame.
+constexpr double FRAME_FILL = 0.92;
+// The frame every station is composed for: 16:9, the size of stills and of the kiosk's screen.
+constexpr double FRAME_ASPECT = 16.0 / 9.0;
+
+// Where the eight corners of `bounds` fall in a FRAME_ASPECT frame seen from `orbit`: the
+// centre of their rectangle and its larger half extent relative to the frame's (NDC).
+struct FrameRect {
+  glm::dvec2 centre{0.0};
+  double extent = 0;
+};
+FrameRect frameRect(const OrbitPose& orbit, const Aabb& bounds, double verticalFov_rad) {
+  Camera camera;
+  camera.setPose(toPose(orbit));
+  const glm::dvec3 forward = camera.forward(), right = camera.right(), up = camera.up();
+  const double t = std::tan(0.5 * verticalFov_rad);
+  glm::dvec2 lo(1e300), hi(-1e300);
+  for (int i = 0; i < 8; ++i) {
+    const glm::dvec3 corner((i & 1) ? bounds.max.x : bounds.min.x,
+                            (i & 2) ? bounds.max.y : bounds.min.y,
+                            (i & 4) ? bounds.max.z : bounds.min.z);
+    const glm::dvec3 d = corner - camera.position();
+    const double depth = std::max(glm::dot(d, forward), 1e-12);
+    const glm::dvec2 p(glm::dot(d, right) / (depth * t * FRAME_ASPECT),
+                       glm::dot(d, up) / (depth * t));
+    lo = glm::min(lo, p), hi = glm::max(hi, p);
+  }
+  return {0.5 * (lo + hi), std::max(0.5 * (hi.x - lo.x), 0.5 * (hi.y - lo.y))};
+}
+
+// `orbit` moved along its own view (the same direction) and sideways so that the eight corners
+// of `bounds` fill a FRAME_ASPECT frame to FRAME_FILL along the axis they fill most, their
+// rectangle centred: the bounding sphere the first guess fits leaves a flat hero seen from
+// above a fifth of the frame. The rectangle shrinks as the camera backs away (it stays outside
+// the bounds' sphere, so every corner is in front of it): the distance is found by bisection,
+// then the view is centred again, a few times over.
+OrbitPose fitToFrame(OrbitPose orbit, const Aabb& bounds, double verticalFov_rad) {
+  const double radius = 0.5 * glm::length(bounds.size());
+  const double t = std::tan(0.5 * verticalFov_rad);
+  Camera camera;
+  camera.setPose(toPose(orbit));  // the view's axes: only the distance and target change
+  const glm::dvec3 right = camera.right(), up = camera.up();
+  for (int round = 0; round < 4; ++round) {
+    double nearD = 1.05 * radius, farD = std::max(2.0 * nearD, 100.0 * radius / t);
+    for (int step = 0; step < 60; ++step) {
+      orbit.distance_m = std::sqrt(nearD * farD);
+      (frameRect(orbit, bounds, verticalFov_rad).extent > FRAME_FILL ? nearD : farD) =
+          orbit.distance_m;
+    }
+    orbit.distance_m = farD;
+    const glm::dvec2 c = frameRect(orbit, bounds, verticalFov_rad).centre;
+    orbit.target += orbit.distance_m * t * (c.x * FRAME_ASPECT * right + c.y * up);
+  }
+  return orbit;
 }
 
 }  // namespace
@@ -189,6 +246,8 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
     }
     if (bounds.empty()) continue;
     Station station = makeStation(spec, bounds, transform, verticalFov_rad);
+    station.viewpoint = fitToFrame(station.viewpoint, bounds, verticalFov_rad);
+    station.viewpoint.distance_m *= spec.framing;
     if (spec.alsoFrame) {  // its scale is its own
       const glm::dvec3 own = transformAabb(transform, scene.prototype(prototypeId).bounds).size();
       station.scale_m = std::max({own.x, own.y, own.z});

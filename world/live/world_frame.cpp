@@ -205,7 +205,10 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   // The animated boxes come first out of the budget; they join the box bucket after the scene's.
   if (frame.compute) m_computeGlow.show(*frame.compute, m_scene);
   m_animated.clear();
-  if (frame.traffic) m_traffic.emit(view.eye, m_animated);
+  // The hero rack's traffic is drawn at the rack's scale: in a chip's studio its particles
+  // would be slabs larger than the hero, sweeping across the frame.
+  const bool chipStudio = studio.station && studio.station->scale_m <= CHIP_SCALE_M;
+  if (frame.traffic && !chipStudio) m_traffic.emit(view.eye, m_animated);
   if (frame.coolant) m_coolant.emit(view.eye, m_animated);
   if (frame.hbmFill) m_hbmFill.emit(*frame.hbmFill, view.eye, m_animated);
   m_systolic.emit(frame.animationTime_s, view.eye, m_animated);
