@@ -73,6 +73,8 @@ struct FrameDesc {
   bool stageBands = false;  // hall 0's trays lit in their pipeline stage's colour
   // A panel's answer as floating bars behind the studio station's hero (empty: none).
   std::vector<ValueBar> valueBars;
+  // Chapter 1's pixel race on two screens behind the studio station's hero, `eventTime_s` in.
+  std::optional<PixelRaceDesc> pixelRace;
   double eventTime_s = 0;
   // The station whose studio the view is in, when the view knows it (a station's still, a tour
   // step that has landed); empty: found from what the camera looks at (World::studioFor).
@@ -196,7 +198,9 @@ class World {
   NvlinkDomain m_nvlink;
   GoodputColumns m_goodput;
   StageBands m_stages;
-  std::vector<Aabb> m_valueBoxes;            // of the frame built last (FrameDesc::valueBars)
+  // The labels of the events drawn in the frame built last (the value bars, the pixel race's
+  // screens): where (world) and what.
+  std::vector<std::pair<glm::dvec3, std::string>> m_eventLabels;
   std::vector<StageBands::Bar> m_stageBars;  // of the last sync's job (laid out once a run)
   uint32_t m_stageCount = 0;                 // its pipeline stages
   uint64_t m_stagesGeneration = UINT64_MAX;  // the sync generation they were laid out for
@@ -233,7 +237,7 @@ class World {
   /// Each fabric leg's Gb/s and load (or its pause) over the switch rack it enters.
   void addFabricLabels(const CullView& view, RenderList& out) const;
   /// The substation's and each hall's MW over their power flows.
-  void addValueBarLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const;
+  void addEventLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const;
   void addPowerLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const;
 };
 

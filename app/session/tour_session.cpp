@@ -13,18 +13,18 @@
 namespace app {
 namespace {
 
-// Where the tour puts a station's hero across the frame: left of centre, clear of the text.
-constexpr double TOUR_HERO_NDC_X = -0.25;
+// The part of the frame the tour's picture has: the text and panel hold its right 40 %
+// (ui_layout), so every hero is fitted into the left 60 %, centred there.
+constexpr double TOUR_PICTURE_SHARE = 0.6;
+constexpr double TOUR_PICTURE_NDC_X = -1.0 + TOUR_PICTURE_SHARE;
 
 }  // namespace
 
 std::map<std::string, world::OrbitPose> tourViews(const world::World& world) {
   std::map<std::string, world::OrbitPose> views;
-  // The tour's text and panel hold the frame's right 40 % (ui_layout), so every station is seen
-  // with its hero moved left, into the picture's part of a 16:9 frame.
   for (const world::Station& station : world.stations()) {
-    views[station.name] =
-        world::shiftedInFrame(station.viewpoint, TOUR_HERO_NDC_X, 16.0 / 9.0, world::VIEW_FOV_RAD);
+    views[station.name] = world::viewpointInPart(station, TOUR_PICTURE_SHARE, TOUR_PICTURE_NDC_X,
+                                                 world::VIEW_FOV_RAD);
   }
   return views;
 }

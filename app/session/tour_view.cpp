@@ -29,6 +29,7 @@ world::FrameDesc TourView::frameDesc(VkExtent2D extent, const SimHost& sim) cons
   frame.eventTime_s = m_eventTime_s;
   if (step.overlays.roofline) frame.compute = m_panel.rooflineGlow(m_eventTime_s);
   if (step.overlays.compare) frame.valueBars = m_panel.valueBars();
+  if (step.overlays.race) frame.pixelRace = m_panel.pixelRace();
   return frame;
 }
 

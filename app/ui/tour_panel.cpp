@@ -142,6 +142,22 @@ std::vector<world::ValueBar> TourPanel::valueBars() const {
   return out;
 }
 
+std::optional<world::PixelRaceDesc> TourPanel::pixelRace() const {
+  if (!m_view.race) return std::nullopt;
+  world::PixelRaceDesc race;
+  race.cpuFrame_s = m_view.race->cpuFrame_s;
+  race.gpuFrame_s = m_view.race->gpuFrame_s;
+  if (const PanelRowView* cpu = m_view.value("race.cpu_lanes")) {
+    race.cpuLanes = cpu->value;
+    race.cpuLabel = withValue(uiText("race.cpu_lanes", m_language), cpu->text);
+  }
+  if (const PanelRowView* gpu = m_view.value("race.gpu_lanes")) {
+    race.gpuLanes = gpu->value;
+    race.gpuLabel = withValue(uiText("race.gpu_lanes", m_language), gpu->text);
+  }
+  return race;
+}
+
 void TourPanel::evaluate(const std::string& language) {
   m_language = language;
   const auto& scenario = m_base;

@@ -70,6 +70,8 @@ class TourPanel {
   /// its row's first word and shown with its text; the one equal to the verdict is chosen (the
   /// verdict is added as its own bar when none is). Empty without a verdict or comparisons.
   std::vector<world::ValueBar> valueBars() const;
+  /// The panel's pixel race for the world's screens (the "race" overlay); nullopt without one.
+  std::optional<world::PixelRaceDesc> pixelRace() const;
   static constexpr double ROOFLINE_PHASE_S = 3.0;
   /// Every panel of the file (tests: each control of each chapter).
   const PanelSet& panels() const { return m_panels; }

@@ -158,6 +158,8 @@ constexpr Entry TABLE[] = {
     // Notices.
     {"notice.running", "Running {} from t = 0", "{} läuft ab t = 0"},
     {"notice.injected", "Injected: {}", "Eingespeist: {}"},
+    {"race.cpu_lanes", "CPU  {} lanes", "CPU  {} Lanes"},
+    {"race.gpu_lanes", "GPU  {} lanes", "GPU  {} Lanes"},
     {"fault.link_down", "link down, link {}", "Verbindung getrennt, Link {}"},
     {"fault.pfc_storm", "PFC pause storm, switch {}", "PFC-Pausensturm, Switch {}"},
     {"fault.pfc_deadlock", "PFC deadlock, switch {}", "PFC-Verklemmung, Switch {}"},

@@ -457,6 +457,124 @@ TEST(TourEvents, EveryTrayWearsItsPipelineStagesColourAndFollowsThePanelsPp) {
   EXPECT_LT(double(bars[1]), 0.6 * double(bars[0]));
 }
 
+// Chapter 5: the TCO panel's dollars per million tokens as bars behind the chip, as tall as
+// their values, the chosen accelerator's green; choosing another in the panel moves the green.
+TEST(TourEvents, TheTcoBarsStandAsTallAsTheirCostsAndTheChosenOneIsGreen) {
+  TourRig rig;
+  rig.go(5, 0);  // the TPU
+  const app::Panel* panel = rig.panel->panels().find("tco");
+  ASSERT_NE(panel, nullptr);
+  size_t gpuKnob = panel->knobs.size();
+  for (size_t i = 0; i < panel->knobs.size(); ++i)
+    if (panel->knobs[i].path == "cluster.gpu") gpuKnob = i;
+  ASSERT_LT(gpuKnob, panel->knobs.size());
+  const std::vector<std::string>& choices = panel->knobs[gpuKnob].choices;
+  int greenAt[2] = {-1, -1};
+  for (int k = 0; k < 2; ++k) {
+    const std::string accelerator = k == 0 ? "h100_sxm" : "mi300x";
+    SCOPED_TRACE(accelerator);
+    const auto at = std::find(choices.begin(), choices.end(), accelerator);
+    ASSERT_NE(at, choices.end());
+    rig.panel->setKnob(gpuKnob, double(at - choices.begin()), "en");
+    const std::vector<world::ValueBar> bars = rig.panel->valueBars();
+    ASSERT_GE(bars.size(), 3u);
+    const app::PanelView* view = rig.panel->view();
+    ASSERT_NE(view, nullptr);
+    const app::PanelRowView* verdict = view->value("cost.per_million_tokens_usd");
+    ASSERT_NE(verdict, nullptr);
+    // Exactly one chosen, the one whose cost is the verdict's; every bar a comparison row's.
+    int chosen = -1;
+    for (size_t i = 0; i < bars.size(); ++i) {
+      if (!bars[i].chosen) continue;
+      EXPECT_EQ(chosen, -1) << "two chosen";
+      chosen = int(i);
+      EXPECT_NEAR(bars[i].value, verdict->value, 1e-9 * verdict->value);
+    }
+    ASSERT_GE(chosen, 0);
+    greenAt[k] = chosen;
+    // In the world: heights in proportion to the costs, the tallest HEIGHT_SHARE of the chip.
+    const world::Station* tpu = rig.session.world->station("tpu");
+    ASSERT_NE(tpu, nullptr);
+    const world::Camera& camera = rig.camera();
+    const std::vector<world::Aabb> boxes =
+        world::ValueBars::layout(tpu->studioBounds, camera.right(), camera.forward(), bars);
+    ASSERT_EQ(boxes.size(), bars.size());
+    double most = 0;
+    for (const auto& b : bars) most = std::max(most, b.value);
+    const double width = std::max(tpu->studioBounds.size().x, tpu->studioBounds.size().z);
+    for (size_t i = 0; i < bars.size(); ++i) {
+      const double above = boxes[i].max.y - tpu->studioBounds.max.y;
+      EXPECT_NEAR(above, world::ValueBars::HEIGHT_SHARE * width * bars[i].value / most,
+                  1e-6 * width);
+    }
+    // In the picture: the chosen bar's column is green, the others' are not.
+    const renderer::Pixels pixels = rig.still();
+    for (size_t i = 0; i < boxes.size(); ++i) {
+      world::Aabb top = boxes[i];
+      top.min.y = tpu->studioBounds.max.y + 0.5 * (boxes[i].max.y - tpu->studioBounds.max.y);
+      const Rect r = project(camera, top);
+      if (r.area() < 20) continue;
+      const double share = double(count(pixels, r, isGreen)) / r.area();
+      if (int(i) == chosen)
+        EXPECT_GT(share, 0.3) << bars[i].label;
+      else
+        EXPECT_LT(share, 0.1) << bars[i].label;
+    }
+  }
+  EXPECT_NE(greenAt[0], greenAt[1]) << "the green did not follow the chosen accelerator";
+}
+
+// Chapter 1: the pixel race on two screens; each chip lights its share of the frame at its own
+// rate, the panel's: the CPU's frame takes cpu / gpu frame times as long as the GPU's.
+TEST(TourEvents, ThePixelRaceLightsEachScreenAtItsChipsRate) {
+  world::PixelRaceDesc race;
+  race.cpuFrame_s = 9.33e-3, race.gpuFrame_s = 1e-3;
+  race.cpuLanes = 896, race.gpuLanes = 16896;  // 56 cores x 16 AVX-512 lanes; 132 SMs x 128
+  const double cycle = world::PixelRace::CYCLE_S;
+  // The slower chip fills its frame in CYCLE_S; the other in its share of that.
+  EXPECT_NEAR(world::PixelRace::shares(race, 0.5 * cycle).cpu, 0.5, 1e-9);
+  EXPECT_NEAR(world::PixelRace::shares(race, 0.05 * cycle).gpu, 0.05 * 9.33, 1e-9);
+  EXPECT_EQ(world::PixelRace::shares(race, 0.5 * cycle).gpu, 1.0);
+  EXPECT_EQ(world::PixelRace::shares(race, cycle + 0.5 * world::PixelRace::HOLD_S).cpu, 1.0);
+  EXPECT_EQ(world::PixelRace::shares(race, cycle + world::PixelRace::HOLD_S).cpu, 0.0);  // again
+  const auto [cpuBands, gpuBands] = world::PixelRace::bands(race);
+  EXPECT_EQ(gpuBands, world::PixelRace::MAX_BANDS);
+  EXPECT_EQ(cpuBands, uint32_t(std::lround(world::PixelRace::MAX_BANDS * 896.0 / 16896.0)));
+
+  TourRig rig;
+  rig.go(1, 1);  // the die, with the chapter's panel race
+  const std::optional<world::PixelRaceDesc> shown = rig.panel->pixelRace();
+  ASSERT_TRUE(shown);
+  const app::PanelView* view = rig.panel->view();
+  ASSERT_NE(view, nullptr);
+  ASSERT_TRUE(view->race);
+  EXPECT_EQ(shown->cpuFrame_s, view->race->cpuFrame_s);
+  EXPECT_EQ(shown->gpuFrame_s, view->race->gpuFrame_s);
+  const world::Station* die = rig.session.world->station("die");
+  ASSERT_NE(die, nullptr);
+  const world::PixelRace::Screens screens =
+      world::PixelRace::layout(die->studioBounds, rig.camera().right(), rig.camera().forward());
+  const Rect cpu = project(rig.camera(), screens.cpu), gpu = project(rig.camera(), screens.gpu);
+  ASSERT_GT(cpu.area(), 400);
+  ASSERT_GT(gpu.area(), 400);
+  // Two moments: a fifth and three fifths of the way through the slower chip's frame.
+  double lit[2][2];
+  for (int k = 0; k < 2; ++k) {
+    const double t_s = (k == 0 ? 0.2 : 0.6) * cycle;
+    rig.view->holdEventsAt(t_s);
+    const renderer::Pixels pixels = rig.still();
+    lit[k][0] = double(count(pixels, cpu, isGreen)) / cpu.area();
+    lit[k][1] = double(count(pixels, gpu, isGreen)) / gpu.area();
+  }
+  const world::PixelRace::Shares early = world::PixelRace::shares(*shown, 0.2 * cycle);
+  const world::PixelRace::Shares late = world::PixelRace::shares(*shown, 0.6 * cycle);
+  // The CPU's lit area grows with its share (3x from a fifth to three fifths); the GPU is done.
+  EXPECT_NEAR(late.cpu / early.cpu, 3.0, 1e-9);
+  EXPECT_NEAR(lit[1][0] / lit[0][0], 3.0, 0.6) << lit[0][0] << " -> " << lit[1][0];
+  EXPECT_GT(lit[0][1], 2.0 * lit[0][0]) << "the GPU's screen should be ahead";
+  EXPECT_NEAR(lit[0][1], lit[1][1], 0.05) << "the GPU's frame was already lit";
+}
+
 TEST(TourEvents, PowerFlowLabelsSayTheirMegawatts) {
   world::PowerFlow::Flow hall;
   hall.hall = 2;

@@ -159,7 +159,8 @@ struct FrameRect {
   glm::dvec2 centre{0.0};
   double extent = 0;
 };
-FrameRect frameRect(const OrbitPose& orbit, const Aabb& bounds, double verticalFov_rad) {
+FrameRect frameRect(const OrbitPose& orbit, const Aabb& bounds, double verticalFov_rad,
+                    double aspect) {
   Camera camera;
   camera.setPose(toPose(orbit));
   const glm::dvec3 forward = camera.forward(), right = camera.right(), up = camera.up();
@@ -171,8 +172,7 @@ FrameRect frameRect(const OrbitPose& orbit, const Aabb& bounds, double verticalF
                             (i & 4) ? bounds.max.z : bounds.min.z);
     const glm::dvec3 d = corner - camera.position();
     const double depth = std::max(glm::dot(d, forward), 1e-12);
-    const glm::dvec2 p(glm::dot(d, right) / (depth * t * FRAME_ASPECT),
-                       glm::dot(d, up) / (depth * t));
+    const glm::dvec2 p(glm::dot(d, right) / (depth * t * aspect), glm::dot(d, up) / (depth * t));
     lo = glm::min(lo, p), hi = glm::max(hi, p);
   }
   return {0.5 * (lo + hi), std::max(0.5 * (hi.x - lo.x), 0.5 * (hi.y - lo.y))};
@@ -184,7 +184,8 @@ FrameRect frameRect(const OrbitPose& orbit, const Aabb& bounds, double verticalF
 // above a fifth of the frame. The rectangle shrinks as the camera backs away (it stays outside
 // the bounds' sphere, so every corner is in front of it): the distance is found by bisection,
 // then the view is centred again, a few times over.
-OrbitPose fitToFrame(OrbitPose orbit, const Aabb& bounds, double verticalFov_rad) {
+OrbitPose fitToFrame(OrbitPose orbit, const Aabb& bounds, double verticalFov_rad,
+                     double aspect = FRAME_ASPECT) {
   const double radius = 0.5 * glm::length(bounds.size());
   const double t = std::tan(0.5 * verticalFov_rad);
   Camera camera;
@@ -194,17 +195,26 @@ OrbitPose fitToFrame(OrbitPose orbit, const Aabb& bounds, double verticalFov_rad
     double nearD = 1.05 * radius, farD = std::max(2.0 * nearD, 100.0 * radius / t);
     for (int step = 0; step < 60; ++step) {
       orbit.distance_m = std::sqrt(nearD * farD);
-      (frameRect(orbit, bounds, verticalFov_rad).extent > FRAME_FILL ? nearD : farD) =
+      (frameRect(orbit, bounds, verticalFov_rad, aspect).extent > FRAME_FILL ? nearD : farD) =
           orbit.distance_m;
     }
     orbit.distance_m = farD;
-    const glm::dvec2 c = frameRect(orbit, bounds, verticalFov_rad).centre;
-    orbit.target += orbit.distance_m * t * (c.x * FRAME_ASPECT * right + c.y * up);
+    const glm::dvec2 c = frameRect(orbit, bounds, verticalFov_rad, aspect).centre;
+    orbit.target += orbit.distance_m * t * (c.x * aspect * right + c.y * up);
   }
   return orbit;
 }
 
 }  // namespace
+
+OrbitPose viewpointInPart(const Station& station, double widthShare, double centreNdcX,
+                          double verticalFov_rad) {
+  const double share = std::clamp(widthShare, 0.05, 1.0);
+  OrbitPose orbit =
+      fitToFrame(station.viewpoint, station.framedBounds, verticalFov_rad, FRAME_ASPECT * share);
+  orbit.distance_m *= station.framing;
+  return shiftedInFrame(orbit, centreNdcX, FRAME_ASPECT, verticalFov_rad);
+}
 
 std::string formatLength(double meters) {
   char buffer[64];
@@ -248,6 +258,8 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
     Station station = makeStation(spec, bounds, transform, verticalFov_rad);
     station.viewpoint = fitToFrame(station.viewpoint, bounds, verticalFov_rad);
     station.viewpoint.distance_m *= spec.framing;
+    station.framedBounds = bounds;
+    station.framing = spec.framing;
     if (spec.alsoFrame) {  // its scale is its own
       const glm::dvec3 own = transformAabb(transform, scene.prototype(prototypeId).bounds).size();
       station.scale_m = std::max({own.x, own.y, own.z});

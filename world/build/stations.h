@@ -22,6 +22,8 @@ struct Station {
   Aabb bounds;              // world bounds of the instance
   double scale_m = 0;       // largest extent of the bounds
   OrbitPose viewpoint;      // where the camera goes
+  Aabb framedBounds;        // what the viewpoint frames (the bounds, with the twin it is seen with)
+  double framing = 1;       // the spec's distance multiplier on the fitted distance
   // The studio round the station's hero: the instance drawn in full (the rest of the way down
   // to it draws none of its own parts), its world bounds (the studio floor lies under them) and
   // which of the hero's neighbours stay: its siblings this names (StudioFilter::neighbours:
@@ -48,6 +50,12 @@ struct StationSpec {
 
 /// The station `spec` for an instance with world `bounds` and world `transform`: the camera
 /// fits the bounds' sphere into the vertical field of view (times spec.framing).
+/// The station's view with its framed bounds refit into a part of the 16:9 frame: `widthShare`
+/// of its width (0..1], centred at `centreNdcX` (the tour's picture beside its panel: the left
+/// 60 %), from the same direction, at the spec's framing.
+OrbitPose viewpointInPart(const Station& station, double widthShare, double centreNdcX,
+                          double verticalFov_rad);
+
 Station makeStation(const StationSpec& spec, const Aabb& bounds, const glm::dmat4& transform,
                     double verticalFov_rad);
 

@@ -66,6 +66,8 @@ constexpr Look FLOW_POWER{1.0f, 0.85f, 0.5f, 0.35f, 0.0f};
 constexpr Look FLOW_HEAT{1.0f, 0.15f, 0.05f, 0.35f, 0.0f};
 // The value bars not chosen: a dim cool white beside the chosen one's green.
 constexpr Look BAR_OTHER{0.45f, 0.47f, 0.52f, 0.6f, 0.0f};
+// The pixel race's screens before they are lit: near black glass.
+constexpr Look SCREEN_DARK{0.015f, 0.016f, 0.02f, 0.0f, 0.3f};
 
 }  // namespace
 
@@ -518,6 +520,82 @@ void ValueBars::emit(const std::vector<Aabb>& boxes, const std::vector<ValueBar>
                      const glm::dvec3& eye, std::vector<gpu::Instance>& out) {
   for (size_t i = 0; i < boxes.size() && i < bars.size(); ++i)
     pushBox(boxes[i], bars[i].chosen ? event_looks::COMPUTE : BAR_OTHER, eye, out);
+}
+
+PixelRace::Shares PixelRace::shares(const PixelRaceDesc& race, double time_s) {
+  const double slowest_s = std::max(race.cpuFrame_s, race.gpuFrame_s);
+  if (!(slowest_s > 0) || !std::isfinite(slowest_s)) return {};
+  const double t = std::fmod(std::isfinite(time_s) ? std::max(0.0, time_s) : 0.0, CYCLE_S + HOLD_S);
+  const double simulated_s = t / CYCLE_S * slowest_s;  // the race's own seconds
+  auto lit = [&](double frame_s) {
+    return frame_s > 0 ? std::clamp(simulated_s / frame_s, 0.0, 1.0) : 0.0;
+  };
+  return {lit(race.cpuFrame_s), lit(race.gpuFrame_s)};
+}
+
+std::pair<uint32_t, uint32_t> PixelRace::bands(const PixelRaceDesc& race) {
+  const double most = std::max(race.cpuLanes, race.gpuLanes);
+  auto of = [&](double lanes) {
+    if (!(most > 0) || !(lanes > 0)) return 1u;
+    return std::clamp(uint32_t(std::lround(MAX_BANDS * lanes / most)), 1u, MAX_BANDS);
+  };
+  return {of(race.cpuLanes), of(race.gpuLanes)};
+}
+
+PixelRace::Screens PixelRace::layout(const Aabb& hero, const glm::dvec3& right,
+                                     const glm::dvec3& forward) {
+  Screens out;
+  auto snap = [](glm::dvec3 v) {
+    return std::abs(v.x) >= std::abs(v.z) ? glm::dvec3(v.x >= 0 ? 1 : -1, 0, 0)
+                                          : glm::dvec3(0, 0, v.z >= 0 ? 1 : -1);
+  };
+  const glm::dvec3 across = snap(right), away = snap(forward);
+  out.across = across;
+  const double width = std::abs(glm::dot(hero.size(), across));
+  const double w = SCREEN_SHARE * width, h = w * 9.0 / 16.0, gap = GAP_SHARE * width;
+  const double far = std::max(glm::dot(hero.min, away), glm::dot(hero.max, away));
+  const glm::dvec3 c = hero.center();
+  const glm::dvec3 base = c + away * (far - glm::dot(c, away));
+  const double depth = 0.01 * w;
+  auto screen = [&](double centreAcross) {
+    Aabb box;
+    const glm::dvec3 mid = base + across * centreAcross;
+    box.extend(glm::dvec3(mid.x, hero.max.y, mid.z) - 0.5 * w * across - 0.5 * depth * away);
+    box.extend(glm::dvec3(mid.x, hero.max.y + h, mid.z) + 0.5 * w * across + 0.5 * depth * away);
+    return box;
+  };
+  out.cpu = screen(-0.5 * (w + gap));
+  out.gpu = screen(0.5 * (w + gap));
+  return out;
+}
+
+void PixelRace::emit(const Screens& screens, const PixelRaceDesc& race, double time_s,
+                     const glm::dvec3& eye, std::vector<gpu::Instance>& out) {
+  const Shares lit = shares(race, time_s);
+  const auto [cpuBands, gpuBands] = bands(race);
+  auto paint = [&](const Aabb& face, double share, uint32_t n) {
+    pushBox(face, SCREEN_DARK, eye, out);
+    if (share <= 0) return;
+    const glm::dvec3 size = face.size();
+    const double w = std::abs(glm::dot(size, screens.across)), h = size.y;
+    // The side of the face towards the viewer: the bands stand just in front of it.
+    const glm::dvec3 away = glm::dvec3(std::abs(screens.across.z), 0, std::abs(screens.across.x));
+    const double front = glm::dot(eye - face.center(), away) >= 0 ? 1.0 : -1.0;
+    const glm::dvec3 normal = away * front;
+    const glm::dvec3 lo = face.center() - 0.5 * w * screens.across - glm::dvec3(0, 0.5 * h, 0) +
+                          normal * (0.5 * glm::dot(size, away) + 0.002 * w);
+    const double band = h / n, inset = n <= 16 ? 0.2 * band : 0.0;
+    for (uint32_t i = 0; i < n; ++i) {
+      Aabb box;
+      const double y0 = (n - 1 - i) * band + 0.5 * inset;
+      box.extend(lo + glm::dvec3(0, y0, 0));
+      box.extend(lo + share * w * screens.across + glm::dvec3(0, y0 + band - inset, 0) +
+                 normal * 0.002 * w);
+      pushBox(box, event_looks::COMPUTE, eye, out);
+    }
+  };
+  paint(screens.cpu, lit.cpu, cpuBands);
+  paint(screens.gpu, lit.gpu, gpuBands);
 }
 
 GoodputColumns GoodputColumns::build(const Scene& scene, const std::string& rackPath) {

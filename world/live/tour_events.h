@@ -196,15 +196,51 @@ struct ValueBar {
 };
 class ValueBars {
  public:
-  static constexpr double WIDTH_SHARE = 0.1;   // of the hero's width, each bar
-  static constexpr double HEIGHT_SHARE = 0.6;  // the tallest, of the hero's width
-  static constexpr double GAP_SHARE = 0.05;    // between bars, of the hero's width
+  static constexpr double WIDTH_SHARE = 0.1;    // of the hero's width, each bar
+  static constexpr double HEIGHT_SHARE = 0.35;  // the tallest, of the hero's width
+  static constexpr double GAP_SHARE = 0.05;     // between bars, of the hero's width
   /// The bars' boxes in the order given: a row along `right` (the view's, horizontal) centred
   /// on the hero and standing on its far edge (along `forward`), the largest value
   /// HEIGHT_SHARE of the hero's width tall.
   static std::vector<Aabb> layout(const Aabb& hero, const glm::dvec3& right,
                                   const glm::dvec3& forward, const std::vector<ValueBar>& bars);
   static void emit(const std::vector<Aabb>& boxes, const std::vector<ValueBar>& bars,
+                   const glm::dvec3& eye, std::vector<gpu::Instance>& out);
+};
+
+/// Chapter 1: the 4K pixel race in the picture. Two screens stand behind the station's hero, the
+/// CPU's and the GPU's, each lighting its share of one frame at the chips' real relative rates
+/// (the panel's race: one operation on every pixel). A chip's frame is split among its lanes,
+/// every lane painting its band at once; the bands are drawn in proportion to the lanes (the
+/// GPU's MAX_BANDS, the CPU's as many fewer as it has fewer lanes).
+struct PixelRaceDesc {
+  double cpuFrame_s = 0, gpuFrame_s = 0;  // one operation on every pixel of the frame
+  double cpuLanes = 0, gpuLanes = 0;
+  std::string cpuLabel, gpuLabel;  // shown above the screens in engineer mode
+};
+class PixelRace {
+ public:
+  static constexpr double CYCLE_S = 6.0;  // display seconds the slower chip takes for its frame
+  static constexpr double HOLD_S = 1.5;   // both frames held lit before the race starts again
+  static constexpr uint32_t MAX_BANDS = 96;
+  static constexpr double SCREEN_SHARE = 0.42;  // each screen's width, of the hero's width
+  static constexpr double GAP_SHARE = 0.06;     // between the screens, of the hero's width
+
+  struct Shares {
+    double cpu = 0, gpu = 0;  // of its frame each chip has lit, 0..1
+  };
+  /// `time_s` display seconds into the race (it repeats every CYCLE_S + HOLD_S).
+  static Shares shares(const PixelRaceDesc& race, double time_s);
+  /// Bands drawn for each chip: the faster-laned one MAX_BANDS, the other in proportion (>= 1).
+  static std::pair<uint32_t, uint32_t> bands(const PixelRaceDesc& race);
+
+  struct Screens {
+    Aabb cpu, gpu;  // world: each screen's face (16:9), standing on the hero's far edge
+    glm::dvec3 across{1, 0, 0};
+  };
+  static Screens layout(const Aabb& hero, const glm::dvec3& right, const glm::dvec3& forward);
+  /// The screens, and on each its lanes' bands lit from the left as far as its share.
+  static void emit(const Screens& screens, const PixelRaceDesc& race, double time_s,
                    const glm::dvec3& eye, std::vector<gpu::Instance>& out);
 };
 

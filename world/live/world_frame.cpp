@@ -224,11 +224,23 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   }
   if (frame.goodput) m_goodput.emit(m_stepSplit, view.right, view.eye, m_animated);
   if (frame.stageBands) StageBands::emit(m_stageBars, m_stageCount, view.eye, m_animated);
-  m_valueBoxes.clear();
+  m_eventLabels.clear();
+  auto topOf = [](const Aabb& box) {
+    return glm::dvec3(box.center().x, box.max.y, box.center().z);
+  };
   if (!frame.valueBars.empty() && studio.station) {
-    m_valueBoxes =
+    const std::vector<Aabb> boxes =
         ValueBars::layout(studio.station->studioBounds, view.right, view.forward, frame.valueBars);
-    ValueBars::emit(m_valueBoxes, frame.valueBars, view.eye, m_animated);
+    ValueBars::emit(boxes, frame.valueBars, view.eye, m_animated);
+    for (size_t i = 0; i < boxes.size(); ++i)
+      m_eventLabels.emplace_back(topOf(boxes[i]), frame.valueBars[i].label);
+  }
+  if (frame.pixelRace && studio.station) {
+    const PixelRace::Screens screens =
+        PixelRace::layout(studio.station->studioBounds, view.right, view.forward);
+    PixelRace::emit(screens, *frame.pixelRace, frame.eventTime_s, view.eye, m_animated);
+    m_eventLabels.emplace_back(topOf(screens.cpu), frame.pixelRace->cpuLabel);
+    m_eventLabels.emplace_back(topOf(screens.gpu), frame.pixelRace->gpuLabel);
   }
   const uint64_t animatedTriangles =
       uint64_t(m_meshes.mesh(m_primitives.box).triangleCount()) * m_animated.size();
@@ -332,7 +344,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   if (frame.coolant) addCoolantLabel(view, out);
   if (frame.traffic) addFabricLabels(view, out);
   if (frame.powerFlow) addPowerLabels(view, frame, out);
-  addValueBarLabels(view, frame, out);
+  addEventLabels(view, frame, out);
   return result;
 }
 
@@ -394,12 +406,10 @@ std::string powerFlowLabel(const PowerFlow::Flow& flow) {
   return text;
 }
 
-void World::addValueBarLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const {
+void World::addEventLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const {
   if (frame.maxOverlayLabels == 0) return;
-  for (size_t i = 0; i < m_valueBoxes.size() && i < frame.valueBars.size(); ++i) {
-    const Aabb& box = m_valueBoxes[i];
-    const glm::dvec3 top(box.center().x, box.max.y, box.center().z);
-    out.labels.push_back(makeLabel(top - view.eye, frame.valueBars[i].label, 3e5f));
+  for (const auto& [at, text] : m_eventLabels) {
+    if (!text.empty()) out.labels.push_back(makeLabel(at - view.eye, text, 3e5f));
   }
 }
 

@@ -305,7 +305,7 @@ const std::vector<std::string>& knownOverlays() {
   static const std::vector<std::string> names = {
       "labels",   "heat.power",  "heat.temperature", "heat.utilization", "traffic", "memory",
       "roofline", "parallelism", "coolant",          "nvlink",           "goodput", "ring",
-      "power",    "firehose",    "stages",           "compare"};
+      "power",    "firehose",    "stages",           "compare",          "race"};
   return names;
 }
 
@@ -322,6 +322,7 @@ bool addOverlay(std::string_view name, StepOverlays& overlays) {
   if (name == "goodput") return overlays.goodput = true;
   if (name == "stages") return overlays.stages = true;
   if (name == "compare") return overlays.compare = true;
+  if (name == "race") return overlays.race = true;
   if (name == "parallelism") {
     overlays.heat = OverlayMetric::Stage;
     return true;

@@ -49,6 +49,7 @@ struct StepOverlays {
   bool goodput = false;   // "goodput": the step split and its peak ghost beside the hero rack
   bool stages = false;    // "stages": every tray of the hall lit in its pipeline stage's colour
   bool compare = false;   // "compare": the panel's verdict against its comparisons, as bars
+  bool race = false;      // "race": the panel's pixel race on two screens behind the hero
 
   bool operator==(const StepOverlays&) const = default;
 };
