@@ -170,6 +170,7 @@ class World {
   const GoodputColumns& goodputColumns() const { return m_goodput; }
   /// Chapter 9's stage bars on hall 0's racks, of the last sync's training job.
   const std::vector<StageBands::Bar>& stageBars() const { return m_stageBars; }
+  const std::vector<StageBands::Bar>& stageRibbon() const { return m_stageRibbon; }
   const sim::engine::StepSplit& stepSplit() const { return m_stepSplit; }
   const Traffic& traffic() const { return m_traffic; }
   /// The hero rack's coolant flow (drawn when FrameDesc::coolant; updated by sync).
@@ -201,7 +202,8 @@ class World {
   // The labels of the events drawn in the frame built last (the value bars, the pixel race's
   // screens): where (world) and what.
   std::vector<std::pair<glm::dvec3, std::string>> m_eventLabels;
-  std::vector<StageBands::Bar> m_stageBars;  // of the last sync's job (laid out once a run)
+  std::vector<StageBands::Bar> m_stageBars,
+      m_stageRibbon;                         // of the last sync's job (laid out once a run)
   uint32_t m_stageCount = 0;                 // its pipeline stages
   uint64_t m_stagesGeneration = UINT64_MAX;  // the sync generation they were laid out for
   sim::engine::StepSplit m_stepSplit;        // of the last sync

@@ -448,6 +448,22 @@ TEST(TourEvents, EveryTrayWearsItsPipelineStagesColourAndFollowsThePanelsPp) {
         EXPECT_EQ(uint32_t(rackBars[r]), expected) << "rack " << r;
     }
     bars[pp == 8] = rig.session.world->stageBars().size();
+    // The model over the row, cut into its stages: one piece per stage in order, each as long
+    // as an even share of Llama 3.1 405B's 126 layers (Meta, arXiv:2407.21783 Table 3), give
+    // or take the remainder's one layer.
+    const std::vector<world::StageBands::Bar>& ribbon = rig.session.world->stageRibbon();
+    ASSERT_EQ(ribbon.size(), size_t(pp));
+    double total = 0;
+    for (const auto& piece : ribbon)
+      total +=
+          std::max(piece.box.size().x, piece.box.size().z) / (1 - world::StageBands::CUT_SHARE);
+    for (size_t s = 0; s < ribbon.size(); ++s) {
+      EXPECT_EQ(ribbon[s].stage, uint32_t(s));
+      const double layers = std::max(ribbon[s].box.size().x, ribbon[s].box.size().z) /
+                            (1 - world::StageBands::CUT_SHARE) / total * 126.0;
+      EXPECT_GE(layers, std::floor(126.0 / pp) - 1e-6) << "stage " << s;
+      EXPECT_LE(layers, std::ceil(126.0 / pp) + 1e-6) << "stage " << s;
+    }
     EXPECT_GT(seen, 20u) << "the row's bars are not on screen";
     EXPECT_GE(double(matched), 0.9 * double(seen)) << matched << " of " << seen;
     std::printf("pp %d: %zu bars, %zu of %zu on screen in their stage's colour\n", pp,

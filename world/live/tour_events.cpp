@@ -6,6 +6,8 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
+#include "sim/calc/parallelism.h"
+
 namespace world {
 namespace {
 
@@ -411,7 +413,55 @@ StageBands StageBands::build(const Scene& scene, const RackMap& racks, uint32_t 
     }
     bands.m_racks.push_back(std::move(rack));
   }
+  const auto& rows = halls[hall];
+  for (uint32_t r = rows.front(); rows.size() > 1 && r < rows[1]; ++r)
+    bands.m_firstRow.extend(racks.rackBounds(r));
+  if (!bands.m_firstRow.empty()) {
+    const glm::dvec3 first = racks.rackBounds(rows.front()).center(), c = bands.m_firstRow.center();
+    const glm::dvec3 size = bands.m_firstRow.size();
+    bands.m_rowReversed = size.x >= size.z ? first.x > c.x : first.z > c.z;
+    if (!bands.m_racks.empty() && bands.m_racks.front().id == rows.front()) {
+      bands.m_rowFront = bands.m_racks.front().front;
+      bands.m_rowFrontPlane = bands.m_racks.front().frontPlane;
+    }
+  }
   return bands;
+}
+
+std::vector<StageBands::Bar> StageBands::ribbon(const sim::engine::Snapshot& snapshot) const {
+  std::vector<Bar> out;
+  const sim::engine::TrainingPlan* plan = snapshot.training;
+  if (!plan || m_firstRow.empty()) return out;
+  const int stages = std::max(1, plan->desc.pp), layers = std::max(1, plan->model.layers);
+  const glm::dvec3 size = m_firstRow.size();
+  const bool alongX = size.x >= size.z;
+  const double length = alongX ? size.x : size.z;
+  const double y = m_firstRow.max.y + RIBBON_RISE_M;
+  // Across the row: just in front of its trays' fronts (or over its middle without trays).
+  const glm::dvec3 centre = m_firstRow.center();
+  const double depthAt = m_rowFrontPlane != 0
+                             ? m_rowFrontPlane + FRONT_CLEARANCE_M + RIBBON_HEIGHT_M
+                             : glm::dot(centre, m_rowFront);
+  const glm::dvec3 across = centre + m_rowFront * (depthAt - glm::dot(centre, m_rowFront));
+  double at = 0;  // layers laid so far
+  for (int s = 0; s < stages; ++s) {
+    const int n = sim::calc::stageLayers(layers, stages, s);
+    const double a = at / layers * length, b = (at + n) / layers * length;
+    const double gap = 0.5 * CUT_SHARE * (b - a);
+    at += n;
+    if (n <= 0) continue;
+    // Stage 0 over the row's first rack.
+    const double start = alongX ? m_firstRow.min.x : m_firstRow.min.z;
+    const double lo = m_rowReversed ? start + length - b + gap : start + a + gap;
+    const double hi = m_rowReversed ? start + length - a - gap : start + b - gap;
+    Aabb box;
+    const double half = 0.5 * RIBBON_HEIGHT_M;
+    box.extend(alongX ? glm::dvec3(lo, y, across.z - half) : glm::dvec3(across.x - half, y, lo));
+    box.extend(alongX ? glm::dvec3(hi, y + RIBBON_HEIGHT_M, across.z + half)
+                      : glm::dvec3(across.x + half, y + RIBBON_HEIGHT_M, hi));
+    out.push_back({box, uint32_t(s)});
+  }
+  return out;
 }
 
 std::vector<StageBands::Bar> StageBands::layout(const sim::engine::Snapshot& snapshot) const {

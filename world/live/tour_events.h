@@ -170,10 +170,18 @@ class StageBands {
   /// The bars of `snapshot`'s training job: one per TP group of each rack (its trays top down);
   /// none for a service.
   std::vector<Bar> layout(const sim::engine::Snapshot& snapshot) const;
+  /// The model itself as a ribbon along the top of the hall's first row's fronts, cut into its
+  /// pipeline stages: one
+  /// piece per stage, as long as its share of the layers (sim::calc::stageLayers), in the
+  /// stage's colour, a gap at every cut. None for a service.
+  std::vector<Bar> ribbon(const sim::engine::Snapshot& snapshot) const;
   /// The bars in their stages' colours out of `stages`.
   static void emit(const std::vector<Bar>& bars, uint32_t stages, const glm::dvec3& eye,
                    std::vector<gpu::Instance>& out);
   size_t racks() const { return m_racks.size(); }
+  static constexpr double RIBBON_RISE_M = 0.12;  // above the row's tops, along its front
+  static constexpr double RIBBON_HEIGHT_M = 0.2;
+  static constexpr double CUT_SHARE = 0.3;  // of a piece's length: the gap at each cut
 
  private:
   struct Rack {
@@ -183,6 +191,10 @@ class StageBands {
     double frontPlane = 0;  // along `front`: the trays' fronts
   };
   std::vector<Rack> m_racks;
+  Aabb m_firstRow;             // world: the racks of the hall's first row
+  bool m_rowReversed = false;  // its first rack at the bounds' high end (the ribbon starts there)
+  glm::dvec3 m_rowFront{0, 0, 1};  // the way its trays face
+  double m_rowFrontPlane = 0;      // along m_rowFront: its trays' fronts (0: no trays)
 };
 
 /// Chapter 5: a chapter panel's answer as floating bars behind the station's hero (the TCO's

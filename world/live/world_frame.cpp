@@ -153,6 +153,7 @@ void World::sync(const sim::engine::Snapshot& snapshot, OverlayMetric metric, ui
   m_hallPower_W = m_power.hallPower_W(snapshot);
   if (generation != m_stagesGeneration) {  // a job's placement holds for its whole run
     m_stageBars = m_stages.layout(snapshot);
+    m_stageRibbon = m_stages.ribbon(snapshot);
     m_stageCount = snapshot.training ? uint32_t(std::max(1, snapshot.training->desc.pp)) : 0;
     m_stagesGeneration = generation;
   }
@@ -223,7 +224,10 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     m_nvlink.emit(lit / m_gpusPerTray, view.eye, m_animated);
   }
   if (frame.goodput) m_goodput.emit(m_stepSplit, view.right, view.eye, m_animated);
-  if (frame.stageBands) StageBands::emit(m_stageBars, m_stageCount, view.eye, m_animated);
+  if (frame.stageBands) {
+    StageBands::emit(m_stageBars, m_stageCount, view.eye, m_animated);
+    StageBands::emit(m_stageRibbon, m_stageCount, view.eye, m_animated);
+  }
   m_eventLabels.clear();
   auto topOf = [](const Aabb& box) {
     return glm::dvec3(box.center().x, box.max.y, box.center().z);
