@@ -133,7 +133,8 @@ class KeyFrameView : public HeadlessView {
     // step injects a fault (its engine then starts at the step), in the middle of the fault.
     const world::TourStep& step =
         driver().player().tour().chapters[frame.chapter].steps[frame.step];
-    holdEventsAt(step.hold_s);
+    // A race is shown at its photo finish, the moment that tells it.
+    holdEventsAt(step.overlays.race || step.overlays.tiles ? world::PixelRace::KEY_S : step.hold_s);
     if (step.faults.empty()) {
       commands.push_back(SimCommand::runFor(step.hold_s));
       return;

@@ -30,6 +30,7 @@ world::FrameDesc TourView::frameDesc(VkExtent2D extent, const SimHost& sim) cons
   if (step.overlays.roofline) frame.compute = m_panel.rooflineGlow(m_eventTime_s);
   if (step.overlays.compare) frame.valueBars = m_panel.valueBars();
   if (step.overlays.race) frame.pixelRace = m_panel.pixelRace();
+  if (step.overlays.tiles) frame.pixelRace = m_panel.tensorRace();
   return frame;
 }
 

@@ -145,16 +145,36 @@ std::vector<world::ValueBar> TourPanel::valueBars() const {
 std::optional<world::PixelRaceDesc> TourPanel::pixelRace() const {
   if (!m_view.race) return std::nullopt;
   world::PixelRaceDesc race;
-  race.cpuFrame_s = m_view.race->cpuFrame_s;
-  race.gpuFrame_s = m_view.race->gpuFrame_s;
+  race.left.frame_s = m_view.race->cpuFrame_s;
+  race.right.frame_s = m_view.race->gpuFrame_s;
   if (const PanelRowView* cpu = m_view.value("race.cpu_lanes")) {
-    race.cpuLanes = cpu->value;
-    race.cpuLabel = withValue(uiText("race.cpu_lanes", m_language), cpu->text);
+    race.left.lanes = cpu->value;
+    race.left.label = withValue(uiText("race.cpu_lanes", m_language), cpu->text);
   }
   if (const PanelRowView* gpu = m_view.value("race.gpu_lanes")) {
-    race.gpuLanes = gpu->value;
-    race.gpuLabel = withValue(uiText("race.gpu_lanes", m_language), gpu->text);
+    race.right.lanes = gpu->value;
+    race.right.label = withValue(uiText("race.gpu_lanes", m_language), gpu->text);
   }
+  return race;
+}
+
+std::optional<world::PixelRaceDesc> TourPanel::tensorRace() const {
+  const PanelRowView* gpu = m_view.value("hardware.gpu");
+  if (!gpu || !m_catalog) return std::nullopt;
+  const std::string at = "gpus." + gpu->text + ".";
+  const sim::Quantity* lanes = m_catalog->find(at + "fp32_lanes_per_sm");
+  const sim::Quantity* tensor = m_catalog->find(at + "tensor_flops_per_cycle_per_sm_bf16");
+  const sim::Quantity* cores = m_catalog->find(at + "tensor_cores_per_sm");
+  if (!lanes || !tensor || !cores || !(lanes->value > 0) || !(tensor->value > 0))
+    return std::nullopt;
+  // The same work at the same clock: each side's time is 1 / its FLOP per clock.
+  const double cuda = 2.0 * lanes->value;
+  world::PixelRaceDesc race;
+  race.left = {1.0 / cuda, lanes->value, 0,
+               withValue(uiText("race.cuda_cores", m_language), formatQuantity(cuda, "count"))};
+  race.right = {
+      1.0 / tensor->value, cores->value, TILE_STAMPS,
+      withValue(uiText("race.tensor_cores", m_language), formatQuantity(tensor->value, "count"))};
   return race;
 }
 

@@ -72,6 +72,12 @@ class TourPanel {
   std::vector<world::ValueBar> valueBars() const;
   /// The panel's pixel race for the world's screens (the "race" overlay); nullopt without one.
   std::optional<world::PixelRaceDesc> pixelRace() const;
+  /// One SM of the panel's GPU doing the same matrix work on its CUDA cores (an FMA, 2 FLOP, per
+  /// FP32 lane a clock) and on its tensor cores (their BF16 FLOP a clock, a tile per
+  /// instruction: lit in TILE_STAMPS stamps), from the catalog (the "tiles" overlay); nullopt
+  /// when the catalog lacks the GPU's figures.
+  std::optional<world::PixelRaceDesc> tensorRace() const;
+  static constexpr uint32_t TILE_STAMPS = 8;  // drawing only: the tiles each tensor core stamps
   static constexpr double ROOFLINE_PHASE_S = 3.0;
   /// Every panel of the file (tests: each control of each chapter).
   const PanelSet& panels() const { return m_panels; }

@@ -160,6 +160,8 @@ constexpr Entry TABLE[] = {
     {"notice.injected", "Injected: {}", "Eingespeist: {}"},
     {"race.cpu_lanes", "CPU  {} lanes", "CPU  {} Lanes"},
     {"race.gpu_lanes", "GPU  {} lanes", "GPU  {} Lanes"},
+    {"race.cuda_cores", "CUDA cores  {} FLOP/clock", "CUDA-Kerne  {} FLOP/Takt"},
+    {"race.tensor_cores", "tensor cores  {} FLOP/clock", "Tensor Cores  {} FLOP/Takt"},
     {"fault.link_down", "link down, link {}", "Verbindung getrennt, Link {}"},
     {"fault.pfc_storm", "PFC pause storm, switch {}", "PFC-Pausensturm, Switch {}"},
     {"fault.pfc_deadlock", "PFC deadlock, switch {}", "PFC-Verklemmung, Switch {}"},

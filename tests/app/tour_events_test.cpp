@@ -540,22 +540,31 @@ TEST(TourEvents, TheTcoBarsStandAsTallAsTheirCostsAndTheChosenOneIsGreen) {
   EXPECT_NE(greenAt[0], greenAt[1]) << "the green did not follow the chosen accelerator";
 }
 
-// Chapter 1: the pixel race on two screens; each chip lights its share of the frame at its own
-// rate, the panel's: the CPU's frame takes cpu / gpu frame times as long as the GPU's.
+// Chapter 1: the pixel race on two screens; each side lights its share of the frame at its own
+// rate, the panel's, until the faster is done: the slower has then lit gpu / cpu frame time of it.
 TEST(TourEvents, ThePixelRaceLightsEachScreenAtItsChipsRate) {
   world::PixelRaceDesc race;
-  race.cpuFrame_s = 9.33e-3, race.gpuFrame_s = 1e-3;
-  race.cpuLanes = 896, race.gpuLanes = 16896;  // 56 cores x 16 AVX-512 lanes; 132 SMs x 128
+  race.left.frame_s = 9.33e-3, race.right.frame_s = 1e-3;
+  race.left.lanes = 896, race.right.lanes = 16896;  // 56 cores x 16 AVX-512 lanes; 132 SMs x 128
   const double cycle = world::PixelRace::CYCLE_S;
-  // The slower chip fills its frame in CYCLE_S; the other in its share of that.
-  EXPECT_NEAR(world::PixelRace::shares(race, 0.5 * cycle).cpu, 0.5, 1e-9);
-  EXPECT_NEAR(world::PixelRace::shares(race, 0.05 * cycle).gpu, 0.05 * 9.33, 1e-9);
-  EXPECT_EQ(world::PixelRace::shares(race, 0.5 * cycle).gpu, 1.0);
-  EXPECT_EQ(world::PixelRace::shares(race, cycle + 0.5 * world::PixelRace::HOLD_S).cpu, 1.0);
-  EXPECT_EQ(world::PixelRace::shares(race, cycle + world::PixelRace::HOLD_S).cpu, 0.0);  // again
+  EXPECT_NEAR(world::PixelRace::shares(race, 0.5 * cycle).right, 0.5, 1e-9);
+  EXPECT_NEAR(world::PixelRace::shares(race, 0.5 * cycle).left, 0.5 / 9.33, 1e-9);
+  // The photo finish, held: the GPU done, the CPU at 1 / 9.33; then the race starts again.
+  const world::PixelRace::Shares finish = world::PixelRace::shares(race, world::PixelRace::KEY_S);
+  EXPECT_EQ(finish.right, 1.0);
+  EXPECT_NEAR(finish.left, 1 / 9.33, 1e-9);
+  EXPECT_EQ(world::PixelRace::shares(race, cycle + world::PixelRace::HOLD_S).right, 0.0);
   const auto [cpuBands, gpuBands] = world::PixelRace::bands(race);
   EXPECT_EQ(gpuBands, world::PixelRace::MAX_BANDS);
   EXPECT_EQ(cpuBands, uint32_t(std::lround(world::PixelRace::MAX_BANDS * 896.0 / 16896.0)));
+  // A side of few units shows each: an H100 SM's 4 tensor cores against its 128 FP32 lanes, lit
+  // in whole stamps (4 of them: 0.3 of the way shows 0.25).
+  world::PixelRaceDesc tiles;
+  tiles.left = {1.0 / 256, 128, 0, ""};
+  tiles.right = {1.0 / 4096, 4, 4, ""};
+  EXPECT_EQ(world::PixelRace::bands(tiles).second, 4u);
+  EXPECT_NEAR(world::PixelRace::shares(tiles, 0.3 * cycle).right, 0.25, 1e-12);
+  EXPECT_NEAR(world::PixelRace::shares(tiles, world::PixelRace::KEY_S).left, 256.0 / 4096, 1e-12);
 
   TourRig rig;
   rig.go(1, 1);  // the die, with the chapter's panel race
@@ -564,31 +573,30 @@ TEST(TourEvents, ThePixelRaceLightsEachScreenAtItsChipsRate) {
   const app::PanelView* view = rig.panel->view();
   ASSERT_NE(view, nullptr);
   ASSERT_TRUE(view->race);
-  EXPECT_EQ(shown->cpuFrame_s, view->race->cpuFrame_s);
-  EXPECT_EQ(shown->gpuFrame_s, view->race->gpuFrame_s);
+  EXPECT_EQ(shown->left.frame_s, view->race->cpuFrame_s);
+  EXPECT_EQ(shown->right.frame_s, view->race->gpuFrame_s);
   const world::Station* die = rig.session.world->station("die");
   ASSERT_NE(die, nullptr);
   const world::PixelRace::Screens screens =
       world::PixelRace::layout(die->studioBounds, rig.camera().right(), rig.camera().forward());
-  const Rect cpu = project(rig.camera(), screens.cpu), gpu = project(rig.camera(), screens.gpu);
+  const Rect cpu = project(rig.camera(), screens.left), gpu = project(rig.camera(), screens.right);
   ASSERT_GT(cpu.area(), 400);
   ASSERT_GT(gpu.area(), 400);
-  // Two moments: a fifth and three fifths of the way through the slower chip's frame.
+  // Half way, and the photo finish: both sides' lit areas double.
   double lit[2][2];
   for (int k = 0; k < 2; ++k) {
-    const double t_s = (k == 0 ? 0.2 : 0.6) * cycle;
-    rig.view->holdEventsAt(t_s);
+    rig.view->holdEventsAt(k == 0 ? 0.5 * cycle : world::PixelRace::KEY_S);
     const renderer::Pixels pixels = rig.still();
     lit[k][0] = double(count(pixels, cpu, isGreen)) / cpu.area();
     lit[k][1] = double(count(pixels, gpu, isGreen)) / gpu.area();
   }
-  const world::PixelRace::Shares early = world::PixelRace::shares(*shown, 0.2 * cycle);
-  const world::PixelRace::Shares late = world::PixelRace::shares(*shown, 0.6 * cycle);
-  // The CPU's lit area grows with its share (3x from a fifth to three fifths); the GPU is done.
-  EXPECT_NEAR(late.cpu / early.cpu, 3.0, 1e-9);
-  EXPECT_NEAR(lit[1][0] / lit[0][0], 3.0, 0.6) << lit[0][0] << " -> " << lit[1][0];
-  EXPECT_GT(lit[0][1], 2.0 * lit[0][0]) << "the GPU's screen should be ahead";
-  EXPECT_NEAR(lit[0][1], lit[1][1], 0.05) << "the GPU's frame was already lit";
+  EXPECT_NEAR(lit[1][0] / lit[0][0], 2.0, 0.4) << lit[0][0] << " -> " << lit[1][0];
+  EXPECT_NEAR(lit[1][1] / lit[0][1], 2.0, 0.4) << lit[0][1] << " -> " << lit[1][1];
+  // At the finish the GPU's screen is lit as many times more as it is faster (the CPU's few
+  // bands leave a fifth of each band dark between them).
+  const double speedup = view->race->cpuFrame_s / view->race->gpuFrame_s;
+  EXPECT_NEAR(lit[1][1] / lit[1][0], speedup / 0.8, 0.25 * speedup / 0.8)
+      << lit[1][1] << " / " << lit[1][0];
 }
 
 TEST(TourEvents, PowerFlowLabelsSayTheirMegawatts) {

@@ -573,23 +573,26 @@ void ValueBars::emit(const std::vector<Aabb>& boxes, const std::vector<ValueBar>
 }
 
 PixelRace::Shares PixelRace::shares(const PixelRaceDesc& race, double time_s) {
-  const double slowest_s = std::max(race.cpuFrame_s, race.gpuFrame_s);
-  if (!(slowest_s > 0) || !std::isfinite(slowest_s)) return {};
+  const double fastest_s = std::min(race.left.frame_s, race.right.frame_s);
+  if (!(fastest_s > 0) || !std::isfinite(fastest_s)) return {};
   const double t = std::fmod(std::isfinite(time_s) ? std::max(0.0, time_s) : 0.0, CYCLE_S + HOLD_S);
-  const double simulated_s = t / CYCLE_S * slowest_s;  // the race's own seconds
-  auto lit = [&](double frame_s) {
-    return frame_s > 0 ? std::clamp(simulated_s / frame_s, 0.0, 1.0) : 0.0;
+  const double simulated_s = std::min(t, CYCLE_S) / CYCLE_S * fastest_s;  // the race's own time
+  auto lit = [&](const RaceLane& lane) {
+    if (!(lane.frame_s > 0)) return 0.0;
+    const double share = std::clamp(simulated_s / lane.frame_s, 0.0, 1.0);
+    return lane.stamps > 0 ? std::floor(share * lane.stamps + 1e-9) / lane.stamps : share;
   };
-  return {lit(race.cpuFrame_s), lit(race.gpuFrame_s)};
+  return {lit(race.left), lit(race.right)};
 }
 
 std::pair<uint32_t, uint32_t> PixelRace::bands(const PixelRaceDesc& race) {
-  const double most = std::max(race.cpuLanes, race.gpuLanes);
+  const double most = std::max(race.left.lanes, race.right.lanes);
   auto of = [&](double lanes) {
     if (!(most > 0) || !(lanes > 0)) return 1u;
+    if (lanes <= FEW_LANES) return uint32_t(std::lround(lanes));
     return std::clamp(uint32_t(std::lround(MAX_BANDS * lanes / most)), 1u, MAX_BANDS);
   };
-  return {of(race.cpuLanes), of(race.gpuLanes)};
+  return {of(race.left.lanes), of(race.right.lanes)};
 }
 
 PixelRace::Screens PixelRace::layout(const Aabb& hero, const glm::dvec3& right,
@@ -614,15 +617,17 @@ PixelRace::Screens PixelRace::layout(const Aabb& hero, const glm::dvec3& right,
     box.extend(glm::dvec3(mid.x, hero.max.y + h, mid.z) + 0.5 * w * across + 0.5 * depth * away);
     return box;
   };
-  out.cpu = screen(-0.5 * (w + gap));
-  out.gpu = screen(0.5 * (w + gap));
+  out.left = screen(-0.5 * (w + gap));
+  out.right = screen(0.5 * (w + gap));
   return out;
 }
 
 void PixelRace::emit(const Screens& screens, const PixelRaceDesc& race, double time_s,
                      const glm::dvec3& eye, std::vector<gpu::Instance>& out) {
   const Shares lit = shares(race, time_s);
-  const auto [cpuBands, gpuBands] = bands(race);
+  const auto [leftBands, rightBands] = bands(race);
+  Look litLook = event_looks::COMPUTE;
+  litLook.detail = 0;  // a lit band has no seams drawn over its light
   auto paint = [&](const Aabb& face, double share, uint32_t n) {
     pushBox(face, SCREEN_DARK, eye, out);
     if (share <= 0) return;
@@ -641,11 +646,11 @@ void PixelRace::emit(const Screens& screens, const PixelRaceDesc& race, double t
       box.extend(lo + glm::dvec3(0, y0, 0));
       box.extend(lo + share * w * screens.across + glm::dvec3(0, y0 + band - inset, 0) +
                  normal * 0.002 * w);
-      pushBox(box, event_looks::COMPUTE, eye, out);
+      pushBox(box, litLook, eye, out);
     }
   };
-  paint(screens.cpu, lit.cpu, cpuBands);
-  paint(screens.gpu, lit.gpu, gpuBands);
+  paint(screens.left, lit.left, leftBands);
+  paint(screens.right, lit.right, rightBands);
 }
 
 GoodputColumns GoodputColumns::build(const Scene& scene, const std::string& rackPath) {

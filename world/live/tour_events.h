@@ -220,34 +220,45 @@ class ValueBars {
                    const glm::dvec3& eye, std::vector<gpu::Instance>& out);
 };
 
-/// Chapter 1: the 4K pixel race in the picture. Two screens stand behind the station's hero, the
-/// CPU's and the GPU's, each lighting its share of one frame at the chips' real relative rates
-/// (the panel's race: one operation on every pixel). A chip's frame is split among its lanes,
-/// every lane painting its band at once; the bands are drawn in proportion to the lanes (the
-/// GPU's MAX_BANDS, the CPU's as many fewer as it has fewer lanes).
+/// Chapter 1's 4K pixel race and chapter 2's CUDA cores against a tensor core, in the picture:
+/// two screens stand behind the station's hero, each lighting its share of one piece of work at
+/// its side's real relative rate (the chapter panel's figures). A side's work is split among its
+/// lanes, every lane painting its band at once; the bands are drawn in proportion to the lanes
+/// (the side with more MAX_BANDS, the other as many fewer), and a side that works in tiles (a
+/// tensor core's matrix tile per instruction) lights in `stamps` equal steps, not smoothly. The
+/// race stops when the faster side is done: the slower side shows how far it got meanwhile.
+struct RaceLane {
+  double frame_s = 0;   // the side's time for the whole piece of work
+  double lanes = 0;     // its parallel units (FP32 lanes, cores, tensor cores)
+  uint32_t stamps = 0;  // 0: lit smoothly; else in this many equal steps per band
+  std::string label;    // shown above its screen in engineer mode
+};
 struct PixelRaceDesc {
-  double cpuFrame_s = 0, gpuFrame_s = 0;  // one operation on every pixel of the frame
-  double cpuLanes = 0, gpuLanes = 0;
-  std::string cpuLabel, gpuLabel;  // shown above the screens in engineer mode
+  RaceLane left, right;
 };
 class PixelRace {
  public:
-  static constexpr double CYCLE_S = 6.0;  // display seconds the slower chip takes for its frame
-  static constexpr double HOLD_S = 1.5;   // both frames held lit before the race starts again
+  // The race runs until the faster side has done its work (CYCLE_S), holds that photo finish
+  // (HOLD_S: the slower side as far as it got, its share the rates' ratio), and starts again.
+  static constexpr double CYCLE_S = 4.0;
+  static constexpr double HOLD_S = 3.0;
+  static constexpr double KEY_S = CYCLE_S + 0.5 * HOLD_S;  // a key frame's moment: the finish
   static constexpr uint32_t MAX_BANDS = 96;
-  static constexpr double SCREEN_SHARE = 0.42;  // each screen's width, of the hero's width
+  static constexpr uint32_t FEW_LANES = 16;     // a side with this few shows each lane as a band
+  static constexpr double SCREEN_SHARE = 0.34;  // each screen's width, of the hero's width
   static constexpr double GAP_SHARE = 0.06;     // between the screens, of the hero's width
 
   struct Shares {
-    double cpu = 0, gpu = 0;  // of its frame each chip has lit, 0..1
+    double left = 0, right = 0;  // of its work each side has lit, 0..1
   };
   /// `time_s` display seconds into the race (it repeats every CYCLE_S + HOLD_S).
   static Shares shares(const PixelRaceDesc& race, double time_s);
-  /// Bands drawn for each chip: the faster-laned one MAX_BANDS, the other in proportion (>= 1).
+  /// Bands drawn for each side: its lanes when FEW_LANES or fewer; else the side with more lanes
+  /// MAX_BANDS and the other in proportion (>= 1).
   static std::pair<uint32_t, uint32_t> bands(const PixelRaceDesc& race);
 
   struct Screens {
-    Aabb cpu, gpu;  // world: each screen's face (16:9), standing on the hero's far edge
+    Aabb left, right;  // world: each screen's face (16:9), standing on the hero's far edge
     glm::dvec3 across{1, 0, 0};
   };
   static Screens layout(const Aabb& hero, const glm::dvec3& right, const glm::dvec3& forward);

@@ -243,8 +243,8 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     const PixelRace::Screens screens =
         PixelRace::layout(studio.station->studioBounds, view.right, view.forward);
     PixelRace::emit(screens, *frame.pixelRace, frame.eventTime_s, view.eye, m_animated);
-    m_eventLabels.emplace_back(topOf(screens.cpu), frame.pixelRace->cpuLabel);
-    m_eventLabels.emplace_back(topOf(screens.gpu), frame.pixelRace->gpuLabel);
+    m_eventLabels.emplace_back(topOf(screens.left), frame.pixelRace->left.label);
+    m_eventLabels.emplace_back(topOf(screens.right), frame.pixelRace->right.label);
   }
   const uint64_t animatedTriangles =
       uint64_t(m_meshes.mesh(m_primitives.box).triangleCount()) * m_animated.size();

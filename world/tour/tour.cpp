@@ -305,7 +305,7 @@ const std::vector<std::string>& knownOverlays() {
   static const std::vector<std::string> names = {
       "labels",   "heat.power",  "heat.temperature", "heat.utilization", "traffic", "memory",
       "roofline", "parallelism", "coolant",          "nvlink",           "goodput", "ring",
-      "power",    "firehose",    "stages",           "compare",          "race"};
+      "power",    "firehose",    "stages",           "compare",          "race",    "tiles"};
   return names;
 }
 
@@ -323,6 +323,7 @@ bool addOverlay(std::string_view name, StepOverlays& overlays) {
   if (name == "stages") return overlays.stages = true;
   if (name == "compare") return overlays.compare = true;
   if (name == "race") return overlays.race = true;
+  if (name == "tiles") return overlays.tiles = true;
   if (name == "parallelism") {
     overlays.heat = OverlayMetric::Stage;
     return true;

@@ -50,6 +50,7 @@ struct StepOverlays {
   bool stages = false;    // "stages": every tray of the hall lit in its pipeline stage's colour
   bool compare = false;   // "compare": the panel's verdict against its comparisons, as bars
   bool race = false;      // "race": the panel's pixel race on two screens behind the hero
+  bool tiles = false;     // "tiles": CUDA cores against tensor cores on the same two screens
 
   bool operator==(const StepOverlays&) const = default;
 };
