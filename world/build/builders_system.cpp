@@ -9,6 +9,9 @@
 namespace world {
 namespace {
 
+// The projected bounding radius (px) above which a tray or shelf opens (see buildComputeTray).
+constexpr float TRAY_OPEN_PX = 100.0f;
+
 using glm::dvec3;
 
 // A steel 1U chassis: pan, side walls, front panel and (closed) a lid.
@@ -62,7 +65,10 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
   Prototype p;
   p.name = desc.hero ? "compute tray (hero, open)" : "compute tray";
   if (!desc.hero) p.component = component::COMPUTE_TRAY;
-  p.lod = proxyLod(looks::DARK_STEEL, 60.0f);
+  // Opens only when its insides (ports, cold plates, LEDs) would take more than a few pixels:
+  // at the row's framing nine racks of open trays cost 150,000 triangles for detail the eye
+  // cannot see (docs/performance.md, "Station path").
+  p.lod = proxyLod(looks::DARK_STEEL, TRAY_OPEN_PX);
   addChassis(p, ctx, w, h, d, !desc.hero, looks::DARK_STEEL);
   // The bezel: a dark grille across the front and one green LED line (what a rack of them shows
   // from the aisle; an overlay lights the line in its colour).
@@ -150,7 +156,7 @@ PrototypeId buildSwitchTray(BuildContext& ctx) {
   p.name = "NVLink switch tray (" + std::to_string(dims.count("switch_tray.switch_chips")) +
            " switch chips)";
   p.component = component::SWITCH_TRAY;
-  p.lod = proxyLod(looks::NIC, 60.0f);
+  p.lod = proxyLod(looks::NIC, TRAY_OPEN_PX);
   addChassis(p, ctx, w, h, d, true, looks::NIC);
   for (int i = 0; i < 8; ++i) {
     p.parts.push_back(boxPart(ctx.meshes.box,
@@ -168,7 +174,7 @@ PrototypeId buildPowerShelf(BuildContext& ctx) {
   Prototype p;
   p.name = "power shelf";
   p.component = component::POWER_SHELF;
-  p.lod = proxyLod(looks::DARK_STEEL, 60.0f);
+  p.lod = proxyLod(looks::DARK_STEEL, TRAY_OPEN_PX);
   addChassis(p, ctx, w, h, d, true, looks::DARK_STEEL);
   for (int i = 0; i < psus; ++i) {
     const double cell = w / psus;

@@ -123,7 +123,7 @@ std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
           : "a row of NVL72 racks with its CDU, leaf switches, cable tray and coolant pipes";
   return {
       {"row", "Scalable unit", t.rowText.c_str(), "hall0/row0", true, glm::dvec3(0.55, 0.35, 1.0),
-       1.0, nullptr, "row*"},
+       1.4, nullptr, "row*"},
       {"fabric", "Scale-out fabric", "spine switch racks and the overhead cable trunk to every row",
        "hall0/fabric/spine", true, glm::dvec3(0.6, 0.35, 1.0), 1.25},
       {"hall", "Data hall", "rows of racks in cold/hot aisle pairs, the fabric, the gallery table",
@@ -212,7 +212,9 @@ OrbitPose viewpointInPart(const Station& station, double widthShare, double cent
   const double share = std::clamp(widthShare, 0.05, 1.0);
   OrbitPose orbit =
       fitToFrame(station.viewpoint, station.framedBounds, verticalFov_rad, FRAME_ASPECT * share);
-  orbit.distance_m *= station.framing;
+  // Never farther than the station's own view (a loosely framed row already fits the part, and
+  // backing away would leave its hall).
+  orbit.distance_m = std::min(orbit.distance_m * station.framing, station.viewpoint.distance_m);
   return shiftedInFrame(orbit, centreNdcX, FRAME_ASPECT, verticalFov_rad);
 }
 
