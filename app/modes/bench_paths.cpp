@@ -4,6 +4,8 @@
 #include <cmath>
 #include <memory>
 
+#include "app/session/tour_session.h"
+
 namespace app {
 namespace {
 
@@ -25,13 +27,17 @@ BenchPath stationsPath(const world::World& world) {
     std::shared_ptr<world::FlyTo> flight;  // to the next station, null for the last
   };
   auto legs = std::make_shared<std::vector<Leg>>();
+  // Flown as the window and the tour fly: inside the hall a flight starts and ends in.
+  world::FlyToDesc flight;
+  flight.rooms = tourRooms(world);
   double t = 0;
   for (size_t i = 0; i < ladder.size(); ++i) {
     Leg leg{t, ladder[i]->name, i + 1 < ladder.size() ? ladder[i + 1]->name : std::string(),
             ladder[i]->viewpoint, nullptr};
     t += HOLD_S;
     if (i + 1 < ladder.size()) {
-      leg.flight = std::make_shared<world::FlyTo>(ladder[i]->viewpoint, ladder[i + 1]->viewpoint);
+      leg.flight =
+          std::make_shared<world::FlyTo>(ladder[i]->viewpoint, ladder[i + 1]->viewpoint, flight);
       t += leg.flight->duration_s();
     }
     legs->push_back(leg);

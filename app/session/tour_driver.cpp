@@ -34,7 +34,8 @@ void TourDriver::leavePath() {
 void TourDriver::flyTo(const world::OrbitPose& target) {
   leavePath();
   const double distance = std::max(1e-6, glm::length(target.target - m_camera.position()));
-  m_flight.emplace(world::toOrbitPose(m_camera.pose(), distance), target);
+  // As the tour flies: inside the hall it starts and ends in, never out through its walls.
+  m_flight.emplace(world::toOrbitPose(m_camera.pose(), distance), target, m_player.flightDesc());
   m_flightElapsed_s = 0;
 }
 

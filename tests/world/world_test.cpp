@@ -334,3 +334,38 @@ TEST(World, BadDescIsRefused) {
 }
 
 }  // namespace
+
+// Free flight finds the studio from what the eye looks at. Inside a hall, looking at its floor
+// 10 m ahead (between rows), the campus (whose studio holds every hall, and whose framing
+// distance is within 3x of the eye's distance from its centre) must not be the studio: it would
+// draw every hall of the site at full detail (150,000 triangles in the bench's flight into the
+// row, where the view ray met the floor in front of it).
+TEST(World, AStudioIsNeverFarLargerThanWhatTheEyeLooksAt) {
+  const world::World& w = defaultWorld();
+  const world::Station* row = w.station("row");
+  const world::Station* campus = w.station("campus");
+  ASSERT_NE(row, nullptr);
+  ASSERT_NE(campus, nullptr);
+  const auto hall = w.scene().worldBounds("hall0");
+  ASSERT_TRUE(hall.has_value());
+  // At the row's own view, looking at its target: the row.
+  const glm::dvec3 rowEye = world::toPose(row->viewpoint).position;
+  EXPECT_EQ(world::studioStation(w.stations(), rowEye, row->viewpoint.target), row);
+  // Where the bench's flight into the row met the floor: the eye 4 m up in the hall, the floor
+  // 10 m ahead along the hall.
+  const glm::dvec3 eye(0.5 * (hall->min.x + hall->max.x), hall->min.y + 4.0,
+                       hall->min.z + 0.1 * (hall->max.z - hall->min.z));
+  const glm::dvec3 focus(eye.x, hall->min.y + 0.3, eye.z + 9.0);
+  const double focus_m = glm::length(focus - eye);
+  // The campus qualifies but for its size: its studio holds the focus, its framing distance is
+  // within 3x of the eye's distance from its target.
+  EXPECT_TRUE(glm::all(glm::greaterThanEqual(focus, campus->studioBounds.min)) &&
+              glm::all(glm::lessThanEqual(focus, campus->studioBounds.max)));
+  EXPECT_LT(std::abs(std::log(glm::length(eye - campus->viewpoint.target) /
+                              campus->viewpoint.distance_m)),
+            std::log(3.0));
+  EXPECT_GT(campus->scale_m, world::MAX_STUDIO_SCALE_PER_FOCUS * focus_m);
+  const world::Station* found = world::studioStation(w.stations(), eye, focus);
+  EXPECT_NE(found, campus);
+  if (found) EXPECT_LE(found->scale_m, world::MAX_STUDIO_SCALE_PER_FOCUS * focus_m) << found->name;
+}

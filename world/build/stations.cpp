@@ -279,7 +279,9 @@ const Station* studioStation(const std::vector<Station>& stations, const glm::dv
                              const glm::dvec3& focus) {
   const Station* best = nullptr;
   double bestMismatch = std::log(3.0);
+  const double focus_m = glm::length(focus - eye);
   for (const Station& s : stations) {
+    if (s.scale_m > MAX_STUDIO_SCALE_PER_FOCUS * focus_m) continue;
     const Aabb& box = s.studioBounds;
     const glm::dvec3 slack = 0.1 * box.size();
     if (glm::any(glm::lessThan(focus, box.min - slack)) ||

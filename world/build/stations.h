@@ -67,10 +67,14 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
                                   const SystemLayout& system = {});
 
 /// The station whose studio the camera at `eye` is in, looking at `focus` (the point its view
-/// ray meets): of the stations whose studio holds the focus, the one whose framing distance is
-/// nearest (in ratio, within 3x) to the eye's distance from it; nullptr when none is.
+/// ray meets): of the stations whose studio holds the focus and that are no more than
+/// MAX_STUDIO_SCALE_PER_FOCUS times the distance to it in size, the one whose framing distance
+/// is nearest (in ratio, within 3x) to the eye's distance from it; nullptr when none is.
 const Station* studioStation(const std::vector<Station>& stations, const glm::dvec3& eye,
                              const glm::dvec3& focus);
+/// A studio far larger than the distance the eye looks at is not the one it is in: inside a hall,
+/// looking at a row 10 m away, the 600 m campus (whose studio holds every hall) is not a studio.
+inline constexpr double MAX_STUDIO_SCALE_PER_FOCUS = 8.0;
 
 /// "24.9 mm", "2.2 m", "1.4 km": a length for people.
 std::string formatLength(double meters);

@@ -60,6 +60,8 @@ class TourPlayer {
   /// to the step's view in it. False (and no change) when a station the tour names has none.
   /// The rooms flights keep to from the next flight on (FlyToDesc::rooms): a new world's halls.
   void setRooms(std::vector<FlightRoom> rooms) { m_desc.flight.rooms = std::move(rooms); }
+  /// How the tour's flights fly (their rooms among it): every other flight of the view too.
+  const FlyToDesc& flightDesc() const { return m_desc.flight; }
   bool setViews(std::map<std::string, OrbitPose> views);
   /// Starts at the first step, flying from `from` (cut under reduced motion).
   void start(const Pose& from);
