@@ -212,9 +212,7 @@ OrbitPose viewpointInPart(const Station& station, double widthShare, double cent
   const double share = std::clamp(widthShare, 0.05, 1.0);
   OrbitPose orbit =
       fitToFrame(station.viewpoint, station.framedBounds, verticalFov_rad, FRAME_ASPECT * share);
-  // Never farther than the station's own view (a loosely framed row already fits the part, and
-  // backing away would leave its hall).
-  orbit.distance_m = std::min(orbit.distance_m * station.framing, station.viewpoint.distance_m);
+  orbit.distance_m *= station.framing;
   return shiftedInFrame(orbit, centreNdcX, FRAME_ASPECT, verticalFov_rad);
 }
 

@@ -52,8 +52,7 @@ struct StationSpec {
 /// fits the bounds' sphere into the vertical field of view (times spec.framing).
 /// The station's view with its framed bounds refit into a part of the 16:9 frame: `widthShare`
 /// of its width (0..1], centred at `centreNdcX` (the tour's picture beside its panel: the left
-/// 60 %), from the same direction, at the spec's framing, never farther than the station's own
-/// view.
+/// 60 %), from the same direction, at the spec's framing.
 OrbitPose viewpointInPart(const Station& station, double widthShare, double centreNdcX,
                           double verticalFov_rad);
 

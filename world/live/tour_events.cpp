@@ -71,6 +71,28 @@ constexpr Look BAR_OTHER{0.45f, 0.47f, 0.52f, 0.6f, 0.0f};
 // The pixel race's screens before they are lit: near black glass.
 constexpr Look SCREEN_DARK{0.015f, 0.016f, 0.02f, 0.0f, 0.3f};
 
+// Where a row of things stands behind a hero, seen by a view: the view's horizontal axes snapped
+// to the world's (the boxes are axis-aligned), the hero's width across the view, and the middle
+// of its far edge (along `away`) at the hero's centre height.
+struct BehindHero {
+  glm::dvec3 across{1, 0, 0}, away{0, 0, 1};
+  double width = 0;
+  glm::dvec3 base{0.0};
+};
+BehindHero behindHero(const Aabb& hero, const glm::dvec3& right, const glm::dvec3& forward) {
+  auto snap = [](glm::dvec3 v) {
+    return std::abs(v.x) >= std::abs(v.z) ? glm::dvec3(v.x >= 0 ? 1 : -1, 0, 0)
+                                          : glm::dvec3(0, 0, v.z >= 0 ? 1 : -1);
+  };
+  BehindHero b;
+  b.across = snap(right), b.away = snap(forward);
+  b.width = std::abs(glm::dot(hero.size(), b.across));
+  const double far = std::max(glm::dot(hero.min, b.away), glm::dot(hero.max, b.away));
+  const glm::dvec3 c = hero.center();
+  b.base = c + b.away * (far - glm::dot(c, b.away));
+  return b;
+}
+
 }  // namespace
 
 AllReduceRing AllReduceRing::build(const RackMap& racks, uint32_t hall, uint32_t row) {
@@ -539,21 +561,15 @@ std::vector<Aabb> ValueBars::layout(const Aabb& hero, const glm::dvec3& right,
   std::vector<Aabb> out;
   if (bars.empty() || hero.empty()) return out;
   // Horizontal axes of the view, snapped to the world's (the boxes are axis-aligned).
-  auto snap = [](glm::dvec3 v) {
-    return std::abs(v.x) >= std::abs(v.z) ? glm::dvec3(v.x >= 0 ? 1 : -1, 0, 0)
-                                          : glm::dvec3(0, 0, v.z >= 0 ? 1 : -1);
-  };
-  const glm::dvec3 across = snap(right), away = snap(forward);
-  const glm::dvec3 size = hero.size();
-  const double width = std::abs(glm::dot(size, across));
+  const BehindHero behind = behindHero(hero, right, forward);
+  const glm::dvec3 &across = behind.across, &away = behind.away;
+  const double width = behind.width;
   double top = 0;
   for (const ValueBar& b : bars) top = std::max(top, std::isfinite(b.value) ? b.value : 0.0);
   const double bar = WIDTH_SHARE * width, gap = GAP_SHARE * width;
   const double row = bars.size() * bar + (bars.size() - 1) * gap;
-  const glm::dvec3 centre = hero.center();
   // On the hero's far edge, the row's middle behind its centre.
-  const double far = std::max(glm::dot(hero.min, away), glm::dot(hero.max, away));
-  const glm::dvec3 base = centre + away * (far - glm::dot(centre, away) + 0.5 * bar);
+  const glm::dvec3 base = behind.base + away * (0.5 * bar);
   for (size_t i = 0; i < bars.size(); ++i) {
     const double v = std::isfinite(bars[i].value) ? std::max(0.0, bars[i].value) : 0.0;
     const double h = top > 0 ? HEIGHT_SHARE * width * v / top : 0.0;
@@ -598,17 +614,11 @@ std::pair<uint32_t, uint32_t> PixelRace::bands(const PixelRaceDesc& race) {
 PixelRace::Screens PixelRace::layout(const Aabb& hero, const glm::dvec3& right,
                                      const glm::dvec3& forward) {
   Screens out;
-  auto snap = [](glm::dvec3 v) {
-    return std::abs(v.x) >= std::abs(v.z) ? glm::dvec3(v.x >= 0 ? 1 : -1, 0, 0)
-                                          : glm::dvec3(0, 0, v.z >= 0 ? 1 : -1);
-  };
-  const glm::dvec3 across = snap(right), away = snap(forward);
+  const BehindHero behind = behindHero(hero, right, forward);
+  const glm::dvec3 &across = behind.across, &away = behind.away, &base = behind.base;
   out.across = across;
-  const double width = std::abs(glm::dot(hero.size(), across));
+  const double width = behind.width;
   const double w = SCREEN_SHARE * width, h = w * 9.0 / 16.0, gap = GAP_SHARE * width;
-  const double far = std::max(glm::dot(hero.min, away), glm::dot(hero.max, away));
-  const glm::dvec3 c = hero.center();
-  const glm::dvec3 base = c + away * (far - glm::dot(c, away));
   const double depth = 0.01 * w;
   auto screen = [&](double centreAcross) {
     Aabb box;
