@@ -15,10 +15,11 @@ Timeline timelineOf(const sim::engine::Snapshot& snapshot) {
   t.training = true;
   t.soFar_s = snapshot.stepElapsed_s;
   t.currentPhase = size_t(snapshot.phase);
-  const double dp_s = plan->dpFlows.empty() ? 0.0 : snapshot.dataParallelExposedTime_s;
-  t.phases = {{"pipeline", snapshot.pipelineTime_s},
-              {"DP all-reduce", dp_s},
-              {"optimizer", plan->optimizer_s}};
+  // The phases as the step advances through them now: a straggler's slower clock stretches
+  // the pipeline and the optimizer, not the fabric's collective.
+  const auto& phase_s = snapshot.phaseDuration_s;
+  const double dp_s = plan->dpFlows.empty() ? 0.0 : phase_s[1];
+  t.phases = {{"pipeline", phase_s[0]}, {"DP all-reduce", dp_s}, {"optimizer", phase_s[2]}};
   double before_s = 0;
   for (size_t i = 0; i < t.currentPhase; ++i) before_s += t.phases[i].duration_s;
   // A stalled phase (a deadlock, every path down) has no finite duration: it shows as the time

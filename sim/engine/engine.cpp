@@ -315,30 +315,37 @@ double Engine::computeRate() const {
   return rate;
 }
 
+double Engine::phaseDuration_s(TrainingPhase phase) const {
+  return phaseDuration_s(phase, computeRate());
+}
+
+double Engine::phaseDuration_s(TrainingPhase phase, double rate) const {
+  const TrainingPlan& p = m_training;
+  switch (phase) {
+    case TrainingPhase::Pipeline:
+      // Compute and NVLink scale with the clock; the fabric's all-to-alls do not.
+      return p.pipeline_s / rate + (m_pipeline_s - p.pipeline_s);
+    case TrainingPhase::DataParallel:
+      // Only what the bubble and the last backward cannot hide holds the step up.
+      return p.dpExposed_s(m_dpTime_s);
+    case TrainingPhase::Optimizer:
+      return p.optimizer_s / rate;
+  }
+  return 0.0;
+}
+
 void Engine::advanceTraining(double dt_s) {
   const TrainingPlan& p = m_training;
   const double rate = computeRate();
   const bool paused = m_pausedSwitches > 0;
   double remaining = dt_s, useful_s = 0;
   while (remaining > 0) {
-    double duration = 0, nominal = 0;
-    bool stalled = false;
-    switch (m_phase) {
-      case TrainingPhase::Pipeline:
-        // Compute and NVLink scale with the clock; the fabric's all-to-alls do not.
-        duration = p.pipeline_s / rate + (m_pipeline_s - p.pipeline_s);
-        nominal = m_faultFreePipeline_s;
-        stalled = paused || !std::isfinite(m_pipeline_s);
-        break;
-      case TrainingPhase::DataParallel:
-        // Only what the bubble and the last backward cannot hide holds the step up.
-        duration = p.dpExposed_s(m_dpTime_s), nominal = p.dpExposed_s(m_faultFreeDp_s);
-        stalled = paused || !std::isfinite(m_dpTime_s);
-        break;
-      case TrainingPhase::Optimizer:
-        duration = p.optimizer_s / rate, nominal = p.optimizer_s;
-        break;
-    }
+    const double duration = phaseDuration_s(m_phase, rate);
+    double nominal = p.optimizer_s;
+    if (m_phase == TrainingPhase::Pipeline) nominal = m_faultFreePipeline_s;
+    if (m_phase == TrainingPhase::DataParallel) nominal = p.dpExposed_s(m_faultFreeDp_s);
+    const bool stalled =
+        m_phase != TrainingPhase::Optimizer && (paused || !std::isfinite(duration));
     if (stalled) break;
     const double left_s = (1.0 - m_phaseFraction) * duration;
     const double spent = std::min(left_s, remaining);
@@ -642,6 +649,10 @@ Snapshot Engine::snapshot() const {
   s.lastStepTime_s = m_lastStepTime_s;
   s.faultFreeStepTime_s = m_faultFreeStep_s;
   s.pipelineTime_s = m_pipeline_s;
+  if (training())
+    for (TrainingPhase phase :
+         {TrainingPhase::Pipeline, TrainingPhase::DataParallel, TrainingPhase::Optimizer})
+      s.phaseDuration_s[size_t(phase)] = phaseDuration_s(phase);
   s.dataParallelTime_s = m_dpTime_s;
   s.dataParallelExposedTime_s = dataParallelExposedTime_s();
   s.dpLinkBytes = m_dpLoad;

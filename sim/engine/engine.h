@@ -91,6 +91,10 @@ class Engine {
   double allToAllTime_s() const { return m_a2aTime_s; }
   /// The pipeline phase's time as routed now (compute, TP, PP and EP all-to-alls, bubble).
   double pipelineTime_s() const { return m_pipeline_s; }
+  /// How long `phase` takes at the job's clocks now: compute and NVLink run at the slowest
+  /// straggler's or throttled CDU's clock share, the fabric's collectives do not (NEVER_S for a
+  /// collective that cannot complete). The training step advances by exactly these durations.
+  double phaseDuration_s(TrainingPhase phase) const;
   /// Directional per-link bytes of one EP all-to-all, as routed now.
   const std::vector<double>& allToAllLinkBytes() const { return m_a2aLoad; }
   /// Directional per-link bytes of one step's DP collective and PP sends, as routed now.
@@ -129,6 +133,7 @@ class Engine {
   void averagePower(double dt_s, bool stepEnded);
   void aggregate();
   double computeRate() const;
+  double phaseDuration_s(TrainingPhase phase, double rate) const;
 
   EngineDesc m_desc;
   EngineFigures m_figures;

@@ -67,6 +67,9 @@ std::string checkSnapshot(const Snapshot& s) {
       {"pipeline_time_s", s.pipelineTime_s},
       {"data_parallel_time_s", s.dataParallelTime_s},
       {"data_parallel_exposed_time_s", s.dataParallelExposedTime_s},
+      {"pipeline_phase_s", s.phaseDuration_s[0]},
+      {"data_parallel_phase_s", s.phaseDuration_s[1]},
+      {"optimizer_phase_s", s.phaseDuration_s[2]},
   };
   for (const auto& [name, value] : times) {
     if (value == NEVER_S) continue;

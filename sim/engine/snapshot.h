@@ -3,6 +3,7 @@
 // outside sim/ that shows the simulation reads this, never the engine itself.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -84,8 +85,11 @@ struct Snapshot {
   double pipelineTime_s = 0;             // the pipeline phase as routed now
   double dataParallelTime_s = 0;         // the DP collective on the fabric as routed now
   double dataParallelExposedTime_s = 0;  // the part of it the step waits for (its phase)
-  std::span<const double> dpLinkBytes;   // 2 x links, directional bytes of one step's DP collective
-  std::span<const double> ppLinkBytes;   // 2 x links, one step's PP sends
+  // Each phase's duration at the job's clocks now (Engine::phaseDuration_s): what the step
+  // advances by, a straggler's slower compute included. Indexed by TrainingPhase.
+  std::array<double, 3> phaseDuration_s{};
+  std::span<const double> dpLinkBytes;  // 2 x links, directional bytes of one step's DP collective
+  std::span<const double> ppLinkBytes;  // 2 x links, one step's PP sends
   std::span<const double> allToAllLinkBytes;  // 2 x links, one EP all-to-all
   double nvlinkBytes = 0;                     // moved so far over NVLink (bytes)
 

@@ -177,4 +177,38 @@ TEST(Timeline, AStalledStepIsDrawnOnTheScaleItsLineNames) {
   EXPECT_NEAR(ok.soFar_s, ok.cursor_s, 0.02);
 }
 
+// A straggler runs the job's compute at its clock share: the bar's pipeline and optimizer are
+// that much longer (the fabric's collective is not), the bar's step is the step the engine
+// then completes, and a healthy straggling step is not "held". Expected: compute at 1/share
+// (the fault's definition), from the plan's own fault-free pipeline and optimizer times.
+TEST(Timeline, AStragglersSlowerClockStretchesTheBarsComputePhases) {
+  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  ASSERT_TRUE(catalog);
+  auto desc = sim::engine::engineDescOf({"training_405b", {}, {}});
+  ASSERT_TRUE(desc) << desc.error();
+  sim::engine::FaultDesc straggler;
+  straggler.kind = sim::engine::FaultKind::Straggler;
+  straggler.start_s = 0.0;
+  desc->faults.push_back(straggler);
+  auto slow = sim::engine::Engine::create(*catalog, *desc);
+  ASSERT_TRUE(slow) << slow.error();
+  sim::engine::Engine& e = **slow;
+  const double share = e.figures().stragglerSpeedFraction;
+  ASSERT_GT(share, 0.0);
+  ASSERT_LT(share, 1.0);
+  const sim::engine::TrainingPlan* plan = e.training();
+  e.advanceTo(3.5 * (plan->pipeline_s / share + plan->optimizer_s / share));
+  const sim::engine::Snapshot snapshot = e.snapshot();
+  const app::Timeline t = app::timelineOf(snapshot);
+  ASSERT_TRUE(t.training);
+  const double routedExtra_s = snapshot.pipelineTime_s - plan->pipeline_s;
+  EXPECT_NEAR(t.phases[0].duration_s, plan->pipeline_s / share + routedExtra_s,
+              1e-9 * t.phases[0].duration_s);
+  EXPECT_NEAR(t.phases[2].duration_s, plan->optimizer_s / share, 1e-9 * plan->optimizer_s);
+  ASSERT_GT(snapshot.steps, 0u);
+  ASSERT_GT(t.lastStep_s, 0.0) << "a step completed under the straggler";
+  EXPECT_NEAR(t.step_s, t.lastStep_s, 1e-6 * t.lastStep_s) << "the bar is the step it runs";
+  EXPECT_FALSE(t.held);
+}
+
 }  // namespace
