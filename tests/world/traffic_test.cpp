@@ -127,7 +127,7 @@ TEST(Traffic, PathsFollowTheHeroRacksPartsAndReachEverySpineRack) {
     EXPECT_NEAR(p.along_m.back(), p.length_m(), 1e-12);
     if (p.kind == TrafficKind::NvLink) {
       ++nvlink;
-      // A copper bundle: inside the rack, vertical, most of the rack's height.
+      // A spine cartridge's lane: inside the rack, vertical, most of the rack's height.
       EXPECT_TRUE(inside(*rack, p.points.front(), 0.01) && inside(*rack, p.points.back(), 0.01));
       EXPECT_GT(p.length_m(), 0.5 * rack->size().y);
       EXPECT_LT(p.length_m(), rack->size().y);
@@ -135,7 +135,8 @@ TEST(Traffic, PathsFollowTheHeroRacksPartsAndReachEverySpineRack) {
       ++fabric;
     }
   }
-  EXPECT_EQ(nvlink, 8);  // the NVL72 rack's eight copper cable bundles
+  // Two lanes over each of the NVL72 rack's spine cartridges.
+  EXPECT_EQ(nvlink, 2 * worldtest::dims().count("nvl72_rack.spine_cartridges"));
   EXPECT_EQ(fabric, 1 + 2 * spineRacks);
 
   // Leg 0: rack top -> leaf rack top.

@@ -11,6 +11,13 @@ namespace {
 
 // The projected bounding radius (px) above which a tray or shelf opens (see buildComputeTray).
 constexpr float TRAY_OPEN_PX = 100.0f;
+// The rack back's cartridges and couplings open only when the eye is behind the rack and near
+// (the rack_back station's framing gives a cartridge about 170 px); from the row's front aisle
+// the racks' backs would add 70,000 triangles hidden behind their fronts.
+constexpr float BACK_OPEN_PX = 120.0f;
+// Cable looms drawn per spine cartridge: a stripe pattern dense enough to read as thousands of
+// twinax cables at the rack_back framing (a layout choice, not a cable count).
+constexpr int LOOMS_PER_CARTRIDGE = 8;
 
 using glm::dvec3;
 
@@ -31,6 +38,52 @@ void addChassis(Prototype& p, const BuildContext& ctx, double w, double h, doubl
     p.parts.push_back(
         boxPart(box, dvec3(0, h - sheet / 2, 0), dvec3(w, sheet, d - 0.003), looks::STEEL, "lid"));
   }
+}
+
+// One NVLink spine cartridge, `height` tall from its base: a black box of twinax looms with a
+// connector row at every slot in `slotsY` (heights above its base) where a tray plugs in. The
+// copper is inside the jackets, so none shows (docs: visual brief, rack_back).
+PrototypeId buildSpineCartridge(BuildContext& ctx, double w, double height, double d,
+                                const std::vector<double>& slotsY) {
+  const MeshId box = ctx.meshes.box;
+  Prototype p;
+  p.name = "NVLink spine cartridge";
+  p.lod = proxyLod(looks::NIC, BACK_OPEN_PX);
+  p.lod.openSide = glm::vec3(0, 0, -1);  // the looms face the rack's back
+  p.parts.push_back(boxPart(box, dvec3(0, height / 2, 0), dvec3(w, height, d * 0.8),
+                            looks::DARK_STEEL, "cartridge housing"));
+  // The looms face the rear (-Z); the connector rows face the trays (+Z), hidden behind them.
+  const double loomW = w / LOOMS_PER_CARTRIDGE;
+  for (int i = 0; i < LOOMS_PER_CARTRIDGE; ++i) {
+    const double x = -w / 2 + loomW * (i + 0.5);
+    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(x, 0, -d / 2 + loomW / 2),
+                               dvec3(x, height, -d / 2 + loomW / 2), loomW * 0.9,
+                               looks::CABLE_JACKET, "twinax cable loom"));
+  }
+  for (double y : slotsY) {
+    p.parts.push_back(boxPart(box, dvec3(0, y, d / 2 - 0.002), dvec3(w, 0.006, 0.004),
+                              looks::NICKEL, "tray connector row"));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
+// The quick-disconnect collars on one of the rack's vertical coolant manifolds, one at every
+// slot in `slotsY` (heights above the manifold's base) where a tray's hoses couple on. Nothing
+// stands for them when small: the manifold itself stays.
+PrototypeId buildManifoldCouplings(BuildContext& ctx, double diameter,
+                                   const std::vector<double>& slotsY) {
+  Prototype p;
+  p.name = "manifold quick disconnects";
+  p.lod = proxyLod(looks::NICKEL, BACK_OPEN_PX);
+  p.lod.hasProxy = false;
+  p.lod.openSide = glm::vec3(0, 0, -1);  // seen from the rack's back
+  const double collar = 0.02;            // a QD coupling's length along the pipe
+  for (double y : slotsY) {
+    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(0, y - collar / 2, 0),
+                               dvec3(0, y + collar / 2, 0), diameter * 1.5, looks::NICKEL,
+                               "quick disconnect"));
+  }
+  return ctx.scene.add(std::move(p));
 }
 
 }  // namespace
@@ -230,45 +283,66 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   double y = H - (H - totalU * U) / 2;  // top of the stack
   const double trayZ = D / 2 - 0.02 - trayD / 2;
   int computeIndex = 0, switchIndex = 0, shelfIndex = 0;
+  std::vector<double> traySlotsY;  // the middle of every compute and switch tray's slot
   auto place = [&](PrototypeId id, const std::string& name, double pull) {
     y -= U;
     p.children.push_back(placeChild(id, dvec3(0, y, trayZ + pull), name));
   };
+  auto placeTray = [&](PrototypeId id, const std::string& name, double pull) {
+    place(id, name, pull);
+    traySlotsY.push_back(y + U / 2);
+  };
   auto placeCompute = [&]() {
     const bool hero = desc.hero && computeIndex == desc.heroTrayIndex;
-    place(hero ? heroTray : compute, "compute_tray" + std::to_string(computeIndex),
-          hero ? desc.pullOut_m : 0.0);
+    placeTray(hero ? heroTray : compute, "compute_tray" + std::to_string(computeIndex),
+              hero ? desc.pullOut_m : 0.0);
     ++computeIndex;
   };
   const double spineTop = y - (shelves / 2) * U;
   for (int i = 0; i < shelves / 2; ++i)
     place(power, "power_shelf" + std::to_string(shelfIndex++), 0);
   for (int i = 0; i < std::min(upperCompute, computeTrays); ++i) placeCompute();
-  for (int i = 0; i < switchTrays; ++i) place(sw, "switch_tray" + std::to_string(switchIndex++), 0);
+  for (int i = 0; i < switchTrays; ++i)
+    placeTray(sw, "switch_tray" + std::to_string(switchIndex++), 0);
   while (computeIndex < computeTrays) placeCompute();
   const double spineBottom = y;
   while (shelfIndex < shelves) place(power, "power_shelf" + std::to_string(shelfIndex++), 0);
 
-  // The copper NVLink spine at the back, with its cable bundles, and the coolant manifolds.
+  // The back: the NVLink spine's cartridges either side of the DC busbar, and the coolant
+  // manifolds with a quick disconnect at every tray.
   const double spineD = dims.meters("nvl72_rack.spine_depth");
   const double spineZ = -D / 2 + post + spineD / 2;
   const double trayW = dims.meters("compute_tray.width");
-  p.parts.push_back(boxPart(box, dvec3(0, 0.5 * (spineTop + spineBottom), spineZ - spineD / 4),
-                            dvec3(trayW * 0.8, spineTop - spineBottom, spineD / 2), looks::COPPER,
-                            "NVLink spine cartridges"));
-  for (int i = 0; i < 8; ++i) {
-    const double x = -trayW * 0.4 + trayW * 0.8 * (i + 0.5) / 8;
-    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(x, spineBottom, spineZ + spineD / 4),
-                               dvec3(x, spineTop, spineZ + spineD / 4), 0.03, looks::COPPER,
-                               "NVLink copper cable bundle"));
+  const int cartridges = dims.count("nvl72_rack.spine_cartridges");
+  const double busbarW = dims.meters("nvl72_rack.busbar_width");
+  const double spineH = spineTop - spineBottom;
+  const double cartridgeW = (trayW * 0.8 - busbarW - 0.02) / cartridges;
+  std::vector<double> cartridgeSlotsY;
+  for (double slot : traySlotsY) cartridgeSlotsY.push_back(slot - spineBottom);
+  const PrototypeId cartridge =
+      buildSpineCartridge(ctx, cartridgeW * 0.94, spineH, spineD, cartridgeSlotsY);
+  for (int i = 0; i < cartridges; ++i) {
+    // Half the cartridges left of the busbar, half right.
+    const double side = i < cartridges / 2 ? -1.0 : 1.0;
+    const int k = i < cartridges / 2 ? i : i - cartridges / 2;
+    const double x = side * (busbarW / 2 + 0.01 + cartridgeW * (k + 0.5));
+    p.children.push_back(placeChild(cartridge, dvec3(x, spineBottom, spineZ),
+                                    "spine_cartridge" + std::to_string(i)));
   }
+  p.parts.push_back(boxPart(box, dvec3(0, H / 2, spineZ), dvec3(busbarW, H - 2 * cap, 0.012),
+                            looks::COPPER, "DC busbar"));
   const double manifold = dims.meters("nvl72_rack.manifold_diameter");
+  std::vector<double> manifoldSlotsY;
+  for (double slot : traySlotsY) manifoldSlotsY.push_back(slot - cap);
+  const PrototypeId couplings = buildManifoldCouplings(ctx, manifold, manifoldSlotsY);
   for (int k = 0; k < 2; ++k) {
     const double x = (k == 0 ? -1 : 1) * (W / 2 - panel - post - manifold / 2 - 0.005);
-    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(x, cap, -D / 2 + post + manifold),
-                               dvec3(x, H - cap, -D / 2 + post + manifold), manifold,
+    const dvec3 base(x, cap, -D / 2 + post + manifold);
+    p.parts.push_back(tubePart(ctx.meshes.cylinder, base, dvec3(x, H - cap, base.z), manifold,
                                k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
                                k == 0 ? "coolant supply manifold" : "coolant return manifold"));
+    p.children.push_back(
+        placeChild(couplings, base, k == 0 ? "supply_couplings" : "return_couplings"));
   }
   return ctx.scene.add(std::move(p));
 }

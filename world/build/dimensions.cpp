@@ -90,6 +90,8 @@ const std::vector<Required>& requiredFigures() {
       {"nvl72_rack.power_shelf_height_u", Kind::Number},
       {"nvl72_rack.psus_per_shelf", Kind::Number},
       {"nvl72_rack.spine_depth", Kind::Length},
+      {"nvl72_rack.spine_cartridges", Kind::Number},
+      {"nvl72_rack.busbar_width", Kind::Length},
       {"nvl72_rack.manifold_diameter", Kind::Length},
       {"network_rack.width", Kind::Length},
       {"network_rack.depth", Kind::Length},

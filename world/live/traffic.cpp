@@ -17,8 +17,7 @@ constexpr const char* HERO_RACK = "hall0/row0/rack0";
 constexpr const char* HERO_ROW = "hall0/row0";
 constexpr const char* LEAF_RACK = "hall0/row0/leaf_rack";
 constexpr const char* SPINE = "hall0/fabric/spine";
-constexpr const char* NVLINK_BUNDLE = "NVLink copper cable bundle";
-constexpr const char* NVLINK_CARTRIDGES = "NVLink spine cartridges";
+constexpr const char* NVLINK_CARTRIDGE = "spine_cartridge";  // + index, the rack's children
 constexpr const char* ROW_CABLE_TRAY = "overhead cable tray";
 constexpr const char* HERO_TRAY = "hall0/row0/rack0/compute_tray9";
 
@@ -154,25 +153,26 @@ double particleSpeed_mps(double load, const TrafficStyle& style) {
 Traffic Traffic::build(const Scene& scene, TrafficDesc desc) {
   Traffic t;
   t.m_desc = desc;
-  // NVLink: the copper bundles of the hero rack, traffic up and down alternately, drawn just
-  // outside the spine cartridges that cover them from the back (the rack's -Z side).
-  const std::vector<Aabb> bundles = partBounds(scene, HERO_RACK, NVLINK_BUNDLE);
-  const std::vector<Aabb> cartridges = partBounds(scene, HERO_RACK, NVLINK_CARTRIDGES);
+  // NVLink: two lanes over each of the hero rack's spine cartridges, traffic up one and down the
+  // other, drawn just behind the cartridge (the rack's -Z side), where its looms run.
   const auto heroRack = scene.resolve(HERO_RACK);
-  glm::dvec3 back(0.0);
-  if (heroRack) back = glm::normalize(glm::dvec3(heroRack->first * glm::dvec4(0, 0, -1, 0)));
-  for (size_t i = 0; i < bundles.size(); ++i) {
-    auto [bottom, top] = centreLine(bundles[i]);
-    double out_m = 0;
-    for (const Aabb& c : cartridges) {
-      for (int corner = 0; corner < 8; ++corner) {
-        const glm::dvec3 p(corner & 1 ? c.max.x : c.min.x, corner & 2 ? c.max.y : c.min.y,
-                           corner & 4 ? c.max.z : c.min.z);
-        out_m = std::max(out_m, glm::dot(p - bottom, back));
+  if (heroRack) {
+    const glm::dvec3 back = glm::normalize(glm::dvec3(heroRack->first * glm::dvec4(0, 0, -1, 0)));
+    const glm::dvec3 across = glm::normalize(glm::dvec3(heroRack->first * glm::dvec4(1, 0, 0, 0)));
+    for (int i = 0;; ++i) {
+      const auto c =
+          scene.worldBounds(std::string(HERO_RACK) + "/" + NVLINK_CARTRIDGE + std::to_string(i));
+      if (!c) break;
+      auto [bottom, top] = centreLine(*c);
+      const double halfDepth_m = 0.5 * std::abs(glm::dot(c->size(), back));
+      const double quarterWidth_m = 0.25 * std::abs(glm::dot(c->size(), across));
+      for (int lane = 0; lane < 2; ++lane) {
+        const glm::dvec3 shift =
+            back * (halfDepth_m + desc.nvlink.size_m) + across * ((lane ? 1 : -1) * quarterWidth_m);
+        t.m_paths.push_back(
+            makePath(TrafficKind::NvLink, {bottom + shift, top + shift}, lane == 1));
       }
     }
-    const glm::dvec3 shift = back * (out_m + desc.nvlink.size_m);
-    t.m_paths.push_back(makePath(TrafficKind::NvLink, {bottom + shift, top + shift}, i % 2 == 1));
   }
   // Fabric leg 0: up from the rack's top to the row's cable tray, along it to the leaf rack, down
   // into it. Then per spine rack: from the leaf up over the hall, down in front of the spine

@@ -113,8 +113,8 @@ double particleSpeed_mps(double load, const TrafficStyle& style);
 
 class Traffic {
  public:
-  /// The paths of the hero rack (hall0/row0/rack0): one per copper NVLink cable bundle (up and
-  /// down alternately), then the fabric legs' paths (leg 0 to the row's leaf rack; per spine
+  /// The paths of the hero rack (hall0/row0/rack0): two per NVLink spine cartridge (one up,
+  /// one down), then the fabric legs' paths (leg 0 to the row's leaf rack; per spine
   /// rack, one from the leaf rack to the front of its switch stack and one back, side by side),
   /// and the tray journeys of the hero compute tray. None of a kind when the scene lacks it.
   static Traffic build(const Scene& scene, TrafficDesc desc = {});

@@ -82,6 +82,9 @@ struct ChildInstance {
 struct LodDesc {
   bool hasProxy = true;      // draw its bounds as one box when small
   float openPixels = 40.0f;  // projected bounding radius (px) above which it expands
+  // Non-zero: its detail faces this way (prototype frame), and it opens only when the eye is
+  // on that side of its centre (a rack's back from the front aisle stays closed).
+  glm::vec3 openSide{0.0f};
   Look proxyLook;
 };
 
