@@ -83,6 +83,10 @@ struct LodDesc {
   bool hasProxy = true;      // draw its bounds as one box when small
   float openPixels = 40.0f;  // projected bounding radius (px) above which it expands
   Look proxyLook;
+  // Parts drawn with the proxy box (prototype frame): what must still read while it is too small
+  // to open, as the lit LED line of a compute tray seen from the row. Cheap: a box or two, just
+  // proud of the proxy box (outside the prototype's bounds: the box would hide them).
+  std::vector<Part> farParts;
 };
 
 struct Prototype {
