@@ -21,6 +21,21 @@ constexpr int LOOMS_PER_CARTRIDGE = 8;
 
 using glm::dvec3;
 
+// A compute tray's LED line: left of centre, near its foot (shares of the tray's width and
+// height; a layout choice), a 2.5 mm light pipe.
+constexpr double LED_LINE_X = -0.12, LED_LINE_WIDTH = 0.66, LED_LINE_Y = 0.12;
+constexpr double LED_LINE_H_M = 0.0025, LED_LINE_D_M = 0.001;
+// Drawn with a proxy (a tray from the row, a rack from the hall) the line stands for its glow:
+// 8 mm, about a pixel at the row's framing, where the 2.5 mm pipe breaks into dots; still a
+// fifth of the tray's 44 mm face, light and not a flood.
+constexpr double LED_LINE_FAR_H_M = 0.008;
+Part trayLedLine(MeshId box, double trayW, double trayH, const dvec3& foot,
+                 double height_m = LED_LINE_H_M) {
+  return boxPart(box, foot + dvec3(trayW * LED_LINE_X, trayH * LED_LINE_Y, 0),
+                 dvec3(trayW * LED_LINE_WIDTH, height_m, LED_LINE_D_M), looks::LED_LINE,
+                 "LED line");
+}
+
 // A steel 1U chassis: pan, side walls, front panel and (closed) a lid.
 void addChassis(Prototype& p, const BuildContext& ctx, double w, double h, double d, bool lid,
                 Look front) {
@@ -86,6 +101,36 @@ PrototypeId buildManifoldCouplings(BuildContext& ctx, double diameter,
   return ctx.scene.add(std::move(p));
 }
 
+// A row of OSFP cages on a switch's front: a steel cage block, a dark opening per cage and a green
+// LED per port above it. Its own prototype, so that from afar it is one silver strip (its proxy)
+// and only near the eye opens into cages (a few pixels each).
+constexpr float CAGE_ROW_OPEN_PX = 40.0f;
+// The strip from afar: its cages' average (openings cover about 80 % of it, the steel the rest),
+// no edge lines (a strip a pixel or two high would be all edge).
+constexpr Look CAGE_ROW_FAR{0.0380f, 0.0400f, 0.0450f, 0.00f, 0.35f, 0, 1.0f, 0.0f, false, 0, 0, 0};
+PrototypeId buildOsfpCageRow(BuildContext& ctx, int cages) {
+  const Dimensions& dims = ctx.dims;
+  const MeshId box = ctx.meshes.box;
+  const double cw = dims.meters("osfp.cage_width"), ch = dims.meters("osfp.cage_height");
+  const double pitch = dims.meters("osfp.cage_pitch");
+  const double rowW = cages * pitch, rowH = ch + 0.002;  // a 1 mm steel rim above and below
+  Prototype p;
+  p.name = "OSFP cage row";
+  p.lod = proxyLod(CAGE_ROW_FAR, CAGE_ROW_OPEN_PX);
+  // The block stands 2 mm proud of the face; the openings and LEDs 0.5 mm proud of the block.
+  p.parts.push_back(
+      boxPart(box, dvec3(0, 0, 0.001), dvec3(rowW, rowH, 0.002), looks::STEEL, "OSFP cage block"));
+  for (int i = 0; i < cages; ++i) {
+    const double x = -rowW / 2 + pitch * (i + 0.5);
+    // In the 2.4 mm gap right of its cage.
+    p.parts.push_back(boxPart(box, dvec3(x, 0, 0.00225), dvec3(cw, ch, 0.0005), looks::NIC,
+                              "OSFP cage " + std::to_string(i)));
+    p.parts.push_back(boxPart(box, dvec3(x + (pitch + cw) / 4, 0.5 * ch - 0.0015, 0.00225),
+                              dvec3(0.001, 0.002, 0.0005), looks::LED, "port LED"));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
 }  // namespace
 
 Part tubePart(MeshId mesh, const dvec3& from, const dvec3& to, double diameter, Look look,
@@ -127,8 +172,10 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
   // from the aisle; an overlay lights the line in its colour).
   p.parts.push_back(boxPart(box, dvec3(-w * 0.12, h / 2, d / 2 + 0.0015),
                             dvec3(w * 0.7, h * 0.8, 0.003), looks::NIC, "bezel grille"));
-  p.parts.push_back(boxPart(box, dvec3(-w * 0.12, h * 0.12, d / 2 + 0.0035),
-                            dvec3(w * 0.66, 0.0025, 0.002), looks::LED_LINE, "LED line"));
+  p.parts.push_back(trayLedLine(box, w, h, dvec3(0, 0, d / 2 + 0.0035)));
+  // From the row, where the tray is its proxy box, the line still shows, just in front of it.
+  p.lod.farParts.push_back(trayLedLine(
+      box, w, h, dvec3(0, 0, d / 2 + 0.0035 + 0.5 * LED_LINE_D_M + 0.0015), LED_LINE_FAR_H_M));
 
   // Front: ConnectX-7 OSFP cages and BlueField-3 ports, with a status LED each.
   const int nics = dims.count("compute_tray.nics"), dpus = dims.count("compute_tray.dpus");
@@ -211,10 +258,23 @@ PrototypeId buildSwitchTray(BuildContext& ctx) {
   p.component = component::SWITCH_TRAY;
   p.lod = proxyLod(looks::NIC, TRAY_OPEN_PX);
   addChassis(p, ctx, w, h, d, true, looks::NIC);
-  for (int i = 0; i < 8; ++i) {
-    p.parts.push_back(boxPart(ctx.meshes.box,
-                              dvec3(-w / 2 + 0.02 + i * 0.006, h * 0.7, d / 2 + 0.001),
-                              dvec3(0.003, 0.003, 0.002), looks::LED, "link LED"));
+  // A plain front, unlike the compute trays' grilles and cages: its NVLink ports face the copper
+  // spine at the back. At the left its management ports, each with a link LED; at the right a
+  // status LED per switch chip. No LED line: between the compute trays' lit lines the nine
+  // switch trays read as the rack's dark middle band.
+  const MeshId box = ctx.meshes.box;
+  const double portW = dims.meters("switch_tray.management_port_width");
+  const double portH = dims.meters("switch_tray.management_port_height");
+  for (int i = 0; i < dims.count("switch_tray.management_ports"); ++i) {
+    const double x = -w / 2 + 0.03 + i * (portW + 0.004);
+    p.parts.push_back(boxPart(box, dvec3(x, h / 2, d / 2 + 0.001), dvec3(portW, portH, 0.002),
+                              looks::DARK_STEEL, "management port"));
+    p.parts.push_back(boxPart(box, dvec3(x + portW / 3, h / 2 + portH / 2 + 0.002, d / 2 + 0.001),
+                              dvec3(0.003, 0.002, 0.002), looks::LED, "link LED"));
+  }
+  for (int k = 0; k < dims.count("switch_tray.switch_chips"); ++k) {
+    p.parts.push_back(boxPart(box, dvec3(w / 2 - 0.03 - k * 0.012, h * 0.7, d / 2 + 0.001),
+                              dvec3(0.004, 0.003, 0.002), looks::LED, "switch chip status LED"));
   }
   return ctx.scene.add(std::move(p));
 }
@@ -263,6 +323,7 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   const double H = dims.meters("nvl72_rack.height");
   const double U = dims.rackUnit_m();
   const double trayD = dims.meters("compute_tray.depth");
+  const double trayW = dims.meters("compute_tray.width");
   const int computeTrays = dims.count("nvl72_rack.compute_trays");
   const int switchTrays = dims.count("nvl72_rack.switch_trays");
   const int shelves = dims.count("nvl72_rack.power_shelves");
@@ -296,6 +357,10 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
     const bool hero = desc.hero && computeIndex == desc.heroTrayIndex;
     placeTray(hero ? heroTray : compute, "compute_tray" + std::to_string(computeIndex),
               hero ? desc.pullOut_m : 0.0);
+    // From the hall, where the rack is its proxy box, every tray's line shows just in front of it.
+    if (!hero)
+      p.lod.farParts.push_back(
+          trayLedLine(box, trayW, U, dvec3(0, y, D / 2 + 0.001), LED_LINE_FAR_H_M));
     ++computeIndex;
   };
   const double spineTop = y - (shelves / 2) * U;
@@ -312,7 +377,6 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   // manifolds with a quick disconnect at every tray.
   const double spineD = dims.meters("nvl72_rack.spine_depth");
   const double spineZ = -D / 2 + post + spineD / 2;
-  const double trayW = dims.meters("compute_tray.width");
   const int cartridges = dims.count("nvl72_rack.spine_cartridges");
   const double busbarW = dims.meters("nvl72_rack.busbar_width");
   const double spineH = spineTop - spineBottom;
@@ -347,6 +411,39 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   return ctx.scene.add(std::move(p));
 }
 
+namespace {
+
+// A 1U InfiniBand switch (the modelled leaves and spines, reference A.9: QM9700): a black
+// chassis with its OSFP cages in rows across the front, each row its own prototype (see
+// buildOsfpCageRow); the strip above the rows is where a PFC pause lights (world/live/traffic).
+PrototypeId buildFabricSwitch(BuildContext& ctx, double height_m) {
+  const Dimensions& dims = ctx.dims;
+  const double swW = dims.meters("fabric_switch.width"), swD = dims.meters("fabric_switch.depth");
+  const int rows = dims.count("fabric_switch.cage_rows");
+  const int perRow = (dims.count("fabric_switch.osfp_cages") + rows - 1) / rows;
+  const double rowH = dims.meters("osfp.cage_height") + 0.002;
+  Prototype sw;
+  sw.name = "InfiniBand leaf switch";
+  sw.component = component::LEAF_SWITCH;
+  // Its proxy without edge lines: switches packed 1U apart would be all seams, a grey face.
+  Look far = looks::NIC;
+  far.detail = 0;
+  sw.lod = proxyLod(far, 60.0f);
+  const double chassisH = height_m * 0.95;
+  sw.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, height_m / 2, 0), dvec3(swW, chassisH, swD),
+                             looks::NIC, "switch chassis"));
+  const PrototypeId row = buildOsfpCageRow(ctx, perRow);
+  // Rows stacked from the chassis' foot with 1.5 mm between them (belly-to-belly cages).
+  const double foot = height_m * 0.025 + 0.001;
+  for (int r = 0; r < rows; ++r) {
+    const double y = foot + rowH / 2 + r * (rowH + 0.0015);
+    sw.children.push_back(placeChild(row, dvec3(0, y, swD / 2), "cage_row" + std::to_string(r)));
+  }
+  return ctx.scene.add(std::move(sw));
+}
+
+}  // namespace
+
 int networkRacksFor(const Dimensions& dims, int switchCount) {
   const double U = dims.number("network_rack.switch_height_u") * dims.rackUnit_m();
   const int perRack = int(std::floor((dims.meters("network_rack.height") - 0.3) / U));
@@ -367,18 +464,7 @@ PrototypeId buildNetworkRack(BuildContext& ctx, const std::vector<std::string>& 
   const double H = dims.meters("network_rack.height");
   const double U = dims.number("network_rack.switch_height_u") * dims.rackUnit_m();
   const double swW = dims.meters("fabric_switch.width"), swD = dims.meters("fabric_switch.depth");
-  Prototype sw;
-  sw.name = "InfiniBand leaf switch";
-  sw.component = component::LEAF_SWITCH;
-  sw.lod = proxyLod(looks::NIC, 60.0f);
-  sw.parts.push_back(
-      boxPart(box, dvec3(0, U / 2, 0), dvec3(swW, U * 0.95, swD), looks::NIC, "switch chassis"));
-  for (int i = 0; i < 16; ++i) {
-    sw.parts.push_back(boxPart(box, dvec3(-swW / 2 + swW * (i + 0.5) / 16, U / 2, swD / 2 + 0.003),
-                               dvec3(swW / 16 * 0.8, U * 0.6, 0.006), looks::FIBER,
-                               "OSFP cage row " + std::to_string(i)));
-  }
-  const PrototypeId swId = ctx.scene.add(std::move(sw));
+  const PrototypeId swId = buildFabricSwitch(ctx, U);
 
   Prototype p;
   p.name = title;

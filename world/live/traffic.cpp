@@ -63,37 +63,54 @@ std::vector<Aabb> partBounds(const Scene& scene, const std::string& path, const 
   return out;
 }
 
-// A switch rack's geometry for its leg: the front face of its switch stack, and the point just in
-// front of it where particles converge.
+// How a paused switch rack lights: a line over each switch's ports along the top of its front
+// face, and one along the roof's front edge (seen from over the hall). Light, not paint: the
+// lines cover a small share of the rack's front (tests/world/traffic_test.cpp), and their edges
+// glow at constant screen width, so they read when thinner than a pixel.
+constexpr double PORT_LINE_M = 0.010;  // a 1U switch's face is 42 mm: the LED strip over its cages
+constexpr double ROOF_EDGE_M = 0.020;  // the roof line's height and depth
+constexpr double LINE_WIDTH = 0.9;     // share of a switch's width the port line spans
+
+// A switch rack's geometry for its leg: the point just in front of its switch stack where
+// particles converge, and the lines a pause lights (one per switch, whatever its name: the
+// rack's children are its switches).
 void placeSwitches(const Scene& scene, FabricLeg& leg, double clearance_m) {
   const auto rack = scene.resolve(leg.rackPath);
   const auto bounds = scene.worldBounds(leg.rackPath);
   if (!rack || !bounds) return;
   leg.rackBounds = *bounds;
-  // The roof glow: a slab on the cabinet's top panel, a little wider than the rack.
+  const glm::dvec3 front = glm::normalize(glm::dvec3(rack->first * glm::dvec4(0, 0, 1, 0)));
+  const glm::dvec3 side = glm::normalize(glm::dvec3(rack->first * glm::dvec4(1, 0, 0, 0)));
+  // Along the front edge of the cabinet's top panel, the rack's width.
   const std::vector<Aabb> top = partBounds(scene, leg.rackPath, "top");
   const Aabb roof = top.empty() ? *bounds : top.front();
-  const glm::dvec3 margin(0.05, 0.0, 0.05);
-  leg.roofGlow = {glm::dvec3(roof.min.x, roof.max.y, roof.min.z) - margin,
-                  glm::dvec3(roof.max.x, roof.max.y + 0.15, roof.max.z) + margin};
+  const double roofFront =
+      glm::dot(roof.center(), front) + 0.5 * std::abs(glm::dot(roof.size(), front));
+  const glm::dvec3 roofCentre =
+      roof.center() + front * (roofFront - glm::dot(roof.center(), front) - 0.5 * ROOF_EDGE_M) +
+      glm::dvec3(0, 0.5 * roof.size().y + 0.5 * ROOF_EDGE_M, 0);
+  const glm::dvec3 roofSize = glm::abs(side) * std::abs(glm::dot(roof.size(), side)) +
+                              (glm::abs(front) + glm::dvec3(0, 1, 0)) * ROOF_EDGE_M;
+  leg.roofEdge = {roofCentre - 0.5 * roofSize, roofCentre + 0.5 * roofSize};
   Aabb stack;
-  for (int i = 0;; ++i) {
-    const auto sw = scene.worldBounds(leg.rackPath + "/switch" + std::to_string(i));
-    if (!sw) break;
-    stack.extend(*sw);
+  leg.portLines.clear();
+  for (const ChildInstance& child : scene.prototype(rack->second).children) {
+    const Aabb sw =
+        transformAabb(rack->first * child.local, scene.prototype(child.prototype).bounds);
+    stack.extend(sw);
+    const double width = std::abs(glm::dot(sw.size(), side)) * LINE_WIDTH;
+    const double face = glm::dot(sw.center(), front) + 0.5 * std::abs(glm::dot(sw.size(), front));
+    const glm::dvec3 c = sw.center() + front * (face - glm::dot(sw.center(), front) + 0.002) +
+                         glm::dvec3(0, 0.5 * sw.size().y - 0.5 * PORT_LINE_M, 0);
+    const glm::dvec3 size =
+        glm::abs(side) * width + glm::abs(front) * 0.002 + glm::dvec3(0, PORT_LINE_M, 0);
+    leg.portLines.push_back({c - 0.5 * size, c + 0.5 * size});
   }
   if (stack.empty()) stack = *bounds;
-  const glm::dvec3 front = glm::normalize(glm::dvec3(rack->first * glm::dvec4(0, 0, 1, 0)));
   const glm::dvec3 c = stack.center();
   const double toFace =
       glm::dot(bounds->center() - c, front) + 0.5 * std::abs(glm::dot(bounds->size(), front));
   leg.switchCentre = c + front * (toFace + clearance_m);
-  // The face: the stack's extent, thin along the front direction, just outside the rack.
-  glm::dvec3 size = stack.size();
-  for (int k = 0; k < 3; ++k)
-    if (std::abs(front[k]) > 0.5) size[k] = 0.02;
-  const glm::dvec3 faceCentre = c + front * (toFace + 0.01);
-  leg.switchFace = {faceCentre - 0.5 * size, faceCentre + 0.5 * size};
 }
 
 // A leg's load as the engine routes its current training phase: the busier direction's bytes of
@@ -361,7 +378,8 @@ uint32_t Traffic::pathParticles(size_t index) const {
 uint32_t Traffic::particles() const {
   uint32_t n = 0;
   for (size_t i = 0; i < m_paths.size(); ++i) n += pathParticles(i);
-  for (const FabricLeg& leg : m_legs) n += (leg.flow.paused ? 2 : 0) + (leg.reducing ? 1 : 0);
+  for (const FabricLeg& leg : m_legs)
+    n += (leg.flow.paused ? 1 + uint32_t(leg.portLines.size()) : 0) + (leg.reducing ? 1 : 0);
   if (m_journeys) n += journeyInstances(*m_journeys, m_desc.journey);
   return n;
 }
@@ -389,11 +407,12 @@ void Traffic::emit(const glm::dvec3& eye, std::vector<gpu::Instance>& out) const
   }
   for (const FabricLeg& leg : m_legs) {
     if (leg.flow.paused) {
-      // A red glow on the paused rack's roof and over its switches' faces, seen from the hall.
-      out.push_back(
-          makeInstance(boxTransform(leg.roofGlow.center(), leg.roofGlow.size()), eye, PAUSED_LOOK));
-      out.push_back(makeInstance(boxTransform(leg.switchFace.center(), leg.switchFace.size()), eye,
-                                 PAUSED_LOOK));
+      // The paused rack's lit lines: its roof edge (seen from over the hall), then its ports.
+      out.push_back(makeInstance(boxTransform(leg.roofEdge.center(), leg.roofEdge.size()), eye,
+                                 PAUSED_LOOK, &PAUSED_LOOK));
+      for (const Aabb& line : leg.portLines)
+        out.push_back(
+            makeInstance(boxTransform(line.center(), line.size()), eye, PAUSED_LOOK, &PAUSED_LOOK));
     }
     if (leg.reducing) {
       const double pulse =

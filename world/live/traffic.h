@@ -3,7 +3,8 @@
 // one leg up from the rack to the row's cable tray and along it into the leaf rack, and one leg
 // from the leaf rack to each spine rack and back. Density and speed are proportional to the bytes
 // per second the engine moves on each leg's own cables now. A PFC-paused switch stops its leg and
-// turns it red (and a red glow sits on its rack), so a storm is seen spreading hop by hop; a leg
+// turns it red, and its rack's switches light a thin line over their ports (and one along the
+// roof's front edge), light and never a flood, so a storm is seen spreading hop by hop; a leg
 // whose cables are all down carries nothing while the others carry the rerouted load; with
 // in-network reduction (SHARP) the DP all-reduce converges into each spine switch and half as
 // dense a stream leaves it. Inside the hero compute tray, the GPUDirect RDMA and TCP journeys
@@ -70,8 +71,8 @@ struct FabricLeg {
   std::string rackPath;            // scene instance of the switch rack the leg enters
   Aabb rackBounds;                 // its world bounds
   glm::dvec3 switchCentre{0.0};    // in front of the middle of its switch stack
-  Aabb switchFace;                 // the front face of its switch stack (where a pause glows)
-  Aabb roofGlow;                   // the slab that glows on its roof while paused
+  std::vector<Aabb> portLines;     // per switch of the rack: the line over its ports, lit paused
+  Aabb roofEdge;                   // the line along the roof's front edge, lit while paused
   size_t toSwitch = NO_PATH;       // path index: towards the switch rack
   size_t fromSwitch = NO_PATH;     // path index: back out of it (spine legs)
   std::vector<uint32_t> switches;  // SwitchId indices of the leg's switches
@@ -133,7 +134,8 @@ class Traffic {
   void setSpeedScale(double scale) { m_speedScale = scale; }
 
   /// Appends the boxes, positioned relative to `eye`: the particles path by path in path order,
-  /// then per leg a red glow on a paused switch rack (roof and switch faces) and a pulsing marker
+  /// then per leg the lit lines of a paused switch rack (its roof edge, then one over each
+  /// switch's ports) and a pulsing marker
   /// in front of a reducing spine's switches, then the tray journeys.
   void emit(const glm::dvec3& eye, std::vector<gpu::Instance>& out) const;
 

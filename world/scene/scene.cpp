@@ -151,6 +151,28 @@ struct CollectWalk {
     const Look* tint = view.tint ? view.tint->look(tintState, true) : nullptr;
     emit(proxyMesh, m, proto.lod.proxyLook, transformAabb(world, proto.bounds), selected, tint);
     ++stats.proxies;
+    const Look* partTint = view.tint ? view.tint->look(tintState, false) : nullptr;
+    for (const Part& part : proto.lod.farParts) {
+      emitPart(part, world, transformAabb(world, part.bounds), selected, partTint);
+    }
+  }
+
+  // A part under an overlay's `tint`: an indicator lit in its colour, any other part glowing
+  // along its edges.
+  void emitPart(const Part& part, const glm::dmat4& world, const Aabb& partBox, bool selected,
+                const Look* tint) {
+    if (tint && part.look.indicator) {
+      emit(part.mesh, world * part.local, *tint, partBox, selected);  // lit in its colour
+    } else {
+      emit(part.mesh, world * part.local, part.look, partBox, selected, tint);
+    }
+  }
+
+  // Triangles of the proxy box and the parts drawn with it.
+  uint64_t proxyCost(const Prototype& proto) const {
+    uint64_t n = trianglesOf(proxyMesh);
+    for (const Part& part : proto.lod.farParts) n += trianglesOf(part.mesh);
+    return n;
   }
 
   void emitParts(const Prototype& proto, const glm::dmat4& world, bool selected,
@@ -167,12 +189,7 @@ struct CollectWalk {
       }
       // A part larger than the screen is the backdrop (the board under a die, a hall's floor):
       // an overlay never colours it (issue 22: the utilisation tint flashed the whole frame).
-      const Look* partTint = px > view.viewportHeight_px ? nullptr : tint;
-      if (partTint && part.look.indicator) {
-        emit(part.mesh, world * part.local, *partTint, partBox, selected);  // lit in its colour
-      } else {
-        emit(part.mesh, world * part.local, part.look, partBox, selected, partTint);
-      }
+      emitPart(part, world, partBox, selected, px > view.viewportHeight_px ? nullptr : tint);
     }
   }
 
@@ -210,6 +227,7 @@ struct BudgetWalk {
   const std::vector<uint64_t>& openTriangles;  // Scene::m_openTriangles
   const std::vector<uint32_t>& openProxies;    // Scene::m_openProxies
   std::vector<CollectScratch::Candidate>& heap;
+  uint64_t waiting = 0;  // what the heap's instances draw as proxies
 
   // What opening `id` may add at most (its parts, children as proxies or opened without one).
   uint64_t openCost(PrototypeId id, uint64_t proxyTriangles) const {
@@ -235,6 +253,7 @@ struct BudgetWalk {
       open(id, world, matched, studio, tintState);  // nothing to hold it back as
     } else {
       heap.push_back({px, id, matched, studio, tintState, world});
+      waiting += walk.proxyCost(proto);
       std::push_heap(heap.begin(), heap.end(), smaller);
     }
   }
@@ -254,13 +273,14 @@ struct BudgetWalk {
 
   void run(PrototypeId root, const glm::dmat4& rootTransform) {
     heap.clear();
+    waiting = 0;
     const uint64_t proxyTriangles = walk.trianglesOf(walk.proxyMesh);
     place(root, rootTransform, 0, 0, 0);
     while (!heap.empty()) {
       std::pop_heap(heap.begin(), heap.end(), smaller);
       const CollectScratch::Candidate next = heap.back();
       heap.pop_back();
-      const uint64_t waiting = heap.size() * proxyTriangles;
+      waiting -= walk.proxyCost(walk.scene.prototype(next.prototype));
       if (walk.stats.triangles + waiting + openCost(next.prototype, proxyTriangles) <=
           walk.view.triangleBudget) {
         open(next.prototype, next.world, next.matched, next.studio, next.tintState);
@@ -404,6 +424,9 @@ void Scene::countTriangles(const MeshLibrary& meshes) {
       full += m_fullTriangles[c];
       if (m_prototypes[c].lod.hasProxy) {
         ++proxies;
+        for (const Part& far : m_prototypes[c].lod.farParts) {
+          open += far.mesh.index < m_meshTriangles.size() ? m_meshTriangles[far.mesh.index] : 0;
+        }
       } else {
         open += m_openTriangles[c];
         proxies += m_openProxies[c];
@@ -426,6 +449,9 @@ void Scene::computeBounds(Prototype& prototype) const {
     part.bounds = transformAabb(part.local, meshBounds(part.mesh));
     bounds.extend(part.bounds);
   }
+  // Not in the bounds: a far part stands just proud of the proxy box, which hides what lies in it.
+  for (Part& part : prototype.lod.farParts)
+    part.bounds = transformAabb(part.local, meshBounds(part.mesh));
   for (const ChildInstance& child : prototype.children) {
     bounds.extend(transformAabb(child.local, m_prototypes[child.prototype.index].bounds));
   }

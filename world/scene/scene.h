@@ -86,6 +86,10 @@ struct LodDesc {
   // on that side of its centre (a rack's back from the front aisle stays closed).
   glm::vec3 openSide{0.0f};
   Look proxyLook;
+  // Parts drawn with the proxy box (prototype frame): what must still read while it is too small
+  // to open, as the lit LED line of a compute tray seen from the row. Cheap: a box or two, just
+  // proud of the proxy box (outside the prototype's bounds: the box would hide them).
+  std::vector<Part> farParts;
 };
 
 struct Prototype {
