@@ -83,18 +83,14 @@ namespace {
 constexpr VkExtent2D SIZE{320, 180};
 constexpr float GREY = 0.2f;  // linear
 
-class ProceduralRender : public ::testing::Test {
+class ProceduralRender : public fixtures::HeadlessTest {
  protected:
   void SetUp() override {
-    m_renderer = fixtures::makeHeadless();
+    fixtures::HeadlessTest::SetUp();
     ASSERT_TRUE(m_renderer);
-    m_library = fixtures::boxLibrary();
-    m_renderer->setMeshes(m_library);
     ASSERT_TRUE(world::registerPatterns(m_textures));
     m_renderer->setTextures(m_textures);
-    m_errorsBefore = vkutil::validationErrorCount();
   }
-  void TearDown() override { EXPECT_EQ(vkutil::validationErrorCount(), m_errorsBefore); }
 
   // A 1 m grey square face-on at 1 m under the fill and key lights, perforated with
   // holes `pitchPx` pixels apart on screen (0: untextured); returns the linear green channel of
@@ -124,10 +120,7 @@ class ProceduralRender : public ::testing::Test {
     return out;
   }
 
-  std::unique_ptr<renderer::Renderer> m_renderer;
-  world::MeshLibrary m_library;
   world::TextureLibrary m_textures;
-  uint32_t m_errorsBefore = 0;
 };
 
 double variance(const std::vector<double>& v) {
