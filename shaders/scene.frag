@@ -37,7 +37,7 @@ layout(constant_id = 5) const bool BOX_DETAIL = false;
 // Target pixels per picture pixel along each axis: a supersampled still draws at N times its
 // size, so lines and fades measured in pixels are measured in the picture's (N target pixels).
 layout(constant_id = 6) const float SUPERSAMPLE = 1.0;
-// Imported models' base colour images, one per layer; layer 0 is plain white.
+// Layer 0 is plain white, then the procedural textures, then imported models' base colour images.
 layout(set = 0, binding = 0) uniform sampler2DArray baseColorTextures;
 layout(set = 1, binding = 0) uniform sampler2DShadow shadowMap;
 layout(set = 1, binding = 1) uniform ShadowBlock { ShadowConstants shadow; };
@@ -98,7 +98,16 @@ float sunVisibility(vec3 offset, vec3 n) {
 
 void main() {
   vec4 base = inColor;
-  if (TEXTURED) {
+  float glint = 1.0;  // scales the specular: a hole or a gap between cells does not reflect
+  if (TEXTURED && inMaterial.w < 0.0) {
+    // A procedural texture: a modulation of mean 0.5, doubled. Gradients doubled too: a feature
+    // k texels wide is flat from the mip where it is one texel, so it has faded to the part's
+    // own colour once its period is below two pixels (procedural_textures.h).
+    vec3 modulation = 2.0 * textureGrad(baseColorTextures, vec3(inUv, inMaterial.x),
+                                        2.0 * dFdx(inUv), 2.0 * dFdy(inUv)).rgb;
+    base.rgb *= modulation;
+    glint = dot(modulation, vec3(1.0 / 3.0));
+  } else if (TEXTURED) {
     // Layer 0 is white, so untextured parts of a textured batch sample plain white.
     uint wrap = uint(inMaterial.w);
     float layerSize = float(textureSize(baseColorTextures, 0).x);
@@ -138,7 +147,7 @@ void main() {
   spec *= spec;
   spec *= spec;
   spec *= spec;
-  color += KEY * (inParams.y * spec * sunlight * key);
+  color += KEY * (inParams.y * spec * sunlight * key * glint);
   // Rim: a cool light from behind that outlines the silhouette against the dark.
   float facing = 1.0 - max(dot(n, toEye), 0.0);
   float rim = facing * facing * facing;

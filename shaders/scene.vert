@@ -39,6 +39,14 @@ void main() {
   outColor = instColor * inVertexColor;
   outParams = instParams;
   outUv = inUv;
+  if (instMaterial.w < 0.0) {
+    // A procedural texture on the faces: the face's own plane in metres (the unit mesh scaled by
+    // the instance), one tile per -w metres; flat faces make this exact across each triangle.
+    vec3 metres = inPosition * vec3(length(c0), length(c1), length(c2));
+    vec3 a = abs(inNormal);
+    vec2 plane = a.x > a.y && a.x > a.z ? metres.zy : (a.y > a.z ? metres.xz : metres.xy);
+    outUv = plane / -instMaterial.w;
+  }
   outMaterial = instMaterial;
   outLocal = inPosition;
   outGlow = instGlow;

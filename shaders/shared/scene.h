@@ -26,8 +26,9 @@ struct Instance {
   vec4 params;
   // x: texture layer (0: none), y: alpha cutoff (fragments with alpha below it are discarded;
   // 0: opaque), z: 1 = alpha blend approximated by ordered dithering (no sorting), w: texture wrap
-  // modes as wrapS + 4 * wrapT, each 0 repeat, 1 clamp to edge, 2 mirrored repeat (world::Look).
-  // The fragment's alpha is color.a times the texture's alpha.
+  // modes as wrapS + 4 * wrapT, each 0 repeat, 1 clamp to edge, 2 mirrored repeat (world::Look);
+  // w < 0: a procedural texture laid on the faces, one tile per -w metres (a modulation whose
+  // mean is 0.5, doubled). The fragment's alpha is color.a times the texture's alpha.
   vec4 material;
   // Light along the box's edges (or, on other meshes, its silhouette): rgb linear, a strength
   // 0..1. What the overlays show a metric with: light on the part, not paint over it.

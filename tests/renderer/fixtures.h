@@ -59,6 +59,22 @@ inline void addBatch(world::RenderList& list, const std::vector<gpu::Instance>& 
   list.batches.push_back(batch);
 }
 
+/// A headless renderer holding the unit box library; any validation error fails the test.
+class HeadlessTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_renderer = makeHeadless();
+    ASSERT_TRUE(m_renderer);
+    m_library = boxLibrary();
+    m_renderer->setMeshes(m_library);
+    m_errorsBefore = vkutil::validationErrorCount();
+  }
+  void TearDown() override { EXPECT_EQ(vkutil::validationErrorCount(), m_errorsBefore); }
+  std::unique_ptr<renderer::Renderer> m_renderer;
+  world::MeshLibrary m_library;
+  uint32_t m_errorsBefore = 0;
+};
+
 /// Reads one pixel (RGBA) of a readback.
 inline std::array<int, 4> pixelAt(const renderer::Pixels& p, uint32_t x, uint32_t y) {
   const uint8_t* px = &p.rgba[(size_t(y) * p.width + x) * 4];

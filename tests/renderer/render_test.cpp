@@ -16,20 +16,7 @@ world::RenderList lookingDownMinusZ() {
   return list;
 }
 
-class RenderTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    m_renderer = fixtures::makeHeadless();
-    ASSERT_TRUE(m_renderer);
-    m_library = fixtures::boxLibrary();
-    m_renderer->setMeshes(m_library);
-    m_errorsBefore = vkutil::validationErrorCount();
-  }
-  void TearDown() override { EXPECT_EQ(vkutil::validationErrorCount(), m_errorsBefore); }
-  std::unique_ptr<renderer::Renderer> m_renderer;
-  world::MeshLibrary m_library;
-  uint32_t m_errorsBefore = 0;
-};
+using RenderTest = fixtures::HeadlessTest;
 
 }  // namespace
 

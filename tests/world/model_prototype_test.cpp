@@ -15,6 +15,7 @@
 #include "world/build/asset_overrides.h"
 #include "world/build/builders.h"
 #include "world/build/model_prototype.h"
+#include "world/scene/procedural_textures.h"
 #include "world/world.h"
 
 namespace {
@@ -328,7 +329,8 @@ TEST(AssetOverrides, EveryComponentKeyIsUsedByABuilder) {
 }
 
 TEST(ModelPrototype, OnlyBatchesThatNeedThemAskForTheTexturedOrAlphaPipelines) {
-  // The built-in world must draw with the plain pipeline only (no discard, no sampling).
+  // The built-in world draws without discard, and samples only in batches of the parts that
+  // carry a procedural pattern (bezels, boards, SRAM): every other part skips the texture path.
   world::World& w = worldtest::defaultWorld();  // the built-in world, unchanged
   for (const world::Station& station : w.stations()) {
     world::Camera camera;
@@ -336,7 +338,15 @@ TEST(ModelPrototype, OnlyBatchesThatNeedThemAskForTheTexturedOrAlphaPipelines) {
     world::RenderList list;
     w.buildRenderList(camera, world::FrameDesc{}, list);
     for (const world::DrawBatch& batch : list.batches) {
-      EXPECT_FALSE(batch.textured || batch.alphaTest) << station.name;
+      EXPECT_FALSE(batch.alphaTest) << station.name;
+      for (uint32_t i = batch.firstInstance; i < batch.firstInstance + batch.instanceCount; ++i) {
+        const gpu::vec4& m = list.instances[i].material;
+        EXPECT_EQ(batch.textured, m.x > 0.0f) << station.name;
+        if (m.x > 0.0f) {
+          EXPECT_LE(m.x, float(world::PATTERN_COUNT)) << station.name;
+          EXPECT_LT(m.w, 0.0f) << station.name << ": laid on the faces";
+        }
+      }
     }
   }
   // BoxTextured samples its image; AlphaBlendModeTest has MASK and BLEND materials.

@@ -6,6 +6,7 @@
 #include <glm/gtc/constants.hpp>
 
 #include "world/build/builders.h"
+#include "world/scene/procedural_textures.h"
 
 namespace world {
 namespace {
@@ -14,6 +15,12 @@ using glm::dvec3;
 
 // Relief of logic blocks above the die surface (metal stack, exaggerated enough to read).
 constexpr double RELIEF_FRACTION_OF_DIE = 0.04;
+
+// SRAM (L1/shared memory, L2) with its macros drawn as a texture: too many cells for geometry.
+Look sramLook(const Dimensions& dims) {
+  return withPattern(looks::SRAM, Pattern::SramArray,
+                     dims.meters("surface_detail.sram_macro_pitch"));
+}
 
 // cols x rows for n cells in a w x d rectangle, cells as close to square as possible.
 std::pair<int, int> squareGrid(int n, double w, double d) {
@@ -72,7 +79,9 @@ PrototypeId buildSubPartition(BuildContext& ctx, double w, double d, double t) {
                             "dispatch unit"));
   auto [r0, r1] = band(1);
   const int regBytes = dims.count("sm.register_file_per_sm") / dims.count("sm.sub_partitions");
-  addStrip(p, box, 4, x0, x1, r0, r1, 1.3 * t, 0.06, looks::REGISTER,
+  addStrip(p, box, 4, x0, x1, r0, r1, 1.3 * t, 0.06,
+           withPattern(looks::REGISTER, Pattern::SramArray,
+                       dims.meters("surface_detail.sram_macro_pitch")),
            "register file bank (" + std::to_string(regBytes / 4 / 1024) + " KiB)");
   auto [l0, l1] = band(2);
   const int lanes = dims.count("sm.fp32_lanes_per_sub_partition");
@@ -135,7 +144,7 @@ PrototypeId buildSm(BuildContext& ctx, double w, double d, double t) {
   p.lod = proxyLod(looks::LOGIC, 60.0f);
   const int l1KiB = ctx.dims.count("sm.l1_shared_per_sm") / 1024;
   p.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, t * 0.6, d / 2 - l1Depth / 2),
-                            dvec3(w - gap, 1.2 * t, l1Depth - gap), looks::SRAM,
+                            dvec3(w - gap, 1.2 * t, l1Depth - gap), sramLook(ctx.dims),
                             "L1 / shared memory (" + std::to_string(l1KiB) + " KiB)"));
   for (int i = 0; i < subPartitions; ++i) {
     const int c = i % cols, r = i / cols;
@@ -229,9 +238,9 @@ PrototypeId buildDie(BuildContext& ctx, const std::string& chip, bool detailed) 
   const double coreW = coreX1 - coreX0, coreD = coreZ1 - coreZ0;
   const double l2 = dims.number(chip + ".l2_band_fraction") * coreD;
   const double coreCz = 0.5 * (coreZ0 + coreZ1);
-  block(0.5 * (coreX0 + coreX1) - coreW / 4, coreCz, coreW / 2 * 0.98, 0.9 * l2, looks::SRAM,
+  block(0.5 * (coreX0 + coreX1) - coreW / 4, coreCz, coreW / 2 * 0.98, 0.9 * l2, sramLook(dims),
         "L2 cache (half 0)");
-  block(0.5 * (coreX0 + coreX1) + coreW / 4, coreCz, coreW / 2 * 0.98, 0.9 * l2, looks::SRAM,
+  block(0.5 * (coreX0 + coreX1) + coreW / 4, coreCz, coreW / 2 * 0.98, 0.9 * l2, sramLook(dims),
         "L2 cache (half 1)");
   const int gpcs = dims.count(chip + ".gpc_count");
   const int smPerGpc = dims.count(chip + ".tpc_per_gpc") * dims.count(chip + ".sm_per_tpc");

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "world/build/builders.h"
+#include "world/scene/procedural_textures.h"
 
 namespace world {
 namespace {
@@ -155,8 +156,10 @@ PrototypeId buildXeonPackage(BuildContext& ctx) {
   core.lod = proxyLod(looks::LOGIC, 40.0f);
   core.parts.push_back(boxPart(box, dvec3(0, relief / 4, 0),
                                dvec3(cellW * 0.9, relief / 2, cellD * 0.9), looks::LOGIC, "core"));
-  core.parts.push_back(boxPart(box, dvec3(cellW * 0.25, relief / 2, -cellD * 0.2),
-                               dvec3(cellW * 0.35, relief, cellD * 0.4), looks::SRAM, "L2 cache"));
+  core.parts.push_back(boxPart(
+      box, dvec3(cellW * 0.25, relief / 2, -cellD * 0.2), dvec3(cellW * 0.35, relief, cellD * 0.4),
+      withPattern(looks::SRAM, Pattern::SramArray, dims.meters("surface_detail.sram_macro_pitch")),
+      "L2 cache"));
   core.children.push_back(placeChild(amxId, dvec3(-cellW * 0.2, 0, cellD * 0.1), "amx"));
   const PrototypeId coreId = ctx.scene.add(std::move(core));
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "world/build/builders.h"
+#include "world/scene/procedural_textures.h"
 
 namespace world {
 namespace {
@@ -101,7 +102,9 @@ PrototypeId buildHgxBaseboard(BuildContext& ctx, const SystemLayout& layout, boo
            " SXM GPUs, " + std::to_string(layout.nvswitchChips) + " NVSwitch)";
   p.lod = proxyLod(looks::ALUMINIUM, 60.0f);
   p.parts.push_back(
-      boxPart(box, dvec3(0, bt / 2, 0), dvec3(bw, bt, bd), looks::PCB, "HGX baseboard"));
+      boxPart(box, dvec3(0, bt / 2, 0), dvec3(bw, bt, bd),
+              withPattern(looks::PCB, Pattern::Pcb, dims.meters("surface_detail.pcb_trace_pitch")),
+              "HGX baseboard"));
   const PrototypeId package = layout.package == GpuPackage::B200
                                   ? buildB200Package(ctx, PackageDesc{.hero = false})
                                   : buildH100Package(ctx);
@@ -191,7 +194,9 @@ PrototypeId buildHgxSystem(BuildContext& ctx, const SystemLayout& layout, bool h
   // CPU tray: the host board with 2 CPUs, their DIMMs, and the NICs at the back.
   const double cpuY = 0.02;
   p.parts.push_back(
-      boxPart(box, dvec3(0, cpuY, 0.05), dvec3(w * 0.9, 0.002, d * 0.6), looks::PCB, "host board"));
+      boxPart(box, dvec3(0, cpuY, 0.05), dvec3(w * 0.9, 0.002, d * 0.6),
+              withPattern(looks::PCB, Pattern::Pcb, dims.meters("surface_detail.pcb_trace_pitch")),
+              "host board"));
   for (int c = 0; c < 2; ++c) {
     const double x = (c == 0 ? -1 : 1) * w * 0.2;
     p.parts.push_back(boxPart(box, dvec3(x, cpuY + 0.025, 0.1), dvec3(0.09, 0.05, 0.09),

@@ -5,6 +5,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "world/build/builders.h"
+#include "world/scene/procedural_textures.h"
 
 namespace world {
 namespace {
@@ -170,8 +171,10 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
   addChassis(p, ctx, w, h, d, !desc.hero, looks::DARK_STEEL);
   // The bezel: a dark grille across the front and one green LED line (what a rack of them shows
   // from the aisle; an overlay lights the line in its colour).
-  p.parts.push_back(boxPart(box, dvec3(-w * 0.12, h / 2, d / 2 + 0.0015),
-                            dvec3(w * 0.7, h * 0.8, 0.003), looks::NIC, "bezel grille"));
+  const double holePitch = dims.meters("surface_detail.bezel_hole_pitch");
+  p.parts.push_back(
+      boxPart(box, dvec3(-w * 0.12, h / 2, d / 2 + 0.0015), dvec3(w * 0.7, h * 0.8, 0.003),
+              withPattern(looks::NIC, Pattern::Perforation, holePitch), "bezel grille"));
   p.parts.push_back(trayLedLine(box, w, h, dvec3(0, 0, d / 2 + 0.0035)));
   // From the row, where the tray is its proxy box, the line still shows, just in front of it.
   p.lod.farParts.push_back(trayLedLine(
@@ -196,8 +199,10 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
   const double boardT = dims.meters("compute_tray.board_thickness");
   const double plateT = dims.meters("compute_tray.cold_plate_thickness");
   const double boardY = 0.004;
-  p.parts.push_back(boxPart(box, dvec3(0, boardY + boardT / 2, -0.02),
-                            dvec3(w - 0.01, boardT, d - 0.08), looks::PCB, "motherboard"));
+  p.parts.push_back(
+      boxPart(box, dvec3(0, boardY + boardT / 2, -0.02), dvec3(w - 0.01, boardT, d - 0.08),
+              withPattern(looks::PCB, Pattern::Pcb, dims.meters("surface_detail.pcb_trace_pitch")),
+              "motherboard"));
   const double top = boardY + boardT;
   const PrototypeId heroPackage = buildB200Package(ctx, PackageDesc{.hero = true});
   const PrototypeId package = buildB200Package(ctx, PackageDesc{.hero = false});
@@ -291,9 +296,12 @@ PrototypeId buildPowerShelf(BuildContext& ctx) {
   addChassis(p, ctx, w, h, d, true, looks::DARK_STEEL);
   for (int i = 0; i < psus; ++i) {
     const double cell = w / psus;
-    p.parts.push_back(boxPart(
-        ctx.meshes.box, dvec3(-w / 2 + cell * (i + 0.5), h / 2, d / 2 + 0.002),
-        dvec3(cell * 0.9, h * 0.8, 0.004), looks::ALUMINIUM, "power supply " + std::to_string(i)));
+    p.parts.push_back(boxPart(ctx.meshes.box,
+                              dvec3(-w / 2 + cell * (i + 0.5), h / 2, d / 2 + 0.002),
+                              dvec3(cell * 0.9, h * 0.8, 0.004),
+                              withPattern(looks::ALUMINIUM, Pattern::Perforation,
+                                          dims.meters("surface_detail.bezel_hole_pitch")),
+                              "power supply " + std::to_string(i)));
   }
   return ctx.scene.add(std::move(p));
 }

@@ -7,6 +7,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "world/scene/procedural_textures.h"
+
 namespace world {
 
 sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const WorldDesc& desc) {
@@ -16,6 +18,7 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   }
   std::unique_ptr<World> world(new World());
   world->m_primitives = registerPrimitives(world->m_meshes);
+  registerPatterns(world->m_textures);  // first: the patterns' layers are fixed
   BuildContext ctx{world->m_scene, world->m_primitives, dims};
   const PrototypeId campus = buildCampus(ctx, desc.campus);
   if (!desc.componentModels.empty()) {
@@ -71,6 +74,7 @@ sim::Result<std::unique_ptr<World>> World::createViewer(const ImportedModel& mod
   using R = sim::Result<std::unique_ptr<World>>;
   std::unique_ptr<World> world(new World());
   world->m_primitives = registerPrimitives(world->m_meshes);
+  registerPatterns(world->m_textures);  // first: the patterns' layers are fixed
   auto contents = modelPrototype(model, glm::dmat4(1.0), model.source.filename().string(),
                                  {world->m_meshes, world->m_textures, world->m_scene});
   if (!contents) return R::failure(contents.error());

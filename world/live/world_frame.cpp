@@ -263,10 +263,6 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   for (size_t mesh = 0; mesh < m_scratch.size(); ++mesh) {
     const auto& bucket = m_scratch[mesh];
     if (bucket.empty()) continue;
-    DrawBatch batch;
-    batch.mesh = MeshId{static_cast<uint32_t>(mesh)};
-    batch.firstInstance = static_cast<uint32_t>(out.instances.size());
-    batch.instanceCount = static_cast<uint32_t>(bucket.size());
     // Near to far by centre distance: the early depth test then rejects most hidden fragments,
     // which matters when the camera sits inside a tray inside a rack inside a hall (each
     // enclosing part covers the screen) and fill rate is what software Vulkan runs out of.
@@ -279,14 +275,24 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     }
     std::sort(m_order.begin(), m_order.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [d2, i] : m_order) {
-      const gpu::Instance& inst = bucket[i];
-      batch.alphaTest = batch.alphaTest || inst.material.y > 0.0f || inst.material.z > 0.0f;
-      batch.textured = batch.textured || inst.material.x > 0.0f;
-      out.instances.push_back(inst);
+    // The textured instances (a bezel's perforation among a tray's boxes) in a batch of their
+    // own: the rest of the mesh's instances do not pay for the texture path per fragment.
+    for (const bool textured : {false, true}) {
+      DrawBatch batch;
+      batch.mesh = MeshId{static_cast<uint32_t>(mesh)};
+      batch.firstInstance = static_cast<uint32_t>(out.instances.size());
+      for (const auto& [d2, i] : m_order) {
+        const gpu::Instance& inst = bucket[i];
+        if ((inst.material.x > 0.0f) != textured) continue;
+        batch.alphaTest = batch.alphaTest || inst.material.y > 0.0f || inst.material.z > 0.0f;
+        out.instances.push_back(inst);
+      }
+      batch.instanceCount = static_cast<uint32_t>(out.instances.size()) - batch.firstInstance;
+      if (batch.instanceCount == 0) continue;
+      batch.textured = textured;
+      batch.boxDetail = batch.mesh.index == m_primitives.box.index;
+      out.batches.push_back(batch);
     }
-    batch.boxDetail = batch.mesh.index == m_primitives.box.index;
-    out.batches.push_back(batch);
   }
   result.instances = static_cast<uint32_t>(out.instances.size());
   result.triangles = out.triangleCount(m_meshes);

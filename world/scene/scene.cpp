@@ -565,8 +565,9 @@ gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Loo
   inst.row2 = {float(m[0][2]), float(m[1][2]), float(m[2][2]), float(t.z)};
   inst.color = {look.r, look.g, look.b, look.alpha};
   inst.params = {look.emissive, look.specular, 0.0f, float(look.detail)};
-  inst.material = {float(look.texture), look.alphaCutoff, look.alphaBlend ? 1.0f : 0.0f,
-                   float(look.wrapS + 4 * look.wrapT)};
+  inst.material = {
+      float(look.texture), look.alphaCutoff, look.alphaBlend ? 1.0f : 0.0f,
+      look.textureTile_m > 0.0f ? -look.textureTile_m : float(look.wrapS + 4 * look.wrapT)};
   inst.glow = glow ? gpu::vec4{glow->r, glow->g, glow->b, GLOW_STRENGTH} : gpu::vec4{0, 0, 0, 0};
   return inst;
 }

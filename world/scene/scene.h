@@ -62,6 +62,9 @@ struct Look {
   // An indicator (a status LED line, a bezel light): an overlay lights it in the metric's colour.
   // Every other part of a coloured instance keeps its finish and only its edges glow.
   bool indicator = false;
+  // A procedural texture (world/scene/procedural_textures.h) is laid on the faces, one tile per
+  // textureTile_m metres, instead of read at the mesh's uv (0: the mesh's uv, the wrap modes).
+  float textureTile_m = 0.0f;
 };
 
 struct Part {
