@@ -24,7 +24,7 @@ StationSpec hbmCutaway(const char* path, const char* package) {
           path,
           true,
           glm::dvec3(0.9, 0.55, 1.0),
-          1.1,
+          1.0,
           package,
           "",
           nullptr,
