@@ -4,6 +4,7 @@
 // exaggeration (x4), computed here.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <string>
@@ -193,4 +194,17 @@ TEST(HbmStation, ItsCalloutsNameWhatTheCutShowsInItsFramesAlone) {
     EXPECT_EQ(hbm.count(text), 1u) << text;
   }
   EXPECT_EQ(labelsAt("package").count("height ×4"), 0u);
+}
+
+TEST(HbmStation, ItsFrameKeepsToTheTriangleBudgetWithNothingHeldBack) {
+  world::World& w = worldtest::defaultWorld();
+  const world::Camera camera = worldtest::cameraAt(station("hbm"));
+  world::FrameDesc frame;
+  frame.studio = "hbm";
+  world::RenderList list;
+  const world::FrameStats stats = w.buildRenderList(camera, frame, list);
+  std::printf("hbm station: %llu triangles, %u held back\n", (unsigned long long)stats.triangles,
+              stats.heldBack);
+  EXPECT_LE(stats.triangles, 150000u);  // issue 17's budget for any frame
+  EXPECT_EQ(stats.heldBack, 0u);        // no built-in part drawn as a proxy box for the budget
 }
