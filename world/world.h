@@ -234,6 +234,8 @@ class World {
   void lightStudio(const Studio& studio, const glm::dvec3& eye, ViewParams& view) const;
 
   void addOverlayLabels(const CullView& view, const FrameDesc& frame, RenderList& out);
+  /// The studio station's callouts on its hero ("base die"), those not hidden from the eye.
+  void addCallouts(const Station& station, const CullView& view, RenderList& out) const;
   /// The hero row's CDU: supply and return temperature and pump flow, over its cabinet.
   void addCoolantLabel(const CullView& view, RenderList& out) const;
   /// Each fabric leg's Gb/s and load (or its pause) over the switch rack it enters.

@@ -40,9 +40,12 @@ TEST(HbmFill, LayersFillBottomUpWithTheSegmentAtTheirMiddle) {
   }
   std::vector<gpu::Instance> out;
   stack.emit(fill, glm::dvec3(0.0), out);
-  size_t filled = 0;
-  for (size_t i = 0; i < n; ++i) filled += stack.layerSegment(fill, i) >= 0 ? 1 : 0;
-  EXPECT_EQ(out.size(), filled);
+  size_t filled = 0, skins = 0;  // a skin over each box of a filled die
+  for (size_t i = 0; i < n; ++i) {
+    filled += stack.layerSegment(fill, i) >= 0 ? 1 : 0;
+    skins += stack.layerSegment(fill, i) >= 0 ? stack.boxes(i) : 0;
+  }
+  EXPECT_EQ(out.size(), skins);
   EXPECT_GT(filled, 0u);
   EXPECT_LT(filled, n);
 }
@@ -52,8 +55,10 @@ TEST(HbmFill, OverCapacityTurnsEveryLayerRed) {
   const world::HbmFill fill{{70e9, 12e9}, 80e9};
   std::vector<gpu::Instance> out;
   stack.emit(fill, glm::dvec3(0.0), out);
-  // Every layer, the spill on top and the pool round the foot.
-  ASSERT_EQ(out.size(), stack.layers() + 2);
+  // Every layer's boxes, the spill on top and the pool round the foot.
+  size_t skins = 0;
+  for (size_t i = 0; i < stack.layers(); ++i) skins += stack.boxes(i);
+  ASSERT_EQ(out.size(), skins + 2);
   for (const gpu::Instance& inst : out) {
     EXPECT_GT(inst.color.x, 0.8f);
     EXPECT_LT(inst.color.y, 0.1f);
@@ -61,10 +66,10 @@ TEST(HbmFill, OverCapacityTurnsEveryLayerRed) {
   }
   // 82 GB in 80 GB: 2.5 % over, so the spill stands 2.5 % of the stack's DRAM height.
   EXPECT_NEAR(world::HbmFillLayer::overflowShare(fill), 82.0 / 80.0 - 1.0, 1e-12);
-  const gpu::Instance& spill = out[stack.layers()];
+  const gpu::Instance& spill = out[skins];
   const double spillHeight = glm::length(glm::dvec3(spill.row0.y, spill.row1.y, spill.row2.y));
   double dramTop = -1e300, dramBottom = 1e300;
-  for (size_t i = 0; i < stack.layers(); ++i) {
+  for (size_t i = 0; i < skins; ++i) {
     const gpu::Instance& layer = out[i];
     const double h = 0.5 / 0.9 * glm::length(glm::dvec3(layer.row0.y, layer.row1.y, layer.row2.y));
     dramTop = std::max(dramTop, double(layer.row1.w) + h);

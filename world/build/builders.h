@@ -49,6 +49,12 @@ inline constexpr Look IO{0.0648f, 0.0369f, 0.0296f, 0.00f, 0.40f};
 inline constexpr Look DRAM{0.0212f, 0.0232f, 0.0319f, 0.00f, 0.60f};
 // 92,78,52: the HBM base logic die: bronze, told apart from the DRAM
 inline constexpr Look BASE_DIE{0.1070f, 0.0762f, 0.0343f, 0.00f, 0.50f};
+// 128,122,110: underfill between stacked dies, bright in a cross-section; no edge lines or
+// contact darkening (a layer a few pixels thin would be all edge)
+inline constexpr Look UNDERFILL{0.2159f, 0.1946f, 0.1559f, 0.00f, 0.20f, 0,
+                                1.0f,    0.0f,    false,   0,     0,     0};
+// 215,215,222: microbumps (copper pillar, solder cap) in a cut face: bright beads
+inline constexpr Look MICROBUMP{0.6795f, 0.6795f, 0.7305f, 0.00f, 0.80f};
 // 194,132,89: copper (linear 0.55/0.23/0.10)
 inline constexpr Look COPPER{0.5395f, 0.2307f, 0.0999f, 0.00f, 0.60f};
 // 170,170,176: microbumps and solder: bright metal beads
@@ -163,12 +169,16 @@ PrototypeId buildSm(BuildContext& ctx, double width_m, double depth_m, double th
 PrototypeId buildDie(BuildContext& ctx, const std::string& chip, bool detailed);
 /// Die width and depth (metres) of a catalog chip, from its area and aspect ratio.
 glm::dvec2 dieSize_m(const Dimensions& dims, const std::string& chip);
-/// An HBM3e stack: base die and DRAM dies; `cutaway` drops the front half to show the TSVs
-/// and microbumps.
+/// The hbm station's drawing exaggerates the stack's heights this many times (visual brief
+/// "hbm": a real stack is 11 x 11 x 0.72 mm, a tile seen edge on), and says so on screen.
+inline constexpr double HBM_CUTAWAY_HEIGHT_SCALE = 4.0;
+/// An HBM3e stack: base die and DRAM dies at true scale; `cutaway`: the hbm station's drawing
+/// of it, heights x HBM_CUTAWAY_HEIGHT_SCALE, one quadrant (+X, +Z) cut away to show bond
+/// layers with microbumps and the TSV columns in the two cut faces.
 PrototypeId buildHbmStack(BuildContext& ctx, bool cutaway);
 
 struct PackageDesc {
-  bool hero = false;  // detailed dies and a cutaway HBM stack
+  bool hero = false;  // detailed dies; HBM stack 0 has the cutaway drawing as its stand-in
 };
 /// A B200 package: substrate, CoWoS-L interposer, 2 GB100 dies, 8 HBM3e stacks.
 PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc);

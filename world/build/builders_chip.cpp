@@ -284,55 +284,74 @@ PrototypeId buildDie(BuildContext& ctx, const std::string& chip, bool detailed) 
 PrototypeId buildHbmStack(BuildContext& ctx, bool cutaway) {
   const Dimensions& dims = ctx.dims;
   const MeshId box = ctx.meshes.box;
+  // The station's drawing scales every height (never the footprint), so the dies read apart.
+  const double k = cutaway ? HBM_CUTAWAY_HEIGHT_SCALE : 1.0;
   const double w = dims.meters("hbm3e_stack.width"), d = dims.meters("hbm3e_stack.depth");
-  const double h = dims.meters("hbm3e_stack.height");
+  const double h = k * dims.meters("hbm3e_stack.height");
   const int dramDies = dims.count("hbm3e_stack.dram_die_count");
-  const double base = dims.meters("hbm3e_stack.base_die_thickness");
-  const double gap = dims.meters("hbm3e_stack.bond_gap");
+  const double base = k * dims.meters("hbm3e_stack.base_die_thickness");
+  const double gap = k * dims.meters("hbm3e_stack.bond_gap");
   const double dram = (h - base - dramDies * gap) / dramDies;
-  // The cutaway keeps the back half (z <= 0), so the TSV columns show in the cut face.
-  const double z0 = -d / 2, z1 = cutaway ? 0.0 : d / 2;
-  const double cz = 0.5 * (z0 + z1), dz = z1 - z0;
 
   Prototype p;
-  p.name = cutaway ? "HBM3e stack (cutaway)" : "HBM3e stack";
+  p.name = cutaway ? "HBM3e stack (cut open, height x4)" : "HBM3e stack";
   p.lod = proxyLod(looks::DRAM, 30.0f);
-  p.parts.push_back(
-      boxPart(box, dvec3(0, base / 2, cz), dvec3(w, base, dz), looks::BASE_DIE, "base logic die"));
+  // A layer [y, y + t]: the whole tile, or, cut open, the tile less its +X +Z quadrant as two
+  // boxes (the back half and the front-left quarter) of one name.
+  auto layer = [&](double y, double t, Look look, const std::string& name) {
+    if (!cutaway) {
+      p.parts.push_back(boxPart(box, dvec3(0, y + t / 2, 0), dvec3(w, t, d), look, name));
+      return;
+    }
+    p.parts.push_back(boxPart(box, dvec3(0, y + t / 2, -d / 4), dvec3(w, t, d / 2), look, name));
+    p.parts.push_back(
+        boxPart(box, dvec3(-w / 4, y + t / 2, d / 4), dvec3(w / 2, t, d / 2), look, name));
+  };
+  layer(0, base, looks::BASE_DIE, "base logic die");
   std::vector<double> bondBottoms;
   double y = base;
   for (int i = 0; i < dramDies; ++i) {
     bondBottoms.push_back(y);
+    if (cutaway) layer(y, gap, looks::UNDERFILL, "bond layer " + std::to_string(i));
     y += gap;
-    // Alternate shades so the layers read apart.
-    p.parts.push_back(boxPart(box, dvec3(0, y + dram / 2, cz), dvec3(w, dram, dz),
-                              i % 2 ? looks::DRAM : looks::SILICON_LIGHT,
-                              "DRAM die " + std::to_string(i)));
+    layer(y, dram, looks::DRAM, "DRAM die " + std::to_string(i));
     y += dram;
   }
-  if (cutaway) {
-    // A TSV column group: TSVs through the whole stack and a microbump in every bond gap.
-    const double pitch = dims.meters("hbm3e_stack.microbump_pitch");
-    const double tsv = dims.meters("hbm3e_stack.tsv_diameter");
-    const int columns = 24;
-    Prototype tsvs;
-    tsvs.name = "TSV array";
-    tsvs.lod = proxyLod(looks::COPPER, 60.0f);
-    for (int i = 0; i < columns; ++i) {
-      const double x = (i - (columns - 1) / 2.0) * pitch;
-      Part column = boxPart(ctx.meshes.cylinderLow, dvec3(x, h / 2, 0), dvec3(tsv, h, tsv),
-                            looks::COPPER, "TSV " + std::to_string(i));
-      tsvs.parts.push_back(column);
+  if (!cutaway) return ctx.scene.add(std::move(p));
+
+  // The cut faces (x = 0 facing +X, z = 0 facing +Z, each from the inner corner out to the
+  // edge): a microbump in every bond layer at every site, and where a site lies in the TSV area
+  // (a strip along X through the die's middle, so the +Z face runs along it) a TSV column up
+  // through the base die and every DRAM die but the top one, which needs none. The bumps and
+  // TSVs are drawn at the height scale in every direction, so they keep their shape, and a
+  // site stands for k x k real ones: a representative row, not millions.
+  const double pitch = k * dims.meters("hbm3e_stack.microbump_pitch");
+  const double tsv = k * dims.meters("hbm3e_stack.tsv_diameter");
+  const double tsvArea = dims.meters("hbm3e_stack.tsv_area_width");
+  const double bump = 0.45 * pitch;  // a bump's diameter: under half the pitch, as drawn bumps are
+  const int sites = int(std::floor(0.5 * std::min(w, d) / pitch));
+  const double tsvTop = y - dram;  // the top DRAM die's underside
+  Prototype row;
+  row.name = "TSVs and microbumps (cut faces)";
+  row.lod = proxyLod(looks::UNDERFILL, 60.0f);
+  for (int face = 0; face < 2; ++face) {
+    for (int i = 0; i < sites; ++i) {
+      const double along = pitch * (i + 0.5);  // from the inner corner
+      const dvec3 at = face == 0 ? dvec3(along, 0, 0) : dvec3(0, 0, along);
       for (size_t b = 0; b < bondBottoms.size(); ++b) {
-        tsvs.parts.push_back(boxPart(ctx.meshes.cylinderLow, dvec3(x, bondBottoms[b] + gap / 2, 0),
-                                     dvec3(0.45 * pitch, gap, 0.45 * pitch), looks::SOLDER,
-                                     "microbump " + std::to_string(b)));
+        row.parts.push_back(
+            boxPart(ctx.meshes.cylinderLow, at + dvec3(0, bondBottoms[b] + gap / 2, 0),
+                    dvec3(bump, 0.9 * gap, bump), looks::MICROBUMP, "microbump " + std::to_string(b)));
+      }
+      if (std::abs(at.z) <= tsvArea / 2) {
+        row.parts.push_back(boxPart(ctx.meshes.cylinderLow, at + dvec3(0, tsvTop / 2, 0),
+                                    dvec3(tsv, tsvTop, tsv), looks::COPPER,
+                                    "TSV " + std::to_string(face * sites + i)));
       }
     }
-    const PrototypeId tsvId = ctx.scene.add(std::move(tsvs));
-    // Centred on the cut plane: the saw went through this row of TSVs and bumps.
-    p.children.push_back(placeChild(tsvId, dvec3(0.0), "tsv_array"));
   }
+  // Centred on the cut planes: the saw went through these bumps and TSVs.
+  p.children.push_back(placeChild(ctx.scene.add(std::move(row)), dvec3(0.0), "tsv_rows"));
   return ctx.scene.add(std::move(p));
 }
 
@@ -349,7 +368,7 @@ PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
   const int stacks = dims.count("b200_package.hbm_stacks");
   const glm::dvec2 die = dieSize_m(dims, "gb100");
   const double hbi = dims.meters("gb100.nv_hbi_gap");
-  const double hbmW = dims.meters("hbm3e_stack.width"), hbmD = dims.meters("hbm3e_stack.depth");
+  const double hbmD = dims.meters("hbm3e_stack.depth");
 
   Prototype p;
   p.name = desc.hero ? "B200 package (hero)" : "B200 package";
@@ -361,7 +380,6 @@ PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
   const double top = subT + ipT;
   const PrototypeId dieId = buildDie(ctx, "gb100", desc.hero);
   const PrototypeId stack = buildHbmStack(ctx, false);
-  const PrototypeId heroStack = desc.hero ? buildHbmStack(ctx, true) : stack;
   // Dies side by side along X, NV-HBI edges (+X of each die's frame) facing each other.
   for (int i = 0; i < dies; ++i) {
     const double cx = (i - (dies - 1) / 2.0) * (die.x + hbi);
@@ -377,11 +395,19 @@ PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
     const int row = i / perRow, k = i % perRow;
     const double cx = -rowSpan / 2 + pitch * (k + 0.5);
     const double cz = row == 0 ? rowZ : -rowZ;
-    // The hero stack sits in the front row so its cut face looks at a camera in front.
-    const bool isHero = desc.hero && i == 0;
-    p.children.push_back(
-        placeChild(isHero ? heroStack : stack, dvec3(cx, top, cz), "hbm" + std::to_string(i)));
-    (void)hbmW;
+    p.children.push_back(placeChild(stack, dvec3(cx, top, cz), "hbm" + std::to_string(i)));
+  }
+  if (desc.hero) {
+    // The hbm station's drawing of stack 0 (front row, so its cut faces look at a camera in
+    // front) stands in for it there alone: the package, the tray round it and every other
+    // station keep the true-scale stack under the cold plate (scene.h, StandIn).
+    ChildInstance& stack0 = p.children[size_t(dies)];
+    stack0.standIn = StandIn::Replaced;
+    ChildInstance cut = stack0;
+    cut.prototype = buildHbmStack(ctx, true);
+    cut.name = "cutaway_hbm0";
+    cut.standIn = StandIn::Model;
+    p.children.push_back(cut);
   }
   return ctx.scene.add(std::move(p));
 }

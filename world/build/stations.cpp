@@ -13,6 +13,28 @@ struct SpecText {
       trayTitle, trayText, rackTitle, rackText, rowText, cabinetSystems;
 };
 
+// The hbm station of a Blackwell package: the cut-open drawing of its stack 0 (a stand-in,
+// heights x4, builders_chip.cpp) beside the GPU die on the interposer, its package the studio;
+// seen from the front right and above, into the cut quadrant. Its callouts name what the cut
+// shows, and the title says the heights are drawn x4 in every text mode.
+StationSpec hbmCutaway(const char* path, const char* package) {
+  return {"hbm",
+          "HBM3e stack, cut open (height ×4)",
+          "DRAM dies stacked on a base logic die, bonded by microbumps, joined by TSVs",
+          path,
+          true,
+          glm::dvec3(0.9, 0.55, 1.0),
+          1.0,
+          package,
+          "",
+          nullptr,
+          true,
+          {{" × DRAM", "DRAM die", {0.0, 0.6, 1.0}, true},
+           {"base die", "base logic die", {0.25, 0.5, 1.0}},
+           {"TSVs", "TSV", {0.75, 0.6, 0.0}},
+           {"height ×4", "DRAM die", {0.25, 1.0, 0.0}}}};
+}
+
 // An 8-GPU HGX system (DGX H100, HGX H200, DGX B200): the hero system is rack 0 of row 0,
 // pulled out of its cabinet with the lid off; its baseboard's GPU 0 is the hero GPU.
 std::vector<StationSpec> chassisSpecs(const SystemLayout& system, SpecText& t) {
@@ -20,7 +42,8 @@ std::vector<StationSpec> chassisSpecs(const SystemLayout& system, SpecText& t) {
   const bool blackwell = system.package == GpuPackage::B200;
   t.sm = gpu + "/die0/gpc0/sm0";
   t.die = gpu + "/die0";
-  t.hbm = gpu + "/hbm0";
+  // A Blackwell hero package has the cut-open drawing of its stack 0 (builders_chip.cpp).
+  t.hbm = gpu + (blackwell ? "/cutaway_hbm0" : "/hbm0");
   t.die1 = blackwell ? gpu + "/die1" : "";
   t.package = gpu;
   t.tray = "hall0/row0/rack0";
@@ -54,9 +77,9 @@ std::vector<StationSpec> chassisSpecs(const SystemLayout& system, SpecText& t) {
        t.sm.c_str(), true, above, 0.97},
       {"die", t.dieTitle.c_str(), t.dieText.c_str(), t.die.c_str(), true, above, 1.0, nullptr,
        blackwell ? "die1" : "", blackwell ? t.die1.c_str() : nullptr},
-      {"hbm", blackwell ? "HBM3e stack (cut open)" : "HBM stack",
-       "base logic die under stacked DRAM dies", t.hbm.c_str(), true, glm::dvec3(0.6, 0.5, 1.0),
-       1.0, P},
+      blackwell ? hbmCutaway(t.hbm.c_str(), P)
+                : StationSpec{"hbm", "HBM stack", "base logic die under stacked DRAM dies",
+                              t.hbm.c_str(), true, glm::dvec3(0.6, 0.5, 1.0), 1.0, P},
       {"package", t.packageTitle.c_str(), t.packageText.c_str(), P, true, above, 1.0},
       {"tray", t.trayTitle.c_str(), t.trayText.c_str(), t.tray.c_str(), true,
        glm::dvec3(0.45, 0.9, 1.0), 1.0},
@@ -73,7 +96,7 @@ std::vector<StationSpec> specs(const SystemLayout& system, SpecText& t) {
   const std::string gpu = "hall0/row0/rack0/compute_tray9/superchip0_gpu0";
   t.sm = gpu + "/die0/gpc0/sm0";
   t.die = gpu + "/die0";
-  t.hbm = gpu + "/hbm0";
+  t.hbm = gpu + "/cutaway_hbm0";
   t.die1 = gpu + "/die1";
   t.package = gpu;
   t.tray = "hall0/row0/rack0/compute_tray9";
@@ -91,9 +114,7 @@ std::vector<StationSpec> specs(const SystemLayout& system, SpecText& t) {
       {"die", "Blackwell die",
        "one of the two GB100 dies: GPCs of SMs, L2, HBM PHYs, NVLink, NV-HBI", die.c_str(), true,
        above, 1.0, nullptr, "die1", die1.c_str()},
-      {"hbm", "HBM3e stack (cut open)",
-       "base logic die under stacked DRAM dies, cut open to show the TSVs and microbumps",
-       hbm.c_str(), true, glm::dvec3(0.5, 0.6, 1.0), 0.9, P},
+      hbmCutaway(hbm.c_str(), P),
       {"package", "B200 package", "2 dies and 8 HBM3e stacks on a CoWoS-L interposer and substrate",
        package.c_str(), true, above, 1.0},
       {"tray", "Compute tray",
@@ -205,6 +226,32 @@ OrbitPose fitToFrame(OrbitPose orbit, const Aabb& bounds, double verticalFov_rad
   return orbit;
 }
 
+// The parts of prototype `id` (and of its children, in its frame) whose names start with
+// `prefix`: their box and how many distinct names they have.
+void partsNamed(const Scene& scene, PrototypeId id, const glm::dmat4& local,
+                const std::string& prefix, Aabb& box, std::vector<std::string>& names) {
+  const Prototype& proto = scene.prototype(id);
+  for (const Part& part : proto.parts) {
+    if (part.name.rfind(prefix, 0) != 0) continue;
+    box.extend(transformAabb(local, part.bounds));
+    if (std::find(names.begin(), names.end(), part.name) == names.end()) names.push_back(part.name);
+  }
+  for (const ChildInstance& child : proto.children) {
+    partsNamed(scene, child.prototype, local * child.local, prefix, box, names);
+  }
+}
+
+std::optional<Callout> calloutOn(const Scene& scene, PrototypeId hero, const glm::dmat4& transform,
+                                 const CalloutSpec& spec) {
+  Aabb box;
+  std::vector<std::string> names;
+  partsNamed(scene, hero, glm::dmat4(1.0), spec.parts, box, names);
+  if (box.empty()) return std::nullopt;
+  const glm::dvec3 local = box.min + spec.at * box.size();
+  std::string text = spec.counted ? std::to_string(names.size()) + spec.text : spec.text;
+  return Callout{std::move(text), glm::dvec3(transform * glm::dvec4(local, 1.0))};
+}
+
 }  // namespace
 
 OrbitPose viewpointInPart(const Station& station, double widthShare, double centreNdcX,
@@ -263,6 +310,12 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
     if (spec.alsoFrame) {  // its scale is its own
       const glm::dvec3 own = transformAabb(transform, scene.prototype(prototypeId).bounds).size();
       station.scale_m = std::max({own.x, own.y, own.z});
+    }
+    station.standIns = spec.standIns;
+    for (const CalloutSpec& c : spec.callouts) {
+      if (auto callout = calloutOn(scene, prototypeId, transform, c)) {
+        station.callouts.push_back(std::move(*callout));
+      }
     }
     if (spec.studio) {
       station.studioPath = spec.studio;

@@ -13,6 +13,12 @@
 
 namespace world {
 
+/// A word on a part of a station's hero, in the picture (engineer labels): "base die".
+struct Callout {
+  std::string text;
+  glm::dvec3 anchor{0.0};  // where its leader points, world metres
+};
+
 struct Station {
   std::string name;         // "sm", "die", ... (CLI and tours use it)
   std::string title;        // shown as the label
@@ -32,6 +38,18 @@ struct Station {
   std::string studioPath;
   Aabb studioBounds;
   std::string neighbours;
+  bool standIns = false;  // stand-in drawings take the place of what they stand for (StandIn)
+  std::vector<Callout> callouts;
+};
+
+/// A callout on the hero's parts whose names start with `parts` (its children's parts too):
+/// the leader points at `at` (0..1 along the hero's own x, y, z) of their box; `counted`: the
+/// text follows the number of distinct names among them ("8 × DRAM").
+struct CalloutSpec {
+  const char* text;
+  const char* parts;
+  glm::dvec3 at;
+  bool counted = false;
 };
 
 /// What a station is called and how it is framed.
@@ -46,6 +64,8 @@ struct StationSpec {
   const char* studio = nullptr;     // the studio's hero (nullptr: `path`)
   const char* neighbours = "";      // the hero's siblings that stay in the studio (names, "x*")
   const char* alsoFrame = nullptr;  // another instance the view frames with it (its twin)
+  bool standIns = false;            // its studio shows stand-ins (the hbm station's drawing)
+  std::vector<CalloutSpec> callouts = {};
 };
 
 /// The station `spec` for an instance with world `bounds` and world `transform`: the camera

@@ -11,13 +11,18 @@ HbmFillLayer HbmFillLayer::build(const Scene& scene, const std::string& stackPat
   HbmFillLayer layer;
   const auto stack = scene.resolve(stackPath);
   if (!stack) return layer;
+  std::vector<std::pair<std::string, std::vector<Aabb>>> dies;
   for (const Part& part : scene.prototype(stack->second).parts) {
-    if (part.name.rfind("DRAM die", 0) == 0) {
-      layer.m_dies.push_back(transformAabb(stack->first, part.bounds));
-    }
+    if (part.name.rfind("DRAM die", 0) != 0) continue;
+    auto die = std::find_if(dies.begin(), dies.end(),
+                            [&](const auto& named) { return named.first == part.name; });
+    if (die == dies.end()) die = dies.insert(dies.end(), {part.name, {}});
+    die->second.push_back(transformAabb(stack->first, part.bounds));
   }
-  std::sort(layer.m_dies.begin(), layer.m_dies.end(),
-            [](const Aabb& a, const Aabb& b) { return a.min.y < b.min.y; });
+  std::sort(dies.begin(), dies.end(), [](const auto& a, const auto& b) {
+    return a.second.front().min.y < b.second.front().min.y;
+  });
+  for (auto& die : dies) layer.m_dies.push_back(std::move(die.second));
   return layer;
 }
 
@@ -54,11 +59,13 @@ void HbmFillLayer::emit(const HbmFill& fill, const glm::dvec3& eye,
     if (segment == -1) continue;  // empty layers keep the die's own look
     const Look look =
         segment == -2 ? OVERFLOW_LOOK : segmentLook(size_t(segment), fill.segments_bytes.size());
-    // A skin a little larger than the die in x and z and a little thinner in y, so it covers
-    // the die's sides without fighting its faces for depth.
-    const glm::dvec3 size = m_dies[i].size();
-    const glm::dvec3 skin(size.x * 1.02, size.y * 0.9, size.z * 1.02);
-    out.push_back(makeInstance(boxTransform(m_dies[i].center(), skin), eye, look));
+    // A skin a little larger than each of the die's boxes in x and z and a little thinner in
+    // y, so it covers the die's sides without fighting its faces for depth.
+    for (const Aabb& box : m_dies[i]) {
+      const glm::dvec3 size = box.size();
+      const glm::dvec3 skin(size.x * 1.02, size.y * 0.9, size.z * 1.02);
+      out.push_back(makeInstance(boxTransform(box.center(), skin), eye, look));
+    }
   }
   const double over = overflowShare(fill);
   if (over <= 0 || m_dies.empty()) return;
@@ -66,7 +73,9 @@ void HbmFillLayer::emit(const HbmFill& fill, const glm::dvec3& eye,
   // stand (the stack's DRAM height x the share over capacity), wider than the stack, and a pool
   // round its foot.
   Aabb stack;
-  for (const Aabb& d : m_dies) stack.extend(d);
+  for (const std::vector<Aabb>& die : m_dies) {
+    for (const Aabb& box : die) stack.extend(box);
+  }
   const glm::dvec3 size = stack.size();
   const double spill = std::min(over, MAX_SPILL_SHARE) * size.y;
   const glm::dvec3 top(stack.center().x, stack.max.y + 0.5 * spill, stack.center().z);

@@ -22,10 +22,13 @@ struct HbmFill {
 
 class HbmFillLayer {
  public:
-  /// Finds the DRAM dies of the stack at `stackPath`, bottom up; none when it is missing.
+  /// Finds the DRAM dies of the stack at `stackPath`, bottom up (the parts of one name are one
+  /// die: a cut-open die is the boxes the cut leaves); none when it is missing.
   static HbmFillLayer build(const Scene& scene, const std::string& stackPath);
 
   size_t layers() const { return m_dies.size(); }
+  /// How many boxes layer `i` is drawn as (a skin each when it fills: one, or those a cut leaves).
+  size_t boxes(size_t i) const { return i < m_dies.size() ? m_dies[i].size() : 0; }
   /// Which segment fills layer `i` (-1: empty; -2: over capacity).
   int layerSegment(const HbmFill& fill, size_t i) const;
   /// The segment's colour (the panel bar's palette: viridis at (k + 0.5) / n), linear RGB.
@@ -43,7 +46,8 @@ class HbmFillLayer {
   void emit(const HbmFill& fill, const glm::dvec3& eye, std::vector<gpu::Instance>& out) const;
 
  private:
-  std::vector<Aabb> m_dies;  // world bounds, bottom up
+  // World bounds, bottom up: the boxes of each die (one, or those a cut leaves, of one name).
+  std::vector<std::vector<Aabb>> m_dies;
 };
 
 }  // namespace world

@@ -186,6 +186,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
   if (studio.station) {
     splitPath(studio.station->studioPath, view.studio.path);
     view.studio.neighbours = studio.station->neighbours;
+    view.studio.standIns = studio.station->standIns;
   }
   m_studio = view.studio;  // what a click on this frame can hit
   if (frame.cull) view.drawDistance_m = studio.fogEnd_m;
@@ -350,12 +351,25 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
     }
     out.labels.push_back(makeLabel(anchor, s.title, static_cast<float>(candidates[i].first)));
   }
+  if (studio.station && frame.maxLabels > 0) addCallouts(*studio.station, view, out);
   addOverlayLabels(view, frame, out);
   if (frame.coolant) addCoolantLabel(view, out);
   if (frame.traffic) addFabricLabels(view, out);
   if (frame.powerFlow) addPowerLabels(view, frame, out);
   addEventLabels(view, frame, out);
   return result;
+}
+
+void World::addCallouts(const Station& station, const CullView& view, RenderList& out) const {
+  for (const Callout& c : station.callouts) {
+    const glm::dvec3 anchor = c.anchor - view.eye;
+    if (glm::dot(anchor, view.forward) <= 0) continue;
+    // Seen from behind, what it names is hidden by the hero itself, or by what stands in front.
+    const auto blocker = m_scene.pick(view.eye, anchor, &view.studio);
+    if (blocker && blocker->distance_m < BLOCKER_SLACK * glm::length(anchor)) continue;
+    // What the station's picture is about: before station names, after the live events.
+    out.labels.push_back(makeLabel(anchor, c.text, 2e5f));
+  }
 }
 
 std::string coolantLabel(const CoolantState& state) {

@@ -106,8 +106,8 @@ struct CollectWalk {
     return !view.selection.empty() && matched == int(view.selection.size());
   }
 
-  int studioMatch(int matched, const std::string& childName) const {
-    return view.studio.match(matched, childName);
+  int studioMatch(int matched, const ChildInstance& child) const {
+    return view.studio.match(matched, child);
   }
   bool studioHides(int studio) const { return StudioFilter::hides(studio); }
   bool studioEncloses(int studio) const { return view.studio.encloses(studio); }
@@ -213,7 +213,7 @@ struct CollectWalk {
       const ChildInstance& child = proto.children[i];
       const uint32_t childTint = view.tint ? view.tint->childState(tintState, id, i) : 0;
       visit(child.prototype, world * child.local, childMatch(matched, child.name),
-            studioMatch(studio, child.name), childTint);
+            studioMatch(studio, child), childTint);
     }
   }
 };
@@ -267,7 +267,7 @@ struct BudgetWalk {
       const ChildInstance& child = proto.children[i];
       const uint32_t childTint = walk.view.tint ? walk.view.tint->childState(tintState, id, i) : 0;
       place(child.prototype, world * child.local, walk.childMatch(matched, child.name),
-            walk.studioMatch(studio, child.name), childTint);
+            walk.studioMatch(studio, child), childTint);
     }
   }
 
@@ -325,7 +325,8 @@ struct PickWalk {
     for (const ChildInstance& child : proto.children) {
       stack.push_back(&child.name);
       visit(child.prototype, world * child.local,
-            studio ? studio->match(studioState, child.name) : studioState);
+            studio ? studio->match(studioState, child)
+                   : (StudioFilter::shown(child, false) ? studioState : -1));
       stack.pop_back();
     }
   }
@@ -453,6 +454,7 @@ void Scene::computeBounds(Prototype& prototype) const {
   for (Part& part : prototype.lod.farParts)
     part.bounds = transformAabb(part.local, meshBounds(part.mesh));
   for (const ChildInstance& child : prototype.children) {
+    if (child.standIn == StandIn::Model) continue;  // drawn where its parent is open, if at all
     bounds.extend(transformAabb(child.local, m_prototypes[child.prototype.index].bounds));
   }
   prototype.bounds = bounds;

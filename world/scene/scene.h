@@ -75,10 +75,22 @@ struct Part {
   Aabb bounds;  // in the prototype frame
 };
 
+/// A stand-in is a drawing made for one station's studio (the hbm station's stack, its height
+/// exaggerated and a quadrant cut away) that takes the place of the true-scale instance it
+/// stands for there and nowhere else, so the world stays true-scale and nested everywhere else.
+enum class StandIn : uint8_t {
+  None,      // drawn as usual
+  Replaced,  // the true-scale instance a stand-in takes the place of: hidden where stand-ins show
+  Model,     // the stand-in: drawn only where the studio shows stand-ins (StudioFilter::standIns)
+};
+
 struct ChildInstance {
   PrototypeId prototype;
   glm::dmat4 local{1.0};  // child frame -> parent frame (rigid: rotation + translation)
   std::string name;
+  // A stand-in model's bounds are not its parent's: the parent keeps its true-scale bounds
+  // (framing, studios, what encloses what), and the model is only drawn where its parent is open.
+  StandIn standIn = StandIn::None;
 };
 
 /// How a prototype is drawn when it is too small on screen to expand.
@@ -136,6 +148,7 @@ class TintRule {
 struct StudioFilter {
   std::vector<std::string> path;
   std::string neighbours;
+  bool standIns = false;  // stand-in models take the place of what they stand for (StandIn)
 
   /// Whether `neighbours` names `name`.
   static bool names(const std::string& neighbours, const std::string& name) {
@@ -161,6 +174,14 @@ struct StudioFilter {
     if (path[size_t(matched)] == name) return matched + 1;
     const bool neighbour = matched == size - 1 && names(neighbours, name);
     return neighbour ? size : -1;
+  }
+  /// match() for `child`, which a stand-in rule may hide as well (-1).
+  int match(int matched, const ChildInstance& child) const {
+    return shown(child, standIns) ? match(matched, child.name) : -1;
+  }
+  /// Whether `child` is drawn where stand-ins do (`standIns`) or do not show.
+  static bool shown(const ChildInstance& child, bool standIns) {
+    return child.standIn == StandIn::None || (child.standIn == StandIn::Model) == standIns;
   }
   static bool hides(int state) { return state < 0; }
   bool encloses(int state) const { return state >= 0 && state < int(path.size()); }
