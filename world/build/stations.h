@@ -46,6 +46,9 @@ struct StationSpec {
   const char* studio = nullptr;     // the studio's hero (nullptr: `path`)
   const char* neighbours = "";      // the hero's siblings that stay in the studio (names, "x*")
   const char* alsoFrame = nullptr;  // another instance the view frames with it (its twin)
+  // Of the campus root's children (`path` ""), those the view frames (names, "x*"): one hall and
+  // what stands round it; nullptr: all. Its scale is still the whole campus's.
+  const char* frames = nullptr;
 };
 
 /// The station `spec` for an instance with world `bounds` and world `transform`: the camera
