@@ -134,7 +134,7 @@ std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
       // its -X end at 28 degrees; the other halls recede behind it into the dusk haze.
       {"campus", "Campus",
        "data halls, their cooling and generator yards, the substation and its line", "", true,
-       glm::dvec3(-0.7, 0.62, 1.0), 0.9, nullptr, "hall* cooling* building* gensets*", nullptr,
+       glm::dvec3(-0.7, 0.62, 1.0), 0.88, nullptr, "hall* cooling* building* gensets*", nullptr,
        "hall0 cooling0 building0 gensets0 substation"},
       {"tpu", "TPU v5e",
        "a TPU chip on its board: MXUs (128x128 systolic arrays), vector and "
