@@ -26,7 +26,7 @@ constexpr double ROOF_UNIT_PITCH_M = 12.0;     // rooftop units along the hall, 
 constexpr double FACADE_LIGHT_PITCH_M = 12.0;  // vertical light strips, one per column bay
 constexpr double SITE_MARGIN_M = 60.0;         // grass between the outermost yards and the fence
 constexpr double FIELD_CELL_M = 250.0;         // farm fields round the site
-constexpr double SUBSTATION_SETBACK_M = 30.0;  // the first hall's end wall and the road to it
+constexpr double SUBSTATION_SETBACK_M = 15.0;  // from the first hall and yard, and the road
 constexpr double LINE_LEAD_IN_M = 60.0;  // from the substation's gantry to the line's first tower
 constexpr double LAMP_HEIGHT_M = 8.0;
 constexpr double FENCE_HEIGHT_M = 2.4;
@@ -443,7 +443,8 @@ PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc) {
   const Aabb subLocal = ctx.scene.prototype(substation).bounds;
   const double subYaw = glm::half_pi<double>();
   const Aabb subBox = transformAabb(glm::rotate(glm::dmat4(1.0), subYaw, dvec3(0, 1, 0)), subLocal);
-  const double subX = -rowSpan / 2 + hallBox.min.x - SUBSTATION_SETBACK_M - subBox.max.x;
+  const double subX =
+      -rowSpan / 2 + std::min(hallBox.min.x, plantBox.min.x) - SUBSTATION_SETBACK_M - subBox.max.x;
   const double subZ = roadZ + ROAD_WIDTH_M / 2 + SUBSTATION_SETBACK_M - subBox.min.z;
   p.children.push_back(placeChild(substation, dvec3(subX, 0, subZ), CAMPUS_SUBSTATION, subYaw));
   // The gantry (4 m inside the pad's line edge) turned with it: local -Z is world -X.
