@@ -158,8 +158,8 @@ PrototypeId buildHallShell(BuildContext& ctx, const Aabb& hallBox) {
     p.parts.push_back(boxPart(box, lobby + dvec3(-9.03, 2.0 + floor * 3.5, 0),
                               dvec3(0.06, 1.4, 8.0), looks::WINDOW, "lobby windows"));
   }
-  // Staff parking on the hall's -X side: two rows of bays across a drive aisle, most of them
-  // taken, and the drive out to the site road in front.
+  // Staff parking on the hall's -X side (the side the campus station sees): two rows of bays
+  // across a drive aisle, most of them taken.
   const double bayW = dims.meters("parking.bay_width"), bayD = dims.meters("parking.bay_depth");
   const int bays = std::max(2, dims.count("parking.bays_per_hall"));
   const int perRow = (bays + 1) / 2;
