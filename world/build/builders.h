@@ -291,8 +291,28 @@ struct CoolingPlantDesc {
 };
 /// Cooling yard: dry coolers, pumps, header pipes, cooling towers.
 PrototypeId buildCoolingPlant(BuildContext& ctx, const CoolingPlantDesc& desc);
-/// A substation: transformers, switchgear, fence.
+/// A box part turned by `angle_rad` about the X axis through its centre.
+Part tiltedBoxPart(MeshId mesh, const glm::dvec3& center, const glm::dvec3& size, double angle_rad,
+                   Look look, std::string name);
+/// A fence of posts and two rails round a w x d rectangle (metres) centred at `center` (its base).
+void addFence(Prototype& p, MeshId box, const glm::dvec3& center, double w, double d,
+              double height);
+/// Lamp posts every 30 m on the ground from `from` to `to` (metres), their heads at `height`.
+void addLampPosts(Prototype& p, MeshId box, const glm::dvec3& from, const glm::dvec3& to,
+                  double height);
+
+// --- campus (builders_campus.cpp) ---
+/// A substation: the line's dead-end gantry, breakers and busbars, transformers, switchgear,
+/// fence and lights.
 PrototypeId buildSubstation(BuildContext& ctx);
+/// Standby gensets for a hall drawing `hallPower_W` at full load: the load over one genset's
+/// standby rating (dimensions generator.standby_rating_W), rounded up, plus the redundant ones.
+int standbyGensets(const Dimensions& dims, double hallPower_W);
+/// Names of the campus root's children, for station paths and tests (i: the hall's index).
+inline constexpr const char* CAMPUS_SUBSTATION = "substation";
+inline constexpr const char* CAMPUS_LINE = "transmission";
+std::string campusBuildingName(int hall);    // the shell round hall i: roof, facades, parking
+std::string campusGensetYardName(int hall);  // hall i's generator yard
 
 struct CampusDesc {
   int hallCount = 4;

@@ -1,4 +1,4 @@
-// Facility: data hall, fabric, cooling plant, substation, campus.
+// Facility: data hall, cooling plant, and the fence and lamp posts round their yards.
 #include <algorithm>
 #include <cmath>
 
@@ -19,6 +19,8 @@ constexpr double JOINT_PITCH_M = 6.0;   // slab joints
 constexpr double LIGHT_BELOW_ROOF_M = 0.4;
 constexpr double FENCE_POST_PITCH_M = 4.0;
 constexpr double LAMP_PITCH_M = 30.0;
+
+}  // namespace
 
 // A box part turned by `angle_rad` about the X axis through its centre (the dry coolers' V-coils).
 Part tiltedBoxPart(MeshId mesh, const dvec3& center, const dvec3& size, double angle_rad, Look look,
@@ -51,17 +53,18 @@ void addFence(Prototype& p, MeshId box, const dvec3& center, double w, double d,
   }
 }
 
-// Lamp posts every LAMP_PITCH_M along X from x0 to x1 at (y = 0, z).
-void addLampPosts(Prototype& p, MeshId box, double x0, double x1, double z, double height) {
-  for (double x = x0; x <= x1; x += LAMP_PITCH_M) {
-    p.parts.push_back(boxPart(box, dvec3(x, height / 2, z), dvec3(0.2, height, 0.2),
+// Lamp posts every LAMP_PITCH_M on the ground from `from` to `to`, their heads at `height`.
+void addLampPosts(Prototype& p, MeshId box, const dvec3& from, const dvec3& to, double height) {
+  const double length = glm::length(to - from);
+  const int posts = int(length / LAMP_PITCH_M);
+  for (int i = 0; i <= posts; ++i) {
+    const dvec3 at = from + (to - from) * (length > 0 ? i * LAMP_PITCH_M / length : 0.0);
+    p.parts.push_back(boxPart(box, at + dvec3(0, height / 2, 0), dvec3(0.2, height, 0.2),
                               looks::DARK_STEEL, "lamp post"));
     p.parts.push_back(
-        boxPart(box, dvec3(x, height, z), dvec3(0.9, 0.2, 0.4), looks::LIGHT_STRIP, "lamp"));
+        boxPart(box, at + dvec3(0, height, 0), dvec3(0.6, 0.2, 0.6), looks::LIGHT_STRIP, "lamp"));
   }
 }
-
-}  // namespace
 
 PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   const Dimensions& dims = ctx.dims;
@@ -352,242 +355,6 @@ PrototypeId buildCoolingPlant(BuildContext& ctx, const CoolingPlantDesc& desc) {
   p.parts.push_back(boxPart(box, dvec3((padMinX + padMaxX) / 2, 0.05, 0), dvec3(padW, 0.1, yardD),
                             looks::GRAVEL, "cooling yard pad"));
   addFence(p, box, dvec3((padMinX + padMaxX) / 2, 0.1, 0), padW - 0.5, yardD - 0.5, 2.4);
-  return ctx.scene.add(std::move(p));
-}
-
-// The line that feeds the substation: lattice towers every span leading away along -X from
-// `start`, three conductors between them; parts of the campus, so that they never widen what the
-// campus station frames.
-void addTransmissionLine(Prototype& p, const BuildContext& ctx, const dvec3& start, int towers) {
-  const MeshId box = ctx.meshes.box;
-  const double towerH = ctx.dims.meters("transmission.tower_height");
-  const double span = ctx.dims.meters("transmission.span");
-  const double base = towerH * 0.22;
-  const double legLean = std::atan2(base / 2 - 0.6, towerH);
-  for (int i = 0; i < towers; ++i) {
-    const dvec3 at = start - dvec3(i * span, 0, 0);
-    for (int s = -1; s <= 1; s += 2) {
-      for (int t = -1; t <= 1; t += 2) {
-        Part leg = tiltedBoxPart(box, dvec3(0, towerH / 2, 0), dvec3(0.35, towerH, 0.35),
-                                 t * legLean, looks::STEEL, "tower leg");
-        leg.local = glm::translate(glm::dmat4(1.0), at + dvec3(s * base / 4, 0, -t * base / 4)) *
-                    glm::rotate(glm::dmat4(1.0), -s * legLean, dvec3(0, 0, 1)) * leg.local;
-        p.parts.push_back(std::move(leg));
-      }
-    }
-    for (int k = 0; k < 3; ++k) {
-      p.parts.push_back(boxPart(box, at + dvec3(0, towerH * (0.62 + 0.15 * k), 0),
-                                dvec3(0.4, 0.5, towerH * (0.32 - 0.06 * k)), looks::STEEL,
-                                "cross arm"));
-    }
-    p.parts.push_back(boxPart(box, at + dvec3(0, towerH + 0.3, 0), dvec3(0.8, 0.6, 0.8),
-                              looks::RED_LIGHT, "warning light"));
-  }
-  for (int k = 0; k < 3; ++k) {
-    const dvec3 arm(0, towerH * (0.62 + 0.15 * k) - 0.6,
-                    towerH * (0.32 - 0.06 * k) / 2 * (k == 1 ? -1 : 1));
-    p.parts.push_back(tubePart(ctx.meshes.cylinder, start + arm,
-                               start + arm - dvec3((towers - 1) * span, 0, 0), 0.12,
-                               looks::DARK_STEEL, "conductor"));
-  }
-}
-
-PrototypeId buildSubstation(BuildContext& ctx) {
-  const Dimensions& dims = ctx.dims;
-  const MeshId box = ctx.meshes.box;
-  const double tw = dims.meters("substation.transformer_width");
-  const double td = dims.meters("substation.transformer_depth");
-  const double th = dims.meters("substation.transformer_height");
-  const int count = dims.count("substation.transformers");
-  Prototype tr;
-  tr.name = "power transformer";
-  tr.component = component::TRANSFORMER;
-  tr.lod = proxyLod(looks::STEEL, 30.0f);
-  tr.parts.push_back(boxPart(box, dvec3(0, th * 0.4, 0), dvec3(tw * 0.6, th * 0.8, td),
-                             looks::STEEL, "transformer tank"));
-  for (int s = -1; s <= 1; s += 2) {
-    tr.parts.push_back(boxPart(box, dvec3(s * tw * 0.4, th * 0.35, 0),
-                               dvec3(tw * 0.2, th * 0.7, td * 0.9), looks::DARK_STEEL,
-                               "radiator bank"));
-  }
-  for (int i = 0; i < 3; ++i) {
-    tr.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3((i - 1) * tw * 0.15, th * 0.8, 0),
-                                dvec3((i - 1) * tw * 0.15, th, 0), 0.25, looks::WHITE,
-                                "HV bushing"));
-  }
-  const PrototypeId trId = ctx.scene.add(std::move(tr));
-  Prototype p;
-  p.name = "substation";
-  p.lod = proxyLod(looks::STEEL, 20.0f);
-  const double pitch = tw + 4.0;
-  const double padW = count * pitch + 10.0, padD = td + 20.0;
-  p.parts.push_back(
-      boxPart(box, dvec3(0, 0.1, 0), dvec3(padW, 0.2, padD), looks::CONCRETE, "substation pad"));
-  for (int i = 0; i < count; ++i) {
-    p.children.push_back(placeChild(trId,
-                                    dvec3(-padW / 2 + 5.0 + pitch * (i + 0.5), 0.2, -padD / 4),
-                                    "transformer" + std::to_string(i)));
-  }
-  p.parts.push_back(boxPart(box, dvec3(0, 2.0, padD / 4 + 2.0), dvec3(padW * 0.6, 4.0, 6.0),
-                            looks::WHITE, "switchgear building"));
-  addFence(p, box, dvec3(0, 0.2, 0), padW, padD, 2.4);
-  return ctx.scene.add(std::move(p));
-}
-
-CampusDesc campusOf(const SystemLayout& system, int totalRacks) {
-  CampusDesc desc;
-  desc.hall.system = system;
-  desc.hall.rackCount *= system.domainsPerCabinet;  // the same 128 cabinets a hall
-  desc.totalRacks = totalRacks;
-  return desc;
-}
-
-std::vector<int> hallRackCounts(const CampusDesc& desc) {
-  const int perHall = std::max(1, desc.hall.rackCount);
-  if (desc.totalRacks <= 0) return std::vector<int>(size_t(std::max(1, desc.hallCount)), perHall);
-  std::vector<int> counts;
-  for (int left = desc.totalRacks; left > 0; left -= perHall)
-    counts.push_back(std::min(left, perHall));
-  return counts;
-}
-
-PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc) {
-  const Dimensions& dims = ctx.dims;
-  const MeshId box = ctx.meshes.box;
-  const double spacing = dims.meters("campus.hall_spacing");
-  const double ground = dims.meters("campus.ground_size");
-  const std::vector<int> hallRacks = hallRackCounts(desc);
-  const int hallCount = static_cast<int>(hallRacks.size());
-  HallDesc heroDesc = desc.hall;
-  heroDesc.hero = true;
-  heroDesc.rackCount = hallRacks.front();
-  HallDesc plainDesc = desc.hall;
-  plainDesc.hero = false;
-  // Hall 0 holds the modelled fabric's spines and cores; every other hall its share of them by
-  // racks, as its racks mirror the modelled fabric's average rack.
-  const FabricCounts& fabric = desc.hall.system.fabric;
-  if (fabric.modelledRacks > 0) {
-    heroDesc.spineSwitches = fabric.spines;
-    heroDesc.coreSwitches = fabric.cores;
-    const double share = double(plainDesc.rackCount) / fabric.modelledRacks;
-    plainDesc.spineSwitches = int(std::lround(fabric.spines * share));
-    plainDesc.coreSwitches = int(std::lround(fabric.cores * share));
-  }
-  const PrototypeId heroHall = buildHall(ctx, heroDesc);
-  const PrototypeId hall = hallCount > 1 ? buildHall(ctx, plainDesc) : heroHall;
-  // A partly filled last hall is a prototype of its own.
-  PrototypeId lastHall = hall;
-  if (hallCount > 1 && hallRacks.back() != desc.hall.rackCount) {
-    HallDesc lastDesc = plainDesc;
-    lastDesc.rackCount = hallRacks.back();
-    lastHall = buildHall(ctx, lastDesc);
-  }
-  const PrototypeId plant = buildCoolingPlant(ctx, desc.cooling);
-  const Aabb hallBox = ctx.scene.prototype(heroHall).bounds;
-  const Aabb plantBox = ctx.scene.prototype(plant).bounds;
-  const double hallW = hallBox.size().x, hallD = hallBox.size().z;
-  // Halls and their plants (which extend further to +X than to -X) never overlap a neighbour.
-  const double plantSpan = 2.0 * std::max(-plantBox.min.x, plantBox.max.x);
-  const double pitch = std::max(hallW, plantSpan) + spacing;
-
-  Prototype p;
-  p.name = "campus";
-  p.lod = proxyLod(looks::GRASS, 0.0f);
-  p.lod.hasProxy = false;
-  // The ground's top sits 2 cm below the slabs and pads that stand on it (no coplanar faces).
-  p.parts.push_back(
-      boxPart(box, dvec3(0, -0.27, 0), dvec3(ground, 0.5, ground), looks::FIELD, "ground"));
-  const double rowSpan = (hallCount - 1) * pitch;
-  const double roadZ = hallD / 2 + spacing / 2;
-  const double roadLen = rowSpan + pitch + 200.0;
-  // The site: a grass strip round a gravel plot holding the halls and their yards.
-  const double plotD = hallD + spacing + plantBox.size().z + 2 * spacing;
-  const double plotZ = (hallBox.min.z - spacing + hallBox.max.z + spacing + plantBox.size().z) / 2;
-  p.parts.push_back(boxPart(box, dvec3(0, -0.018, plotZ), dvec3(roadLen + 60.0, 0.01, plotD + 60.0),
-                            looks::GRASS, "site grass"));
-  p.parts.push_back(boxPart(box, dvec3(0, -0.012, plotZ), dvec3(roadLen, 0.01, plotD),
-                            looks::GRAVEL, "site gravel"));
-  p.parts.push_back(boxPart(box, dvec3(0, -0.005, roadZ), dvec3(roadLen, 0.02, 10.0),
-                            looks::ASPHALT, "campus road"));
-  addLampPosts(p, box, -roadLen / 2, roadLen / 2, roadZ - 6.0, 8.0);
-
-  // Standby generators: containerised gensets in a line behind every hall.
-  const double genL = dims.meters("generator.length"), genW = dims.meters("generator.width"),
-               genH = dims.meters("generator.height");
-  Prototype genset;
-  genset.name = "standby generator";
-  genset.lod = proxyLod(looks::STEEL, 20.0f);
-  genset.parts.push_back(boxPart(box, dvec3(0, genH / 2, 0), dvec3(genW, genH, genL), looks::STEEL,
-                                 "genset enclosure"));
-  for (int k = 0; k < 6; ++k) {
-    genset.parts.push_back(boxPart(box, dvec3(genW / 2 + 0.02, genH * 0.55, -genL * 0.4 + k * 0.5),
-                                   dvec3(0.04, genH * 0.6, 0.3), looks::NIC, "genset louvre"));
-  }
-  genset.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(0, genH, genL * 0.3),
-                                  dvec3(0, genH + 2.5, genL * 0.3), 0.5, looks::DARK_STEEL,
-                                  "exhaust stack"));
-  const PrototypeId gensetId = ctx.scene.add(std::move(genset));
-  const int gensets = std::max(1, dims.count("generator.per_hall"));
-  for (int i = 0; i < hallCount; ++i) {
-    const double x = -rowSpan / 2 + i * pitch;
-    const PrototypeId which = i == 0 ? heroHall : (i == hallCount - 1 ? lastHall : hall);
-    p.children.push_back(placeChild(which, dvec3(x, 0, 0), "hall" + std::to_string(i)));
-    // The plant's header pipes (its most -Z extent) end at the hall's front wall; the yard itself
-    // sits one hall spacing away, across the road.
-    const double plantZ = hallBox.max.z - plantBox.min.z;
-    // The plant's header pipes (its local x = 0) line up with the hall's centre.
-    p.children.push_back(placeChild(plant, dvec3(x, 0, plantZ), "cooling" + std::to_string(i)));
-    // The building round the hall (the hall itself is a cutaway): a roof with rooftop units,
-    // full walls on the sides the hall cuts low, a lit parapet line and a lit lobby.
-    const double wallH = dims.meters("hall.wall_height");
-    const dvec3 c(x + hallBox.center().x, 0, hallBox.center().z);
-    p.parts.push_back(boxPart(box, c + dvec3(0, wallH + 0.2, 0), dvec3(hallW, 0.4, hallD),
-                              looks::STEEL, "hall roof"));
-    p.parts.push_back(boxPart(box, c + dvec3(hallW / 2 - 0.15, wallH / 2, 0),
-                              dvec3(0.3, wallH, hallD), looks::WALL_DARK, "hall cladding"));
-    p.parts.push_back(boxPart(box, c + dvec3(0, wallH / 2, hallD / 2 - 0.15),
-                              dvec3(hallW, wallH, 0.3), looks::WALL_DARK, "hall cladding"));
-    for (int s = -1; s <= 1; s += 2) {
-      p.parts.push_back(boxPart(box, c + dvec3(0, wallH + 0.45, s * (hallD / 2 + 0.03)),
-                                dvec3(hallW, 0.3, 0.1), looks::LIGHT_STRIP, "parapet light"));
-      p.parts.push_back(boxPart(box, c + dvec3(s * (hallW / 2 + 0.03), wallH + 0.45, 0),
-                                dvec3(0.1, 0.3, hallD), looks::LIGHT_STRIP, "parapet light"));
-    }
-    for (int k = 0; k < 8; ++k) {
-      const dvec3 at = c + dvec3(-hallW * 0.35 + (k % 4) * hallW * 0.233, wallH + 0.4,
-                                 (k < 4 ? -1 : 1) * hallD * 0.22);
-      p.parts.push_back(boxPart(box, at + dvec3(0, 1.0, 0), dvec3(3.0, 2.0, 6.0), looks::ALUMINIUM,
-                                "rooftop unit"));
-      p.parts.push_back(boxPart(ctx.meshes.cylinder, at + dvec3(0, 2.05, 0), dvec3(1.8, 0.1, 1.8),
-                                looks::NIC, "rooftop fan"));
-    }
-    const dvec3 lobby = c + dvec3(-hallW * 0.3, 0, hallD / 2 + 5.0);
-    p.parts.push_back(
-        boxPart(box, lobby + dvec3(0, 4.0, 0), dvec3(18.0, 8.0, 10.0), looks::WHITE, "lobby"));
-    for (int floor = 0; floor < 2; ++floor) {
-      p.parts.push_back(boxPart(box, lobby + dvec3(0, 2.0 + floor * 3.5, 5.03),
-                                dvec3(15.0, 1.4, 0.06), looks::WINDOW, "lobby windows"));
-    }
-    for (int g = 0; g < gensets; ++g) {
-      const double gx = c.x - hallW / 2 + (g + 0.5) * hallW / gensets;
-      p.children.push_back(placeChild(gensetId, dvec3(gx, 0, c.z - hallD / 2 - genL / 2 - 6.0),
-                                      "genset" + std::to_string(i) + "_" + std::to_string(g)));
-    }
-    // Parking beside the lobby: asphalt with painted bays.
-    const dvec3 park = c + dvec3(hallW * 0.15, 0, hallD / 2 + 6.0);
-    p.parts.push_back(boxPart(box, park + dvec3(0, -0.002, 0), dvec3(30.0, 0.01, 10.0),
-                              looks::ASPHALT, "parking"));
-    for (int b = 0; b <= 10; ++b) {
-      p.parts.push_back(boxPart(box, park + dvec3(-15.0 + b * 3.0, 0.004, 0),
-                                dvec3(0.12, 0.004, 5.0), looks::WHITE, "parking bay line"));
-    }
-  }
-  const PrototypeId substation = buildSubstation(ctx);
-  const Aabb subBox = ctx.scene.prototype(substation).bounds;
-  const double subX = -rowSpan / 2 - pitch / 2 - spacing - subBox.size().x / 2;
-  p.children.push_back(placeChild(substation, dvec3(subX, 0, 0), "substation"));
-  constexpr int TRANSMISSION_TOWERS = 4;
-  addTransmissionLine(p, ctx, dvec3(subX + subBox.min.x - 20.0, 0, 0), TRANSMISSION_TOWERS);
   return ctx.scene.add(std::move(p));
 }
 

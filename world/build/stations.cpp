@@ -151,8 +151,21 @@ std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
        "hall0", true, high, 1.0, nullptr, "hall*"},
       {"cooling", "Cooling plant", "dry coolers, pumps, facility water headers, cooling towers",
        "cooling0", true, high, 1.0, nullptr, "cooling*"},
-      {"campus", "Campus", "data halls, their cooling yards, the substation", "", true,
-       glm::dvec3(0.9, 0.5, 0.55), 0.92},
+      // One hall with its cooling yard, generator yard and the substation in front, seen from past
+      // its -X end at 28 degrees; the other halls recede behind it into the dusk haze.
+      {"campus",
+       "Campus",
+       "data halls, their cooling and generator yards, the substation and its line",
+       "",
+       true,
+       glm::dvec3(-0.7, 0.62, 1.0),
+       0.88,
+       nullptr,
+       "hall* cooling* building* gensets*",
+       nullptr,
+       false,
+       {},
+       "hall0 cooling0 building0 gensets0 substation"},
       {"tpu", "TPU v5e",
        "a TPU chip on its board: MXUs (128x128 systolic arrays), vector and "
        "scalar units",
@@ -293,10 +306,13 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
     if (spec.alsoFrame) {  // framed with its twin (the die beside its pair)
       if (auto twin = scene.worldBounds(spec.alsoFrame)) bounds = *twin;
     }
+    Aabb whole;  // the campus root's: every child's
     if (std::string(spec.path).empty()) {
       for (const ChildInstance& child : scene.prototype(prototypeId).children) {
-        bounds.extend(
-            transformAabb(transform * child.local, scene.prototype(child.prototype).bounds));
+        const Aabb box =
+            transformAabb(transform * child.local, scene.prototype(child.prototype).bounds);
+        whole.extend(box);
+        if (!spec.frames || StudioFilter::names(spec.frames, child.name)) bounds.extend(box);
       }
     } else {
       bounds.extend(transformAabb(transform, scene.prototype(prototypeId).bounds));
@@ -316,6 +332,10 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
       if (auto callout = calloutOn(scene, prototypeId, transform, c)) {
         station.callouts.push_back(std::move(*callout));
       }
+    }
+    if (!whole.empty()) {  // the campus is as large as all of it, however little is framed
+      const glm::dvec3 all = whole.size();
+      station.scale_m = std::max({all.x, all.y, all.z});
     }
     if (spec.studio) {
       station.studioPath = spec.studio;

@@ -66,6 +66,9 @@ struct StationSpec {
   const char* alsoFrame = nullptr;  // another instance the view frames with it (its twin)
   bool standIns = false;            // its studio shows stand-ins (the hbm station's drawing)
   std::vector<CalloutSpec> callouts = {};
+  // Of the campus root's children (`path` ""), those the view frames (names, "x*"): one hall and
+  // what stands round it; nullptr: all. Its scale is still the whole campus's.
+  const char* frames = nullptr;
 };
 
 /// The station `spec` for an instance with world `bounds` and world `transform`: the camera
