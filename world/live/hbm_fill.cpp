@@ -70,17 +70,24 @@ void HbmFillLayer::emit(const HbmFill& fill, const glm::dvec3& eye,
   const double over = overflowShare(fill);
   if (over <= 0 || m_dies.empty()) return;
   // What does not fit spills out: a red slab on top of the stack as tall as the excess would
-  // stand (the stack's DRAM height x the share over capacity), wider than the stack, and a pool
-  // round its foot.
+  // stand (the stack's DRAM height x the share over capacity), a little wider than the top die
+  // and of its shape (a cut-open die keeps its cut), and a pool round the stack's foot.
   Aabb stack;
-  for (const std::vector<Aabb>& die : m_dies) {
-    for (const Aabb& box : die) stack.extend(box);
+  size_t topDie = 0;
+  for (size_t i = 0; i < m_dies.size(); ++i) {
+    Aabb die;
+    for (const Aabb& box : m_dies[i]) die.extend(box);
+    if (stack.empty() || die.max.y >= stack.max.y) topDie = i;
+    stack.extend(die);
   }
   const glm::dvec3 size = stack.size();
   const double spill = std::min(over, MAX_SPILL_SHARE) * size.y;
-  const glm::dvec3 top(stack.center().x, stack.max.y + 0.5 * spill, stack.center().z);
-  out.push_back(makeInstance(boxTransform(top, glm::dvec3(size.x * 1.08, spill, size.z * 1.08)),
-                             eye, OVERFLOW_LOOK));
+  const double margin = 0.04 * std::max(size.x, size.z);
+  for (const Aabb& box : m_dies[topDie]) {
+    const glm::dvec3 top(box.center().x, stack.max.y + 0.5 * spill, box.center().z);
+    const glm::dvec3 slab(box.size().x + margin, spill, box.size().z + margin);
+    out.push_back(makeInstance(boxTransform(top, slab), eye, OVERFLOW_LOOK));
+  }
   const double pool = POOL_SHARE * std::max(size.x, size.z);
   const double foot = stack.min.y + 0.02 * size.y;
   const glm::dvec3 poolSize(size.x + 2 * pool, 0.04 * size.y, size.z + 2 * pool);
