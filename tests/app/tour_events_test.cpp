@@ -444,8 +444,9 @@ TEST(TourEvents, EveryTrayWearsItsPipelineStagesColourAndFollowsThePanelsPp) {
     for (uint32_t r = 0; r < c.racks; ++r) {
       uint32_t expected = 0;
       for (uint32_t k = 0; k < slots; ++k) expected += uint64_t(k) * c.racks + r < groups;
-      if (r < rig.session.world->racks().rackCount() && rackBars[r] > 0)
+      if (r < rig.session.world->racks().rackCount() && rackBars[r] > 0) {
         EXPECT_EQ(uint32_t(rackBars[r]), expected) << "rack " << r;
+      }
     }
     bars[pp == 8] = rig.session.world->stageBars().size();
     // The model over the row, cut into its stages: one piece per stage in order, each as long

@@ -12,23 +12,6 @@
 
 namespace {
 
-// Pixels where some channel differs by more than `tolerance`, and the largest difference.
-struct Difference {
-  size_t pixels = 0;
-  int largest = 0;
-};
-
-Difference difference(const renderer::Pixels& a, const renderer::Pixels& b, int tolerance) {
-  Difference d;
-  for (size_t i = 0; i < a.rgba.size(); i += 4) {
-    int most = 0;
-    for (int ch = 0; ch < 3; ++ch) most = std::max(most, std::abs(a.rgba[i + ch] - b.rgba[i + ch]));
-    if (most > tolerance) ++d.pixels;
-    d.largest = std::max(d.largest, most);
-  }
-  return d;
-}
-
 double srgbToLinear(int value) {
   const double c = value / 255.0;
   return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);

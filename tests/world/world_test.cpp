@@ -374,5 +374,7 @@ TEST(World, AStudioIsNeverFarLargerThanWhatTheEyeLooksAt) {
   EXPECT_GT(campus->scale_m, world::MAX_STUDIO_SCALE_PER_FOCUS * focus_m);
   const world::Station* found = world::studioStation(w.stations(), eye, focus);
   EXPECT_NE(found, campus);
-  if (found) EXPECT_LE(found->scale_m, world::MAX_STUDIO_SCALE_PER_FOCUS * focus_m) << found->name;
+  if (found) {
+    EXPECT_LE(found->scale_m, world::MAX_STUDIO_SCALE_PER_FOCUS * focus_m) << found->name;
+  }
 }
