@@ -77,6 +77,10 @@ inline constexpr Look COOLANT_SUPPLY{0.0212f, 0.1559f, 0.7913f, 0.00f, 0.50f};
 inline constexpr Look COOLANT_RETURN{0.7157f, 0.0452f, 0.0212f, 0.00f, 0.50f};
 // 30,31,34: NICs and cages' bodies: black
 inline constexpr Look NIC{0.0130f, 0.0137f, 0.0160f, 0.00f, 0.35f};
+// 58,60,64: a package's satin nickel stiffener ring (dim, so the silicon stays the accent)
+inline constexpr Look STIFFENER{0.0423f, 0.0452f, 0.0513f, 0.00f, 0.30f};
+// 92,70,52: multilayer ceramic capacitors' bodies
+inline constexpr Look CERAMIC{0.1070f, 0.0612f, 0.0343f, 0.00f, 0.45f};
 // 24,24,26: glossy black twinax jackets: the NVLink spine's looms
 inline constexpr Look CABLE_JACKET{0.0091f, 0.0091f, 0.0103f, 0.00f, 0.50f};
 // 118,185,0: status LEDs: the compute green, emitted

@@ -339,9 +339,9 @@ PrototypeId buildHbmStack(BuildContext& ctx, bool cutaway) {
       const double along = pitch * (i + 0.5);  // from the inner corner
       const dvec3 at = face == 0 ? dvec3(along, 0, 0) : dvec3(0, 0, along);
       for (size_t b = 0; b < bondBottoms.size(); ++b) {
-        row.parts.push_back(
-            boxPart(ctx.meshes.cylinderLow, at + dvec3(0, bondBottoms[b] + gap / 2, 0),
-                    dvec3(bump, 0.9 * gap, bump), looks::MICROBUMP, "microbump " + std::to_string(b)));
+        row.parts.push_back(boxPart(
+            ctx.meshes.cylinderLow, at + dvec3(0, bondBottoms[b] + gap / 2, 0),
+            dvec3(bump, 0.9 * gap, bump), looks::MICROBUMP, "microbump " + std::to_string(b)));
       }
       if (std::abs(at.z) <= tsvArea / 2) {
         row.parts.push_back(boxPart(ctx.meshes.cylinderLow, at + dvec3(0, tsvTop / 2, 0),
@@ -354,6 +354,73 @@ PrototypeId buildHbmStack(BuildContext& ctx, bool cutaway) {
   p.children.push_back(placeChild(ctx.scene.add(std::move(row)), dvec3(0.0), "tsv_rows"));
   return ctx.scene.add(std::move(p));
 }
+
+namespace {
+
+// The projected radius (px) above which a row of decoupling capacitors opens into its parts:
+// at the tray's framing a row is a strip of a few pixels.
+constexpr float DECAP_ROW_OPEN_PX = 60.0f;
+
+// One row of 0402 decoupling capacitors `length` long along X, centred on its origin.
+PrototypeId buildDecapRow(BuildContext& ctx, double length) {
+  const Dimensions& dims = ctx.dims;
+  const double capL = dims.meters("package_dressing.decap_length");
+  const double capW = dims.meters("package_dressing.decap_width");
+  const double pitch = dims.meters("package_dressing.decap_pitch");
+  const int caps = std::max(1, int(std::floor(length / pitch)));
+  Prototype p;
+  p.name = "decoupling capacitor row";
+  p.lod = proxyLod(looks::CERAMIC, DECAP_ROW_OPEN_PX);
+  for (int i = 0; i < caps; ++i) {
+    const double x = (i - (caps - 1) / 2.0) * pitch;
+    // Laid across the row, as on a package: terminals towards and away from the silicon.
+    p.parts.push_back(boxPart(ctx.meshes.box, dvec3(x, capW / 2, 0), dvec3(capW, capW, capL),
+                              looks::CERAMIC, "decoupling capacitor"));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
+// A package's dressing on its substrate (`substrate`: width, thickness, depth in metres): the
+// stiffener ring round its edge and rows of decoupling capacitors along the interposer's
+// (`interposer`: width, depth) edges.
+void addPackageDressing(BuildContext& ctx, Prototype& p, const glm::dvec3& substrate,
+                        const glm::dvec2& interposer) {
+  const Dimensions& dims = ctx.dims;
+  const double ringW = dims.meters("package_dressing.stiffener_width");
+  const double ringH = dims.meters("package_dressing.stiffener_height");
+  const double capL = dims.meters("package_dressing.decap_length");
+  const int rows = dims.count("package_dressing.decap_rows");
+  const double subW = substrate.x, subT = substrate.y, subD = substrate.z;
+  // The stiffener: four bars round the substrate's edge.
+  for (int side = -1; side <= 1; side += 2) {
+    p.parts.push_back(boxPart(ctx.meshes.box, dvec3(side * (subW - ringW) / 2, subT + ringH / 2, 0),
+                              dvec3(ringW, ringH, subD), looks::STIFFENER, "stiffener ring"));
+    p.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, subT + ringH / 2, side * (subD - ringW) / 2),
+                              dvec3(subW - 2 * ringW, ringH, ringW), looks::NICKEL,
+                              "stiffener ring"));
+  }
+  // Rows of decoupling capacitors along each interposer edge, between it and the stiffener.
+  const double gapX = (subW - interposer.x) / 2 - ringW, gapZ = (subD - interposer.y) / 2 - ringW;
+  const double rowPitch = 2.0 * capL;
+  const PrototypeId alongX = buildDecapRow(ctx, interposer.x);
+  const PrototypeId alongZ = buildDecapRow(ctx, interposer.y);
+  for (int r = 0; r < rows; ++r) {
+    const double out = capL + r * rowPitch;  // from the interposer's edge
+    for (int side = -1; side <= 1; side += 2) {
+      const std::string tag = std::to_string(r) + (side < 0 ? "a" : "b");
+      if (out + capL < gapZ) {
+        p.children.push_back(
+            placeChild(alongX, dvec3(0, subT, side * (interposer.y / 2 + out)), "decaps_x" + tag));
+      }
+      if (out + capL < gapX) {
+        p.children.push_back(placeChild(alongZ, dvec3(side * (interposer.x / 2 + out), subT, 0),
+                                        "decaps_z" + tag, glm::half_pi<double>()));
+      }
+    }
+  }
+}
+
+}  // namespace
 
 PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
   const Dimensions& dims = ctx.dims;
@@ -377,6 +444,7 @@ PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
                             "package substrate"));
   p.parts.push_back(boxPart(box, dvec3(0, subT + ipT / 2, 0), dvec3(ipW, ipT, ipD),
                             looks::SILICON_LIGHT, "CoWoS-L interposer"));
+  addPackageDressing(ctx, p, dvec3(subW, subT, subD), glm::dvec2(ipW, ipD));
   const double top = subT + ipT;
   const PrototypeId dieId = buildDie(ctx, "gb100", desc.hero);
   const PrototypeId stack = buildHbmStack(ctx, false);
@@ -401,7 +469,8 @@ PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
     // The hbm station's drawing of stack 0 (front row, so its cut faces look at a camera in
     // front) stands in for it there alone: the package, the tray round it and every other
     // station keep the true-scale stack under the cold plate (scene.h, StandIn).
-    ChildInstance& stack0 = p.children[size_t(dies)];
+    ChildInstance& stack0 = *std::find_if(p.children.begin(), p.children.end(),
+                                          [](const ChildInstance& c) { return c.name == "hbm0"; });
     stack0.standIn = StandIn::Replaced;
     ChildInstance cut = stack0;
     cut.prototype = buildHbmStack(ctx, true);
@@ -432,6 +501,7 @@ PrototypeId buildH100Package(BuildContext& ctx) {
                             "package substrate"));
   p.parts.push_back(boxPart(box, dvec3(0, subT + ipT / 2, 0), dvec3(ipW, ipT, ipD),
                             looks::SILICON_LIGHT, "CoWoS-S interposer"));
+  addPackageDressing(ctx, p, dvec3(subW, subT, subD), glm::dvec2(ipW, ipD));
   const double top = subT + ipT;
   p.children.push_back(placeChild(buildDie(ctx, "gh100", true), dvec3(0, top, 0), "die0"));
   const PrototypeId stack = buildHbmStack(ctx, false);
