@@ -30,9 +30,9 @@ constexpr double LED_LINE_H_M = 0.0025, LED_LINE_D_M = 0.001;
 // 8 mm, about a pixel at the row's framing, where the 2.5 mm pipe breaks into dots; still a
 // fifth of the tray's 44 mm face, light and not a flood.
 constexpr double LED_LINE_FAR_H_M = 0.008;
-Part trayLedLine(MeshId box, double trayW, double trayH, const dvec3& foot,
+Part trayLedLine(MeshId mesh, double trayW, double trayH, const dvec3& foot,
                  double height_m = LED_LINE_H_M) {
-  return boxPart(box, foot + dvec3(trayW * LED_LINE_X, trayH * LED_LINE_Y, 0),
+  return boxPart(mesh, foot + dvec3(trayW * LED_LINE_X, trayH * LED_LINE_Y, 0),
                  dvec3(trayW * LED_LINE_WIDTH, height_m, LED_LINE_D_M), looks::LED_LINE,
                  "LED line");
 }
@@ -177,8 +177,10 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
               withPattern(looks::NIC, Pattern::Perforation, holePitch), "bezel grille"));
   p.parts.push_back(trayLedLine(box, w, h, dvec3(0, 0, d / 2 + 0.0035)));
   // From the row, where the tray is its proxy box, the line still shows, just in front of it.
-  p.lod.farParts.push_back(trayLedLine(
-      box, w, h, dvec3(0, 0, d / 2 + 0.0035 + 0.5 * LED_LINE_D_M + 0.0015), LED_LINE_FAR_H_M));
+  // Only its front face: a far line is only ever seen from the aisle (2 triangles, not 12).
+  p.lod.farParts.push_back(trayLedLine(ctx.meshes.frontFace, w, h,
+                                       dvec3(0, 0, d / 2 + 0.0035 + 0.5 * LED_LINE_D_M + 0.0015),
+                                       LED_LINE_FAR_H_M));
 
   // Front: ConnectX-7 OSFP cages and BlueField-3 ports, with a status LED each.
   const int nics = dims.count("compute_tray.nics"), dpus = dims.count("compute_tray.dpus");
@@ -367,8 +369,8 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
               hero ? desc.pullOut_m : 0.0);
     // From the hall, where the rack is its proxy box, every tray's line shows just in front of it.
     if (!hero)
-      p.lod.farParts.push_back(
-          trayLedLine(box, trayW, U, dvec3(0, y, D / 2 + 0.001), LED_LINE_FAR_H_M));
+      p.lod.farParts.push_back(trayLedLine(ctx.meshes.frontFace, trayW, U,
+                                           dvec3(0, y, D / 2 + 0.001), LED_LINE_FAR_H_M));
     ++computeIndex;
   };
   const double spineTop = y - (shelves / 2) * U;

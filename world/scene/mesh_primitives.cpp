@@ -38,6 +38,18 @@ MeshData makeUnitBox() {
   return mesh;
 }
 
+MeshData makeUnitFrontFace() {
+  MeshData mesh;
+  mesh.name = "unit_front_face";
+  // The unit box's +Z face alone (z = 0.5, so it lies where that box's front would).
+  const float corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+  for (const auto& c : corners) {
+    addVertex(mesh, 0.5f * c[0], 0.5f * c[1], 0.5f, 0, 0, 1, 0.5f * (c[0] + 1), 0.5f * (c[1] + 1));
+  }
+  for (uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u}) mesh.indices.push_back(i);
+  return mesh;
+}
+
 MeshData makeUnitCylinder(int segments) {
   MeshData mesh;
   mesh.name = "unit_cylinder_" + std::to_string(segments);
@@ -82,6 +94,7 @@ PrimitiveMeshes registerPrimitives(MeshLibrary& library) {
   library.add(makeUnitBox(), &ids.box);
   library.add(makeUnitCylinder(16), &ids.cylinder);
   library.add(makeUnitCylinder(6), &ids.cylinderLow);
+  library.add(makeUnitFrontFace(), &ids.frontFace);
   return ids;
 }
 

@@ -16,6 +16,7 @@ struct PrimitiveMeshes {
   MeshId box;
   MeshId cylinder;     // 16 sides: pipes, fans, towers, TSVs up close
   MeshId cylinderLow;  // 6 sides: many small round things (microbumps, TSV columns)
+  MeshId frontFace;    // the unit box's +Z face alone: far-off lines only ever seen from the front
 };
 
 /// Registers the primitives in `library` (once per library).
