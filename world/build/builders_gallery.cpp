@@ -11,42 +11,149 @@ namespace {
 
 using glm::dvec3;
 
-// Processing elements per tile edge when a systolic array is split into LOD tiles.
-constexpr int CELLS_PER_TILE_EDGE = 8;
+// Processing elements per cell edge of an MXU's drawing: a 128 x 128 array shows as 16 x 16 cells
+// of 8 x 8 multiply-accumulators each, the finest grid that reads at the station's distance.
+constexpr int PES_PER_CELL_EDGE = 8;
+// A cell opens (its 16 x 16 grid drawn) above this projected radius of the MXU: about 3 px a cell.
+constexpr float MXU_OPEN_PX = 24.0f;
+// The luminous outline round each MXU and the gaps between cells, as fractions of the MXU edge.
+constexpr double MXU_OUTLINE = 0.025;
+constexpr double CELL_FILL = 0.55;
+// Drawing sizes of the package (layout choices, not catalog figures): the organic substrate's
+// thickness, the gap between the die and an HBM stack, the interposer's margin round them.
+constexpr double SUBSTRATE_T_M = 0.0012;
+constexpr double HBM_GAP_M = 0.0008;
+constexpr double INTERPOSER_MARGIN_M = 0.0012;
 
+// A look without the box's edge lines and contact darkening: a cell a few pixels wide would be
+// all edge.
+constexpr Look flat(Look look) {
+  look.detail = 0;
+  return look;
+}
+
+// One MXU in x-ray: a thin luminous outline round a 16 x 16 grid of glowing cells (each 8 x 8
+// processing elements of the 128 x 128 systolic array); one prototype, its cells its parts.
 PrototypeId buildMxu(BuildContext& ctx, double edge, double t) {
   const int dim = ctx.dims.count("tpu_v5e.mxu_dim");
-  const int cellsPerTile = std::min(dim, CELLS_PER_TILE_EDGE);
-  const int tiles = std::max(1, dim / cellsPerTile);
-  const double tileEdge = edge / tiles, cell = tileEdge / cellsPerTile;
-  Prototype tile;
-  tile.name = "systolic array tile";
-  tile.lod = proxyLod(looks::TENSOR, 40.0f);
-  for (int r = 0; r < cellsPerTile; ++r) {
-    for (int c = 0; c < cellsPerTile; ++c) {
-      tile.parts.push_back(
-          boxPart(ctx.meshes.box,
-                  dvec3(-tileEdge / 2 + cell * (c + 0.5), t / 2, -tileEdge / 2 + cell * (r + 0.5)),
-                  dvec3(cell * 0.8, t, cell * 0.8), looks::TENSOR,
-                  "MAC cell (bf16 multiply, f32 accumulate)"));
-    }
-  }
-  const PrototypeId tileId = ctx.scene.add(std::move(tile));
+  const int cells = std::max(1, dim / PES_PER_CELL_EDGE);
+  const double inner = edge * (1.0 - 2.0 * MXU_OUTLINE), cell = inner / cells;
+  const int pes = dim / cells;
   Prototype mxu;
   mxu.name = "MXU " + std::to_string(dim) + "x" + std::to_string(dim) + " systolic array";
-  mxu.lod = proxyLod(looks::TENSOR, 20.0f);
-  mxu.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, t * 0.25, 0),
-                              dvec3(edge * 1.04, t * 0.5, edge * 1.04), looks::SILICON_LIGHT,
-                              "MXU frame"));
-  for (int r = 0; r < tiles; ++r) {
-    for (int c = 0; c < tiles; ++c) {
-      mxu.children.push_back(placeChild(
-          tileId,
-          dvec3(-edge / 2 + tileEdge * (c + 0.5), t * 0.5, -edge / 2 + tileEdge * (r + 0.5)),
-          "tile" + std::to_string(r * tiles + c)));
+  mxu.lod = proxyLod(looks::TENSOR, MXU_OPEN_PX);
+  mxu.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, t * 0.25, 0), dvec3(edge, t * 0.5, edge),
+                              looks::SILICON, "MXU floor"));
+  const double bar = edge * MXU_OUTLINE;
+  for (int s = -1; s <= 1; s += 2) {
+    mxu.parts.push_back(boxPart(ctx.meshes.box, dvec3(s * (edge - bar) / 2, t * 0.75, 0),
+                                dvec3(bar, t * 1.5, edge), flat(looks::LED), "MXU outline"));
+    mxu.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, t * 0.75, s * (edge - bar) / 2),
+                                dvec3(edge, t * 1.5, bar), flat(looks::LED), "MXU outline"));
+  }
+  const std::string cellName = std::to_string(pes) + "x" + std::to_string(pes) +
+                               " MAC cells (bf16 multiply, f32 accumulate)";
+  for (int r = 0; r < cells; ++r) {
+    for (int c = 0; c < cells; ++c) {
+      mxu.parts.push_back(boxPart(
+          ctx.meshes.box,
+          dvec3(-inner / 2 + cell * (c + 0.5), t * 0.75, -inner / 2 + cell * (r + 0.5)),
+          dvec3(cell * CELL_FILL, t * 0.5, cell * CELL_FILL), flat(looks::TENSOR), cellName));
     }
   }
   return ctx.scene.add(std::move(mxu));
+}
+
+// An HBM2e stack at true size: the base logic die under the DRAM dies, seen from above.
+PrototypeId buildHbm2eStack(BuildContext& ctx) {
+  const Dimensions& dims = ctx.dims;
+  const double w = dims.meters("tpu_v5e.hbm_stack_width"),
+               d = dims.meters("tpu_v5e.hbm_stack_depth");
+  const double h = dims.meters("tpu_v5e.hbm_stack_height");
+  Prototype p;
+  p.name = "HBM2e stack";
+  p.lod = proxyLod(looks::DRAM, 20.0f);
+  p.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, h * 0.05, 0), dvec3(w, h * 0.1, d),
+                            looks::BASE_DIE, "HBM2e base die"));
+  p.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, h * 0.55, 0),
+                            dvec3(w * 0.98, h * 0.9, d * 0.98), looks::DRAM, "HBM2e DRAM dies"));
+  return ctx.scene.add(std::move(p));
+}
+
+// The TPU v5e die's blocks round its MXUs, in dark finishes: VMEM (SRAM), the vector unit,
+// the scalar unit with its SMEM, HBM PHYs on the edges facing the stacks (±x), ICI on the others.
+void addTpuDieBlocks(Prototype& p, const Dimensions& dims, MeshId box, double die, double top,
+                     double relief) {
+  const Look sram =
+      withPattern(looks::SRAM, Pattern::SramArray, dims.meters("surface_detail.sram_macro_pitch"));
+  const double y = top + relief / 2;
+  p.parts.push_back(boxPart(box, dvec3(-die * 0.33, y, -die * 0.08),
+                            dvec3(die * 0.16, relief, die * 0.62), sram, "vector memory (VMEM)"));
+  p.parts.push_back(boxPart(box, dvec3(die * 0.05, y, die * 0.3),
+                            dvec3(die * 0.6, relief, die * 0.14), looks::LOGIC,
+                            "vector unit (VPU)"));
+  p.parts.push_back(boxPart(box, dvec3(die * 0.33, y, -die * 0.2),
+                            dvec3(die * 0.14, relief, die * 0.2), looks::LOGIC, "scalar unit"));
+  p.parts.push_back(boxPart(box, dvec3(die * 0.33, y, die * 0.05),
+                            dvec3(die * 0.14, relief, die * 0.2), sram, "scalar memory (SMEM)"));
+  for (int s = -1; s <= 1; s += 2) {
+    p.parts.push_back(boxPart(box, dvec3(s * die * 0.465, y, 0),
+                              dvec3(die * 0.05, relief, die * 0.8), looks::PHY, "HBM2e PHY"));
+    p.parts.push_back(boxPart(box, dvec3(0, y, s * die * 0.465),
+                              dvec3(die * 0.7, relief, die * 0.05), looks::IO, "ICI links"));
+  }
+}
+
+// A TPU v5e package: dark organic substrate, an interposer carrying the die and its HBM2e stacks
+// one each side (±x). `hero`: the die in x-ray (its MXUs as the children "mxu<i>" that the
+// systolic wave looks up), else a plain mirror-dark die.
+PrototypeId buildTpuPackage(BuildContext& ctx, bool hero, PrototypeId hbm) {
+  const Dimensions& dims = ctx.dims;
+  const MeshId box = ctx.meshes.box;
+  const double pkg = dims.meters("tpu_v5e.package_size"), die = dims.meters("tpu_v5e.die_size");
+  const double dieT = dims.meters("tpu_v5e.die_thickness");
+  const double ipT = dims.meters("b200_package.interposer_thickness");
+  const int stacks = dims.count("tpu_v5e.hbm_stacks");
+  const double hbmW = dims.meters("tpu_v5e.hbm_stack_width"),
+               hbmD = dims.meters("tpu_v5e.hbm_stack_depth");
+  Prototype p;
+  p.name = hero ? "TPU v5e package (x-ray)" : "TPU v5e package";
+  p.lod = proxyLod(looks::SUBSTRATE, 30.0f);
+  p.parts.push_back(boxPart(box, dvec3(0, SUBSTRATE_T_M / 2, 0), dvec3(pkg, SUBSTRATE_T_M, pkg),
+                            looks::SUBSTRATE, "package substrate"));
+  // Stacks alternate sides; a side holds as many as fit along the die's edge.
+  const int perSide = std::max(1, (stacks + 1) / 2);
+  const double ipW = die + 2 * (HBM_GAP_M + hbmW + INTERPOSER_MARGIN_M);
+  const double ipD = std::max(die, perSide * (hbmD + HBM_GAP_M)) + 2 * INTERPOSER_MARGIN_M;
+  p.parts.push_back(boxPart(box, dvec3(0, SUBSTRATE_T_M + ipT / 2, 0), dvec3(ipW, ipT, ipD),
+                            looks::SILICON_LIGHT, "silicon interposer"));
+  const double top = SUBSTRATE_T_M + ipT;
+  for (int i = 0; i < stacks; ++i) {
+    const int side = i % 2, k = i / 2;
+    const int onSide = (stacks - side + 1) / 2;
+    const double cx = (side == 0 ? -1 : 1) * (die / 2 + HBM_GAP_M + hbmW / 2);
+    const double cz = (k - (onSide - 1) / 2.0) * (hbmD + HBM_GAP_M);
+    p.children.push_back(placeChild(hbm, dvec3(cx, top, cz), "hbm" + std::to_string(i)));
+  }
+  p.parts.push_back(
+      boxPart(box, dvec3(0, top + dieT / 2, 0), dvec3(die, dieT, die), looks::SILICON, "TPU die"));
+  if (!hero) return ctx.scene.add(std::move(p));
+
+  const int mxus = dims.count("tpu_v5e.mxu_count");
+  const double mxuEdge = dims.meters("tpu_v5e.mxu_edge");
+  const double relief = dieT * 0.04;
+  addTpuDieBlocks(p, dims, box, die, top + dieT, relief);
+  const PrototypeId mxu = buildMxu(ctx, mxuEdge, relief);
+  const auto cols = static_cast<int>(std::ceil(std::sqrt(double(mxus))));
+  const double pitch = mxuEdge * 1.15;
+  for (int i = 0; i < mxus; ++i) {
+    const int c = i % cols, r = i / cols;
+    p.children.push_back(placeChild(mxu,
+                                    dvec3(die * 0.05 + (c - (cols - 1) / 2.0) * pitch, top + dieT,
+                                          (r - (cols - 1) / 2.0) * pitch - die * 0.1),
+                                    "mxu" + std::to_string(i)));
+  }
+  return ctx.scene.add(std::move(p));
 }
 
 }  // namespace
@@ -56,54 +163,22 @@ PrototypeId buildTpuBoard(BuildContext& ctx) {
   const MeshId box = ctx.meshes.box;
   const double bw = dims.meters("tpu_v5e.board_width"), bd = dims.meters("tpu_v5e.board_depth");
   const double bt = dims.meters("tpu_v5e.board_thickness");
-  const double pkg = dims.meters("tpu_v5e.package_size"), die = dims.meters("tpu_v5e.die_size");
-  const double dieT = dims.meters("tpu_v5e.die_thickness");
   const int chips = dims.count("tpu_v5e.chips_per_board");
-  const int mxus = dims.count("tpu_v5e.mxu_count");
-  const double mxuEdge = dims.meters("tpu_v5e.mxu_edge");
-  const double relief = dieT * 0.04;
-
-  Prototype heroDie;
-  heroDie.name = "TPU v5e die";
-  heroDie.lod = proxyLod(looks::SILICON, 30.0f);
-  heroDie.parts.push_back(
-      boxPart(box, dvec3(0, dieT / 2, 0), dvec3(die, dieT, die), looks::SILICON, "TPU die"));
-  const PrototypeId mxu = buildMxu(ctx, mxuEdge, relief);
-  const auto cols = static_cast<int>(std::ceil(std::sqrt(double(mxus))));
-  const double pitch = mxuEdge * 1.15;
-  for (int i = 0; i < mxus; ++i) {
-    const int c = i % cols, r = i / cols;
-    heroDie.children.push_back(placeChild(
-        mxu,
-        dvec3((c - (cols - 1) / 2.0) * pitch, dieT, (r - (cols - 1) / 2.0) * pitch - die * 0.1),
-        "mxu" + std::to_string(i)));
-  }
-  heroDie.parts.push_back(boxPart(box, dvec3(0, dieT + relief / 2, die * 0.33),
-                                  dvec3(die * 0.7, relief, die * 0.12), looks::LANE,
-                                  "vector unit"));
-  heroDie.parts.push_back(boxPart(box, dvec3(-die * 0.38, dieT + relief / 2, 0),
-                                  dvec3(die * 0.12, relief, die * 0.6), looks::SRAM,
-                                  "vector memory (VMEM)"));
-  heroDie.parts.push_back(boxPart(box, dvec3(die * 0.38, dieT + relief / 2, 0),
-                                  dvec3(die * 0.12, relief, die * 0.3), looks::SCHEDULER,
-                                  "scalar unit"));
-  const PrototypeId heroDieId = ctx.scene.add(std::move(heroDie));
+  const PrototypeId hbm = buildHbm2eStack(ctx);
+  const PrototypeId hero = buildTpuPackage(ctx, true, hbm);
+  const PrototypeId plain = buildTpuPackage(ctx, false, hbm);
 
   Prototype p;
   p.name = "TPU v5e board";
   p.lod = proxyLod(looks::PCB, 30.0f);
-  p.parts.push_back(boxPart(box, dvec3(0, bt / 2, 0), dvec3(bw, bt, bd), looks::PCB, "TPU board"));
-  const double pkgT = 0.002;
+  p.parts.push_back(
+      boxPart(box, dvec3(0, bt / 2, 0), dvec3(bw, bt, bd),
+              withPattern(looks::PCB, Pattern::Pcb, dims.meters("surface_detail.pcb_trace_pitch")),
+              "TPU board"));
   for (int i = 0; i < chips; ++i) {
     const double x = -bw / 2 + bw * (i + 0.5) / chips;
-    p.parts.push_back(boxPart(box, dvec3(x, bt + pkgT / 2, 0), dvec3(pkg, pkgT, pkg),
-                              looks::SUBSTRATE, "TPU package " + std::to_string(i)));
-    if (i == 0) {
-      p.children.push_back(placeChild(heroDieId, dvec3(x, bt + pkgT, 0), "chip0_die"));
-    } else {
-      p.parts.push_back(boxPart(box, dvec3(x, bt + pkgT + dieT / 2, 0), dvec3(die, dieT, die),
-                                looks::SILICON, "TPU die " + std::to_string(i)));
-    }
+    p.children.push_back(
+        placeChild(i == 0 ? hero : plain, dvec3(x, bt, 0), "chip" + std::to_string(i)));
   }
   return ctx.scene.add(std::move(p));
 }

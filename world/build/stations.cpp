@@ -167,9 +167,9 @@ std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
        {},
        "hall0 cooling0 building0 gensets0 substation"},
       {"tpu", "TPU v5e",
-       "a TPU chip on its board: MXUs (128x128 systolic arrays), vector and "
-       "scalar units",
-       "hall0/gallery/tpu/chip0_die", false, above, 1.0},
+       "a TPU v5e package: the die's MXUs (128x128 systolic arrays), vector and "
+       "scalar units, beside its HBM2e stacks",
+       "hall0/gallery/tpu/chip0", false, above, 0.9},
       {"xeon_amx", "Xeon with AMX",
        "a Sapphire Rapids core: 8 AMX tile registers of 16 rows and "
        "the TMUL",
