@@ -45,12 +45,24 @@ TEST(MeshPrimitives, CylinderHasFourTrianglesPerSide) {
   }
 }
 
+// The front face alone: the box's +Z face, two outward triangles where that face would be.
+TEST(MeshPrimitives, FrontFaceIsTheBoxsPlusZFace) {
+  const world::MeshData face = world::makeUnitFrontFace();
+  EXPECT_EQ(face.triangleCount(), 2u);
+  expectOutwardUnitMesh(face);
+  for (const auto& v : face.vertices) {
+    EXPECT_FLOAT_EQ(v.position[2], 0.5f);
+    EXPECT_FLOAT_EQ(v.normal[2], 1.0f);
+  }
+}
+
 TEST(MeshPrimitives, RegisterAddsDistinctMeshes) {
   world::MeshLibrary library;
   const world::PrimitiveMeshes ids = world::registerPrimitives(library);
-  EXPECT_EQ(library.meshes().size(), 3u);
+  EXPECT_EQ(library.meshes().size(), 4u);
   EXPECT_FALSE(ids.box == ids.cylinder);
   EXPECT_FALSE(ids.cylinder == ids.cylinderLow);
+  EXPECT_FALSE(ids.frontFace == ids.box);
 }
 
 }  // namespace

@@ -185,6 +185,11 @@ struct PackageDesc {
   bool hero = false;  // detailed dies; HBM stack 0 has the cutaway drawing as its stand-in
 };
 /// A B200 package: substrate, CoWoS-L interposer, 2 GB100 dies, 8 HBM3e stacks.
+/// A package's dressing on its substrate (`substrate`: width, thickness, depth in metres): the
+/// stiffener ring round its edge and rows of 0402 decoupling capacitors along the interposer's
+/// (`interposer`: width, depth) edges, where they fit.
+void addPackageDressing(BuildContext& ctx, Prototype& p, const glm::dvec3& substrate,
+                        const glm::dvec2& interposer);
 PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc);
 /// An H100 package: substrate, interposer, one detailed GH100 die, 6 HBM stacks.
 PrototypeId buildH100Package(BuildContext& ctx);

@@ -380,9 +380,8 @@ PrototypeId buildDecapRow(BuildContext& ctx, double length) {
   return ctx.scene.add(std::move(p));
 }
 
-// A package's dressing on its substrate (`substrate`: width, thickness, depth in metres): the
-// stiffener ring round its edge and rows of decoupling capacitors along the interposer's
-// (`interposer`: width, depth) edges.
+}  // namespace
+
 void addPackageDressing(BuildContext& ctx, Prototype& p, const glm::dvec3& substrate,
                         const glm::dvec2& interposer) {
   const Dimensions& dims = ctx.dims;
@@ -419,8 +418,6 @@ void addPackageDressing(BuildContext& ctx, Prototype& p, const glm::dvec3& subst
     }
   }
 }
-
-}  // namespace
 
 PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
   const Dimensions& dims = ctx.dims;

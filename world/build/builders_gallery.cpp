@@ -127,6 +127,7 @@ PrototypeId buildTpuPackage(BuildContext& ctx, bool hero, PrototypeId hbm) {
   const double ipD = std::max(die, perSide * (hbmD + HBM_GAP_M)) + 2 * INTERPOSER_MARGIN_M;
   p.parts.push_back(boxPart(box, dvec3(0, SUBSTRATE_T_M + ipT / 2, 0), dvec3(ipW, ipT, ipD),
                             looks::SILICON_LIGHT, "silicon interposer"));
+  if (hero) addPackageDressing(ctx, p, dvec3(pkg, SUBSTRATE_T_M, pkg), glm::dvec2(ipW, ipD));
   const double top = SUBSTRATE_T_M + ipT;
   for (int i = 0; i < stacks; ++i) {
     const int side = i % 2, k = i / 2;

@@ -473,7 +473,7 @@ PrototypeId buildNetworkRack(BuildContext& ctx, const std::vector<std::string>& 
   const double W = dims.meters("network_rack.width"), D = dims.meters("network_rack.depth");
   const double H = dims.meters("network_rack.height");
   const double U = dims.number("network_rack.switch_height_u") * dims.rackUnit_m();
-  const double swW = dims.meters("fabric_switch.width"), swD = dims.meters("fabric_switch.depth");
+  const double swD = dims.meters("fabric_switch.depth");
   const PrototypeId swId = buildFabricSwitch(ctx, U);
 
   Prototype p;

@@ -10,6 +10,8 @@ namespace world {
 MeshData makeUnitBox();
 /// Unit cylinder along Y (diameter 1, height 1, centred), `segments` sides, capped.
 MeshData makeUnitCylinder(int segments);
+/// The unit box's +Z face alone: 2 triangles at z = 0.5, facing +Z.
+MeshData makeUnitFrontFace();
 
 /// Ids of the primitives once registered in a MeshLibrary.
 struct PrimitiveMeshes {
