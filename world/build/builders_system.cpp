@@ -13,9 +13,9 @@ namespace {
 // The projected bounding radius (px) above which a tray or shelf opens (see buildComputeTray).
 constexpr float TRAY_OPEN_PX = 100.0f;
 // The rack back's cartridges and couplings open only when the eye is behind the rack and near
-// (the rack_back station's framing gives a cartridge about 170 px); from the row's front aisle
-// the racks' backs would add 70,000 triangles hidden behind their fronts.
-constexpr float BACK_OPEN_PX = 120.0f;
+// (the rack_back station's framing gives a cartridge about 170 px): half a hall's rows turn their
+// backs to any eye, and every rack's back opened would add 2,000 triangles.
+constexpr float BACK_OPEN_PX = 150.0f;
 // Cable looms drawn per spine cartridge: a stripe pattern dense enough to read as thousands of
 // twinax cables at the rack_back framing (a layout choice, not a cable count).
 constexpr int LOOMS_PER_CARTRIDGE = 8;
@@ -56,11 +56,10 @@ void addChassis(Prototype& p, const BuildContext& ctx, double w, double h, doubl
   }
 }
 
-// One NVLink spine cartridge, `height` tall from its base: a black box of twinax looms with a
-// connector row at every slot in `slotsY` (heights above its base) where a tray plugs in. The
-// copper is inside the jackets, so none shows (docs: visual brief, rack_back).
-PrototypeId buildSpineCartridge(BuildContext& ctx, double w, double height, double d,
-                                const std::vector<double>& slotsY) {
+// One NVLink spine cartridge, `height` tall from its base: a black box of twinax looms facing the
+// rack's back. Its connectors face the trays and the copper is inside the jackets, so neither
+// shows from behind (docs: visual brief, rack_back) and neither is drawn.
+PrototypeId buildSpineCartridge(BuildContext& ctx, double w, double height, double d) {
   const MeshId box = ctx.meshes.box;
   Prototype p;
   p.name = "NVLink spine cartridge";
@@ -68,17 +67,12 @@ PrototypeId buildSpineCartridge(BuildContext& ctx, double w, double height, doub
   p.lod.openSide = glm::vec3(0, 0, -1);  // the looms face the rack's back
   p.parts.push_back(boxPart(box, dvec3(0, height / 2, 0), dvec3(w, height, d * 0.8),
                             looks::DARK_STEEL, "cartridge housing"));
-  // The looms face the rear (-Z); the connector rows face the trays (+Z), hidden behind them.
   const double loomW = w / LOOMS_PER_CARTRIDGE;
   for (int i = 0; i < LOOMS_PER_CARTRIDGE; ++i) {
     const double x = -w / 2 + loomW * (i + 0.5);
-    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(x, 0, -d / 2 + loomW / 2),
+    p.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(x, 0, -d / 2 + loomW / 2),
                                dvec3(x, height, -d / 2 + loomW / 2), loomW * 0.9,
                                looks::CABLE_JACKET, "twinax cable loom"));
-  }
-  for (double y : slotsY) {
-    p.parts.push_back(boxPart(box, dvec3(0, y, d / 2 - 0.002), dvec3(w, 0.006, 0.004),
-                              looks::NICKEL, "tray connector row"));
   }
   return ctx.scene.add(std::move(p));
 }
@@ -95,7 +89,7 @@ PrototypeId buildManifoldCouplings(BuildContext& ctx, double diameter,
   p.lod.openSide = glm::vec3(0, 0, -1);  // seen from the rack's back
   const double collar = 0.02;            // a QD coupling's length along the pipe
   for (double y : slotsY) {
-    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(0, y - collar / 2, 0),
+    p.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(0, y - collar / 2, 0),
                                dvec3(0, y + collar / 2, 0), diameter * 1.5, looks::NICKEL,
                                "quick disconnect"));
   }
@@ -391,10 +385,7 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   const double busbarW = dims.meters("nvl72_rack.busbar_width");
   const double spineH = spineTop - spineBottom;
   const double cartridgeW = (trayW * 0.8 - busbarW - 0.02) / cartridges;
-  std::vector<double> cartridgeSlotsY;
-  for (double slot : traySlotsY) cartridgeSlotsY.push_back(slot - spineBottom);
-  const PrototypeId cartridge =
-      buildSpineCartridge(ctx, cartridgeW * 0.94, spineH, spineD, cartridgeSlotsY);
+  const PrototypeId cartridge = buildSpineCartridge(ctx, cartridgeW * 0.94, spineH, spineD);
   for (int i = 0; i < cartridges; ++i) {
     // Half the cartridges left of the busbar, half right.
     const double side = i < cartridges / 2 ? -1.0 : 1.0;

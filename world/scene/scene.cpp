@@ -6,8 +6,14 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "world/scene/procedural_textures.h"
+
 namespace world {
 namespace {
+
+// A procedural pattern whose feature period is under this many pixels samples its flat mips,
+// the part's own colour (world/scene/procedural_textures.h: flat below two pixels a period).
+constexpr double PATTERN_FLAT_PX = 2.0;
 
 constexpr double INF = std::numeric_limits<double>::infinity();
 // How strongly an overlay's colour glows along a part's edges (gpu::Instance::glow.a).
@@ -163,9 +169,27 @@ struct CollectWalk {
                 const Look* tint) {
     if (tint && part.look.indicator) {
       emit(part.mesh, world * part.local, *tint, partBox, selected);  // lit in its colour
+    } else if (patternIsFlat(part.look, partBox)) {
+      // It would sample its pattern's average, its Look's own colour: drawn untextured, in the
+      // plain batch (a software rasterizer pays for every texture fetch).
+      Look plain = part.look;
+      plain.texture = 0;
+      plain.textureTile_m = 0.0f;
+      emit(part.mesh, world * part.local, plain, partBox, selected, tint);
     } else {
       emit(part.mesh, world * part.local, part.look, partBox, selected, tint);
     }
+  }
+
+  // Whether a procedural pattern on a part in `partBox` is flat everywhere on screen: its
+  // feature period under PATTERN_FLAT_PX even at the part's nearest point.
+  bool patternIsFlat(const Look& look, const Aabb& partBox) const {
+    if (look.textureTile_m <= 0.0f || look.texture == 0 || look.texture > PATTERN_COUNT)
+      return false;
+    const double period_m =
+        double(look.textureTile_m) / periodsPerTile(static_cast<Pattern>(look.texture));
+    const double nearest_m = pointBoxDistance(view.eye, partBox);
+    return nearest_m > 0 && period_m * focal_px / nearest_m < PATTERN_FLAT_PX;
   }
 
   // Triangles of the proxy box and the parts drawn with it.
