@@ -61,6 +61,12 @@ TEST(PackageDressing, TheB200PackageHasItsCapacitorRowsAndStiffener) {
   const world::Station* s = defaultWorld().station("package");
   ASSERT_NE(s, nullptr);
   expectDressed(s->path, "b200_package");
+  // Where the hbm station's drawing (4x tall) stands in, the true-scale capacitors step aside.
+  const world::Scene& scene = defaultWorld().scene();
+  for (const world::ChildInstance& child : scene.prototype(scene.resolve(s->path)->second).children)
+    if (child.name.rfind("decaps_", 0) == 0) {
+      EXPECT_EQ(child.standIn, world::StandIn::Replaced) << child.name;
+    }
 }
 
 }  // namespace

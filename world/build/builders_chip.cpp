@@ -474,6 +474,10 @@ PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
     cut.name = "cutaway_hbm0";
     cut.standIn = StandIn::Model;
     p.children.push_back(cut);
+    // The capacitors are true-scale: beside a drawing 4x tall they would read as bricks at the
+    // wrong scale, so where the drawing stands in they step aside too.
+    for (ChildInstance& child : p.children)
+      if (child.name.rfind("decaps_", 0) == 0) child.standIn = StandIn::Replaced;
   }
   return ctx.scene.add(std::move(p));
 }
