@@ -48,6 +48,16 @@ sim::engine::FaultDesc fault(const std::string& spec) {
   return *f;
 }
 
+// A PFC storm on leaf 0 (a leaf of the hero rack) in the first DP all-reduce, for 1 s.
+sim::engine::FaultDesc addStormOnLeaf0(sim::engine::Engine& engine) {
+  char spec[64];
+  std::snprintf(spec, sizeof spec, "pfc_storm:0@%.3f-%.3f", engine.pipelineTime_s() + 0.05,
+                engine.pipelineTime_s() + 1.05);
+  const sim::engine::FaultDesc storm = fault(spec);
+  engine.addFault(storm);
+  return storm;
+}
+
 // Advances into the first step's DP all-reduce (the pipeline phase ends at pipelineTime_s).
 void intoDataParallel(sim::engine::Engine& engine) {
   engine.advanceTo(engine.pipelineTime_s() + 0.05);
@@ -331,12 +341,7 @@ TEST(Traffic, PfcStormSpreadsLegByLegAsTheEnginePausesSwitchByHop) {
   ASSERT_TRUE(desc);
   desc->dt_s = hop_s / 10;  // ten engine steps per hop
   auto engine = engineWith(*desc);
-  // The storm starts on leaf 0 (a leaf of the hero rack) in the first DP all-reduce.
-  char spec[64];
-  std::snprintf(spec, sizeof spec, "pfc_storm:0@%.3f-%.3f", engine->pipelineTime_s() + 0.05,
-                engine->pipelineTime_s() + 1.05);
-  const sim::engine::FaultDesc storm = fault(spec);
-  engine->addFault(storm);
+  const sim::engine::FaultDesc storm = addStormOnLeaf0(*engine);
   world::Traffic traffic = world::Traffic::build(worldtest::defaultWorld().scene());
   const std::vector<world::FabricLeg>& legs = traffic.legs();
   const std::vector<world::TrafficPath>& paths = traffic.paths();
@@ -448,11 +453,7 @@ TEST(Traffic, APausedSwitchRackLightsALineOverEachSwitchNotAFloodOverItsFront) {
   auto desc = sim::engine::builtinScenario("training_405b");
   ASSERT_TRUE(desc);
   auto engine = engineWith(*desc);
-  char spec[64];
-  std::snprintf(spec, sizeof spec, "pfc_storm:0@%.3f-%.3f", engine->pipelineTime_s() + 0.05,
-                engine->pipelineTime_s() + 1.05);
-  const sim::engine::FaultDesc storm = fault(spec);
-  engine->addFault(storm);
+  const sim::engine::FaultDesc storm = addStormOnLeaf0(*engine);
   const world::Scene& scene = worldtest::defaultWorld().scene();
   world::Traffic traffic = world::Traffic::build(scene);
   engine->advanceTo(storm.start_s + 1.5 * hopFigure->value);  // leaf and spines paused
