@@ -44,6 +44,15 @@ struct Built {
   glm::dvec3 sizeMm(world::PrototypeId id) const {
     return scene.prototype(id).bounds.size() * 1000.0;
   }
+  // The size of a prototype's own parts named in `names`: its chassis or cabinet, what the
+  // published figure measures (not the fibres plugged into its front).
+  glm::dvec3 shellSizeMm(world::PrototypeId id, const std::set<std::string>& names) const {
+    Aabb shell;
+    for (const world::Part& part : scene.prototype(id).parts)
+      if (names.count(part.name)) shell.extend(part.bounds);
+    EXPECT_FALSE(shell.empty());
+    return shell.size() * 1000.0;
+  }
 };
 
 void expectWithin2Percent(double measured, double expected, const char* what) {
@@ -125,7 +134,9 @@ TEST(Dimensions, ComputeTrayIsOneRackUnitAndCatalogFootprint) {
   for (bool hero : {false, true}) {
     Built b;
     auto ctx = b.ctx();
-    const glm::dvec3 size = b.sizeMm(world::buildComputeTray(ctx, world::TrayDesc{.hero = hero}));
+    const glm::dvec3 size =
+        b.shellSizeMm(world::buildComputeTray(ctx, world::TrayDesc{.hero = hero}),
+                      {"chassis pan", "chassis side", "front panel", "lid"});
     expectWithin2Percent(size.y, RACK_UNIT_MM, "tray height");
     expectWithin2Percent(size.x, catalogMm("compute_tray.width"), "tray width");
     expectWithin2Percent(size.z, catalogMm("compute_tray.depth"), "tray depth");
@@ -136,7 +147,7 @@ TEST(Dimensions, Nvl72RackMatchesPublishedSize) {
   Built b;
   auto ctx = b.ctx();
   const world::PrototypeId rack = world::buildNvl72Rack(ctx, world::RackDesc{});
-  const glm::dvec3 size = b.sizeMm(rack);
+  const glm::dvec3 size = b.shellSizeMm(rack, {"rack post", "side panel", "base", "top"});
   expectWithin2Percent(size.x, NVL72_W_MM, "rack width");
   expectWithin2Percent(size.z, NVL72_D_MM, "rack depth");
   expectWithin2Percent(size.y, NVL72_H_MM, "rack height");
@@ -144,7 +155,8 @@ TEST(Dimensions, Nvl72RackMatchesPublishedSize) {
   int compute = 0, switches = 0;
   const Aabb rackBox = b.scene.prototype(rack).bounds;
   for (const auto& child : b.scene.prototype(rack).children) {
-    compute += child.name.rfind("compute_tray", 0) == 0;
+    compute +=
+        child.name.rfind("compute_tray", 0) == 0 && child.name.find("_fibres") == std::string::npos;
     switches += child.name.rfind("switch_tray", 0) == 0;
     const Aabb box = world::transformAabb(child.local, b.scene.prototype(child.prototype).bounds);
     EXPECT_GE(box.min.y, rackBox.min.y);

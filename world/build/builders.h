@@ -83,6 +83,14 @@ inline constexpr Look STIFFENER{0.0423f, 0.0452f, 0.0513f, 0.00f, 0.30f};
 inline constexpr Look CERAMIC{0.1070f, 0.0612f, 0.0343f, 0.00f, 0.45f};
 // 24,24,26: glossy black twinax jackets: the NVLink spine's looms
 inline constexpr Look CABLE_JACKET{0.0091f, 0.0091f, 0.0103f, 0.00f, 0.50f};
+// 140,84,56: cold plates: copper darker and less glossy than the bare metal, so a plate's broad
+// top does not wash out to cream under the key light (visual brief, tray defect 2)
+inline constexpr Look COLD_PLATE{0.2623f, 0.0887f, 0.0395f, 0.00f, 0.30f};
+// 30,30,32: black EPDM coolant hoses (the fittings and quick disconnects carry the blue and red)
+inline constexpr Look HOSE{0.0130f, 0.0130f, 0.0144f, 0.00f, 0.40f};
+// 214,176,32: a scale-out fibre cable: yellow single-mode jacket, at least a pixel wide
+inline constexpr Look FIBRE_CABLE{0.6724f, 0.4342f, 0.0144f, 0.10f, 0.20f, 0,    1.0f, 0.0f,
+                                  false,   0,       0,       0,     false, 0.0f, 1.0f};
 // 118,185,0: status LEDs: the compute green, emitted
 inline constexpr Look LED{0.1812f, 0.4851f, 0.0000f, 1.00f, 0.00f};
 // 78,78,76: concrete
@@ -102,8 +110,8 @@ inline constexpr Look WOOD{0.0423f, 0.0232f, 0.0144f, 0.00f, 0.20f};
 // 196,199,204: white coated steel: CDUs, facility buildings
 inline constexpr Look WHITE{0.5520f, 0.5711f, 0.6038f, 0.00f, 0.30f};
 // 118,185,0: a tray's LED line: the compute green, emitted; an overlay lights it in its colour
-inline constexpr Look LED_LINE{0.1812f, 0.4851f, 0.0000f, 1.00f, 0.00f, 0,   1.0f,
-                               0.0f,    false,   0,       0,     0,     true};
+inline constexpr Look LED_LINE{0.1812f, 0.4851f, 0.0000f, 1.00f, 0.00f, 0,    1.0f, 0.0f,
+                               false,   0,       0,       0,     true,  0.0f, 1.0f};
 // 205,220,240: ceiling light strips and lamps: cool white, emitted
 inline constexpr Look LIGHT_STRIP{0.6105f, 0.7157f, 0.8714f, 1.00f, 0.00f};
 // 255,186,104: lit windows at dusk: warm, emitted
@@ -196,12 +204,38 @@ PrototypeId buildH100Package(BuildContext& ctx);
 /// A Grace CPU package with its LPDDR5X.
 PrototypeId buildGracePackage(BuildContext& ctx);
 
-// --- systems (builders_system.cpp) ---
+// --- the compute tray (builders_tray.cpp) ---
+/// The projected bounding radius (px) above which a tray or shelf opens: at the row's framing
+/// nine racks of open trays cost 150,000 triangles for detail the eye cannot see
+/// (docs/performance.md, "Station path").
+inline constexpr float TRAY_OPEN_PX = 100.0f;
+/// A tray's LED line drawn on a far proxy (a tray from the row, a rack from the hall) stands for
+/// its glow: 8 mm, about a pixel at the row's framing; still a fifth of the tray's 44 mm face.
+inline constexpr double LED_LINE_FAR_H_M = 0.008;
 struct TrayDesc {
-  bool hero = false;  // open lid, full interior, detailed first GPU
+  bool hero = false;  // open lid, full interior, detailed first GPU; its fibres unplugged
 };
-/// A 1U compute tray: 2 GB200 superchips (Grace + 2 Blackwell), cold plates, NICs, DPUs.
+/// A 1U compute tray: its front (E1.S bays, grille, NIC and DPU cages, LED line, scale-out
+/// fibres) and, for the hero, the interior: 2 GB200 superchips (Grace + 2 Blackwell) under cold
+/// plates with their tubes, drives, NICs, DPUs, the power board and the spine connectors.
 PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc);
+/// A compute tray's LED line, `height_m` tall, on the tray front whose foot centre is `foot`.
+Part trayLedLine(MeshId mesh, double trayW, double trayH, const glm::dvec3& foot, double height_m);
+/// A compute tray's scale-out fibres: a transceiver in each ConnectX-7 cage and its fibre bending
+/// down and right to the rack's side, in the tray's frame with its origin on the front face
+/// (place it at the tray's slot; the rack's fibre bundle takes them up). Opens only near.
+PrototypeId buildScaleOutFibres(BuildContext& ctx);
+/// Where a tray's scale-out fibres meet the rack's fibre bundle: x (metres) right of its centre.
+double trayFibreSideX_m(double trayW);
+/// NVLink spine cartridge `i`'s centre x and width (metres) behind a tray `trayW` wide.
+glm::dvec2 spineCartridgeX_m(const Dimensions& dims, double trayW, int i);
+
+// --- systems (builders_system.cpp) ---
+/// A steel 1U chassis `w` x `h` x `d`: pan, side walls, front panel in `front`, and a lid.
+void addChassis(Prototype& p, const BuildContext& ctx, double w, double h, double d, bool lid,
+                Look front);
+/// A row of `cages` OSFP cages centred on its origin, facing +Z (a switch's or NIC's front).
+PrototypeId buildOsfpCageRow(BuildContext& ctx, int cages);
 /// A 1U NVLink switch tray with 2 switch chips.
 PrototypeId buildSwitchTray(BuildContext& ctx);
 /// A 1U power shelf.

@@ -10,8 +10,6 @@
 namespace world {
 namespace {
 
-// The projected bounding radius (px) above which a tray or shelf opens (see buildComputeTray).
-constexpr float TRAY_OPEN_PX = 100.0f;
 // The rack back's cartridges and couplings open only when the eye is behind the rack and near
 // (the rack_back station's framing gives a cartridge about 170 px): half a hall's rows turn their
 // backs to any eye, and every rack's back opened would add 2,000 triangles.
@@ -21,40 +19,6 @@ constexpr float BACK_OPEN_PX = 150.0f;
 constexpr int LOOMS_PER_CARTRIDGE = 8;
 
 using glm::dvec3;
-
-// A compute tray's LED line: left of centre, near its foot (shares of the tray's width and
-// height; a layout choice), a 2.5 mm light pipe.
-constexpr double LED_LINE_X = -0.12, LED_LINE_WIDTH = 0.66, LED_LINE_Y = 0.12;
-constexpr double LED_LINE_H_M = 0.0025, LED_LINE_D_M = 0.001;
-// Drawn with a proxy (a tray from the row, a rack from the hall) the line stands for its glow:
-// 8 mm, about a pixel at the row's framing, where the 2.5 mm pipe breaks into dots; still a
-// fifth of the tray's 44 mm face, light and not a flood.
-constexpr double LED_LINE_FAR_H_M = 0.008;
-Part trayLedLine(MeshId mesh, double trayW, double trayH, const dvec3& foot,
-                 double height_m = LED_LINE_H_M) {
-  return boxPart(mesh, foot + dvec3(trayW * LED_LINE_X, trayH * LED_LINE_Y, 0),
-                 dvec3(trayW * LED_LINE_WIDTH, height_m, LED_LINE_D_M), looks::LED_LINE,
-                 "LED line");
-}
-
-// A steel 1U chassis: pan, side walls, front panel and (closed) a lid.
-void addChassis(Prototype& p, const BuildContext& ctx, double w, double h, double d, bool lid,
-                Look front) {
-  const MeshId box = ctx.meshes.box;
-  const double sheet = 0.001;  // 1 mm steel sheet
-  p.parts.push_back(
-      boxPart(box, dvec3(0, sheet / 2, 0), dvec3(w, sheet, d), looks::STEEL, "chassis pan"));
-  for (int side = -1; side <= 1; side += 2) {
-    p.parts.push_back(boxPart(box, dvec3(side * (w / 2 - sheet / 2), h / 2, 0), dvec3(sheet, h, d),
-                              looks::STEEL, "chassis side"));
-  }
-  p.parts.push_back(boxPart(box, dvec3(0, h / 2, d / 2 - 0.0015), dvec3(w, h * 0.96, 0.003), front,
-                            "front panel"));
-  if (lid) {
-    p.parts.push_back(
-        boxPart(box, dvec3(0, h - sheet / 2, 0), dvec3(w, sheet, d - 0.003), looks::STEEL, "lid"));
-  }
-}
 
 // One NVLink spine cartridge, `height` tall from its base: a black box of twinax looms facing the
 // rack's back. Its connectors face the trays and the copper is inside the jackets, so neither
@@ -96,6 +60,27 @@ PrototypeId buildManifoldCouplings(BuildContext& ctx, double diameter,
   return ctx.scene.add(std::move(p));
 }
 
+}  // namespace
+
+// A steel 1U chassis: pan, side walls, front panel and (closed) a lid.
+void addChassis(Prototype& p, const BuildContext& ctx, double w, double h, double d, bool lid,
+                Look front) {
+  const MeshId box = ctx.meshes.box;
+  const double sheet = 0.001;  // 1 mm steel sheet
+  p.parts.push_back(
+      boxPart(box, dvec3(0, sheet / 2, 0), dvec3(w, sheet, d), looks::STEEL, "chassis pan"));
+  for (int side = -1; side <= 1; side += 2) {
+    p.parts.push_back(boxPart(box, dvec3(side * (w / 2 - sheet / 2), h / 2, 0), dvec3(sheet, h, d),
+                              looks::STEEL, "chassis side"));
+  }
+  p.parts.push_back(boxPart(box, dvec3(0, h / 2, d / 2 - 0.0015), dvec3(w, h * 0.96, 0.003), front,
+                            "front panel"));
+  if (lid) {
+    p.parts.push_back(
+        boxPart(box, dvec3(0, h - sheet / 2, 0), dvec3(w, sheet, d - 0.003), looks::STEEL, "lid"));
+  }
+}
+
 // A row of OSFP cages on a switch's front: a steel cage block, a dark opening per cage and a green
 // LED per port above it. Its own prototype, so that from afar it is one silver strip (its proxy)
 // and only near the eye opens into cages (a few pixels each).
@@ -126,8 +111,6 @@ PrototypeId buildOsfpCageRow(BuildContext& ctx, int cages) {
   return ctx.scene.add(std::move(p));
 }
 
-}  // namespace
-
 Part tubePart(MeshId mesh, const dvec3& from, const dvec3& to, double diameter, Look look,
               std::string name) {
   const dvec3 axis = to - from;
@@ -148,105 +131,6 @@ Part tubePart(MeshId mesh, const dvec3& from, const dvec3& to, double diameter, 
   part.look = look;
   part.name = std::move(name);
   return part;
-}
-
-PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
-  const Dimensions& dims = ctx.dims;
-  const MeshId box = ctx.meshes.box;
-  const double w = dims.meters("compute_tray.width"), d = dims.meters("compute_tray.depth");
-  const double h = dims.number("compute_tray.height_u") * dims.rackUnit_m();
-  Prototype p;
-  p.name = desc.hero ? "compute tray (hero, open)" : "compute tray";
-  if (!desc.hero) p.component = component::COMPUTE_TRAY;
-  // Opens only when its insides (ports, cold plates, LEDs) would take more than a few pixels:
-  // at the row's framing nine racks of open trays cost 150,000 triangles for detail the eye
-  // cannot see (docs/performance.md, "Station path").
-  p.lod = proxyLod(looks::DARK_STEEL, TRAY_OPEN_PX);
-  addChassis(p, ctx, w, h, d, !desc.hero, looks::DARK_STEEL);
-  // The bezel: a dark grille across the front and one green LED line (what a rack of them shows
-  // from the aisle; an overlay lights the line in its colour).
-  const double holePitch = dims.meters("surface_detail.bezel_hole_pitch");
-  p.parts.push_back(
-      boxPart(box, dvec3(-w * 0.12, h / 2, d / 2 + 0.0015), dvec3(w * 0.7, h * 0.8, 0.003),
-              withPattern(looks::NIC, Pattern::Perforation, holePitch), "bezel grille"));
-  p.parts.push_back(trayLedLine(box, w, h, dvec3(0, 0, d / 2 + 0.0035)));
-  // From the row, where the tray is its proxy box, the line still shows, just in front of it.
-  // Only its front face: a far line is only ever seen from the aisle (2 triangles, not 12).
-  p.lod.farParts.push_back(trayLedLine(ctx.meshes.frontFace, w, h,
-                                       dvec3(0, 0, d / 2 + 0.0035 + 0.5 * LED_LINE_D_M + 0.0015),
-                                       LED_LINE_FAR_H_M));
-
-  // Front: ConnectX-7 OSFP cages and BlueField-3 ports, with a status LED each.
-  const int nics = dims.count("compute_tray.nics"), dpus = dims.count("compute_tray.dpus");
-  const int ports = nics + dpus;
-  for (int i = 0; i < ports; ++i) {
-    const double x = -w / 2 + w * (i + 0.5) / ports;
-    const bool isNic = i < nics;
-    p.parts.push_back(boxPart(box, dvec3(x, h / 2, d / 2 - 0.004), dvec3(0.022, 0.016, 0.008),
-                              looks::NIC,
-                              isNic ? "ConnectX-7 400G OSFP " + std::to_string(i)
-                                    : "BlueField-3 DPU " + std::to_string(i - nics)));
-    p.parts.push_back(boxPart(box, dvec3(x + 0.016, h * 0.75, d / 2 + 0.001),
-                              dvec3(0.003, 0.003, 0.002), looks::LED, "status LED"));
-  }
-  if (!desc.hero) return ctx.scene.add(std::move(p));
-
-  // Interior: the board, 2 superchips (Grace + 2 Blackwell), cold plates and coolant tubes.
-  const double boardT = dims.meters("compute_tray.board_thickness");
-  const double plateT = dims.meters("compute_tray.cold_plate_thickness");
-  const double boardY = 0.004;
-  p.parts.push_back(
-      boxPart(box, dvec3(0, boardY + boardT / 2, -0.02), dvec3(w - 0.01, boardT, d - 0.08),
-              withPattern(looks::PCB, Pattern::Pcb, dims.meters("surface_detail.pcb_trace_pitch")),
-              "motherboard"));
-  const double top = boardY + boardT;
-  const PrototypeId heroPackage = buildB200Package(ctx, PackageDesc{.hero = true});
-  const PrototypeId package = buildB200Package(ctx, PackageDesc{.hero = false});
-  const PrototypeId grace = buildGracePackage(ctx);
-  const int superchips = dims.count("compute_tray.superchips");
-  const int gpusPer = dims.count("compute_tray.gpus_per_superchip");
-  const double subW = dims.meters("b200_package.substrate_width");
-  const double subD = dims.meters("b200_package.substrate_depth");
-  const double graceD = dims.meters("grace_cpu.package_depth");
-  const double pkgH = dims.meters("b200_package.substrate_thickness") +
-                      dims.meters("b200_package.interposer_thickness") +
-                      dims.meters("gb100.die_thickness");
-  const double gpuZ = 0.02, graceZ = gpuZ + subD / 2 + 0.02 + graceD / 2;
-  for (int s = 0; s < superchips; ++s) {
-    const double sx = -w / 2 + w * (s + 0.5) / superchips;
-    const std::string sc = "superchip" + std::to_string(s);
-    p.children.push_back(placeChild(grace, dvec3(sx, top, graceZ), sc + "_grace"));
-    p.parts.push_back(boxPart(box, dvec3(sx, top + 0.004 + plateT / 2, graceZ),
-                              dvec3(0.05, plateT, 0.05), looks::COPPER, "Grace cold plate"));
-    for (int g = 0; g < gpusPer; ++g) {
-      const double gx = sx + (g - (gpusPer - 1) / 2.0) * (subW + 0.004);
-      const bool hero = s == 0 && g == 0;
-      const std::string name = sc + "_gpu" + std::to_string(g);
-      p.children.push_back(placeChild(hero ? heroPackage : package, dvec3(gx, top, gpuZ), name));
-      const double plateY = top + pkgH + plateT / 2;
-      // The hero GPU's cold plate is off, so its dies can be seen.
-      if (!hero) {
-        p.parts.push_back(boxPart(box, dvec3(gx, plateY, gpuZ),
-                                  dvec3(0.9 * subW, plateT, 0.7 * subD), looks::COPPER,
-                                  "B200 cold plate"));
-      }
-      // Supply and return tubes from the cold plate to the rear quick-disconnects.
-      for (int k = 0; k < 2 && !hero; ++k) {
-        const double tx = gx + (k == 0 ? -0.015 : 0.015);
-        p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3(tx, plateY + 0.006, gpuZ - 0.02),
-                                   dvec3(tx, plateY + 0.006, -d / 2 + 0.03), 0.008,
-                                   k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
-                                   k == 0 ? "coolant supply tube" : "coolant return tube"));
-      }
-    }
-  }
-  for (int k = 0; k < 2; ++k) {
-    p.parts.push_back(tubePart(ctx.meshes.cylinder, dvec3((k ? 0.05 : -0.05), h / 2, -d / 2 + 0.03),
-                               dvec3((k ? 0.05 : -0.05), h / 2, -d / 2), 0.02,
-                               k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
-                               "quick-disconnect"));
-  }
-  return ctx.scene.add(std::move(p));
 }
 
 PrototypeId buildSwitchTray(BuildContext& ctx) {
@@ -347,7 +231,21 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   const int totalU = shelves + computeTrays + switchTrays;
   double y = H - (H - totalU * U) / 2;  // top of the stack
   const double trayZ = D / 2 - 0.02 - trayD / 2;
+  // The front: every compute tray's scale-out fibres gather at its right into one bundle that
+  // climbs to the raceway over the rack. Its thickness: the fibres' total section at the 60 %
+  // fill of a loose bundle. The fibres belong to the rack, not the tray: a tray's proxy box is
+  // its chassis, not the air its cables hang in.
+  const PrototypeId trayFibres = buildScaleOutFibres(ctx);
+  const double fibres = computeTrays * dims.count("compute_tray.nics");
+  const double bundleD = dims.meters("osfp.fibre_diameter") * std::sqrt(fibres / 0.6);
+  const double bundleX = trayFibreSideX_m(trayW), bundleZ = trayZ + trayD / 2 + 0.03;
+  // From the hall the rack is its proxy box, whose front is the cables' front: the trays' LED
+  // lines show just in front of it.
+  const double proxyFrontZ =
+      std::max({D / 2, bundleZ + bundleD / 2,
+                trayZ + trayD / 2 + ctx.scene.prototype(trayFibres).bounds.max.z});
   int computeIndex = 0, switchIndex = 0, shelfIndex = 0;
+  double lowestComputeY = y;
   std::vector<double> traySlotsY;  // the middle of every compute and switch tray's slot
   auto place = [&](PrototypeId id, const std::string& name, double pull) {
     y -= U;
@@ -361,10 +259,14 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
     const bool hero = desc.hero && computeIndex == desc.heroTrayIndex;
     placeTray(hero ? heroTray : compute, "compute_tray" + std::to_string(computeIndex),
               hero ? desc.pullOut_m : 0.0);
-    // From the hall, where the rack is its proxy box, every tray's line shows just in front of it.
-    if (!hero)
+    // The hero tray is pulled out for service, its fibres unplugged.
+    if (!hero) {
+      p.children.push_back(placeChild(trayFibres, dvec3(0, y, trayZ + trayD / 2),
+                                      "scale_out_fibres" + std::to_string(computeIndex)));
       p.lod.farParts.push_back(trayLedLine(ctx.meshes.frontFace, trayW, U,
-                                           dvec3(0, y, D / 2 + 0.001), LED_LINE_FAR_H_M));
+                                           dvec3(0, y, proxyFrontZ + 0.001), LED_LINE_FAR_H_M));
+    }
+    lowestComputeY = y;
     ++computeIndex;
   };
   const double spineTop = y - (shelves / 2) * U;
@@ -377,6 +279,10 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   const double spineBottom = y;
   while (shelfIndex < shelves) place(power, "power_shelf" + std::to_string(shelfIndex++), 0);
 
+  p.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(bundleX, lowestComputeY, bundleZ),
+                             dvec3(bundleX, H, bundleZ), bundleD, looks::FIBRE_CABLE,
+                             "scale-out fibre bundle"));
+
   // The back: the NVLink spine's cartridges either side of the DC busbar, and the coolant
   // manifolds with a quick disconnect at every tray.
   const double spineD = dims.meters("nvl72_rack.spine_depth");
@@ -384,13 +290,10 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   const int cartridges = dims.count("nvl72_rack.spine_cartridges");
   const double busbarW = dims.meters("nvl72_rack.busbar_width");
   const double spineH = spineTop - spineBottom;
-  const double cartridgeW = (trayW * 0.8 - busbarW - 0.02) / cartridges;
+  const double cartridgeW = spineCartridgeX_m(dims, trayW, 0).y;
   const PrototypeId cartridge = buildSpineCartridge(ctx, cartridgeW * 0.94, spineH, spineD);
   for (int i = 0; i < cartridges; ++i) {
-    // Half the cartridges left of the busbar, half right.
-    const double side = i < cartridges / 2 ? -1.0 : 1.0;
-    const int k = i < cartridges / 2 ? i : i - cartridges / 2;
-    const double x = side * (busbarW / 2 + 0.01 + cartridgeW * (k + 0.5));
+    const double x = spineCartridgeX_m(dims, trayW, i).x;
     p.children.push_back(placeChild(cartridge, dvec3(x, spineBottom, spineZ),
                                     "spine_cartridge" + std::to_string(i)));
   }

@@ -157,7 +157,9 @@ std::optional<CoolantPath> secondaryLoop(const Scene& scene) {
   b.go(dvec3(qdSBack.x, trayY, smTop.z), T::Supply);
   b.go(qdSBack, T::Supply, diameter(qdS));
   b.go(qdSFront, T::Supply);
-  b.go(dvec3(sTubeBack.x, qdSFront.y, qdSFront.z), T::Supply);
+  // Along the hose to the supply header, along the header to the plate's tube.
+  b.go(dvec3(qdSFront.x, qdSFront.y, sTubeBack.z), T::Supply);
+  b.go(dvec3(sTubeBack.x, qdSFront.y, sTubeBack.z), T::Supply);
   b.go(sTubeBack, T::Supply, diameter(nearest(supplyTubes, plates.front().center())));
   b.go(sTubeFront, T::Supply);
   // Across the cold plates, picking up the rack's heat.
@@ -168,7 +170,8 @@ std::optional<CoolantPath> secondaryLoop(const Scene& scene) {
   // Back through a return tube and quick-disconnect to the return manifold, up it.
   b.go(rTubeFront, T::RackOutlet, diameter(nearest(returnTubes, plates.back().center())));
   b.go(rTubeBack, T::RackOutlet);
-  b.go(dvec3(rTubeBack.x, qdRFront.y, qdRFront.z), T::RackOutlet);
+  b.go(dvec3(rTubeBack.x, qdRFront.y, rTubeBack.z), T::RackOutlet);
+  b.go(dvec3(qdRFront.x, qdRFront.y, rTubeBack.z), T::RackOutlet);
   b.go(qdRFront, T::RackOutlet, diameter(qdR));
   b.go(qdRBack, T::RackOutlet);
   b.go(dvec3(qdRBack.x, trayY, rmTop.z), T::RackOutlet);

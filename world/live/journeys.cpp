@@ -82,11 +82,10 @@ std::optional<TrayJourneys> buildTrayJourneys(const Scene& scene, const std::str
   const glm::dvec3 start = topOf(*gpu, lift);
   const glm::dvec3 end = t.nic.center();
 
-  // RDMA: the NIC reads GPU memory through the PCIe switch on the board, on the GPU's outer side
-  // (away from the Grace), half-way to the NIC.
+  // RDMA: the NIC reads GPU memory through the PCIe switch on the board, half-way to the NIC: the
+  // short way, where TCP detours through the Grace's memory.
   const double boardTop = boards.front().max.y + lift;
-  const double outward = gpuCentre.x < grace->center().x ? gpu->min.x : gpu->max.x;
-  const glm::dvec3 pcie(outward, boardTop, 0.5 * (gpuCentre.z + end.z));
+  const glm::dvec3 pcie(0.5 * (gpuCentre.x + end.x), boardTop, 0.5 * (gpuCentre.z + end.z));
   t.rdma.kind = JourneyKind::Rdma;
   t.rdma.points = {start, pcie, end};
   measure(t.rdma);

@@ -87,10 +87,23 @@ struct CollectWalk {
   void emit(MeshId mesh, const glm::dmat4& m, const Look& look, const Aabb& worldBox, bool selected,
             const Look* glow = nullptr) {
     if (out.size() <= mesh.index) out.resize(mesh.index + 1);
-    out[mesh.index].push_back(makeInstance(m, view.eye, look, glow));
+    out[mesh.index].push_back(makeInstance(look.minWidth_px > 0 ? widened(m, look.minWidth_px) : m,
+                                           view.eye, look, glow));
     if (selected) out[mesh.index].back().params.z = 1.0f;
     stats.triangles += trianglesOf(mesh);
     stats.nearestVisible_m = std::min(stats.nearestVisible_m, pointBoxDistance(view.eye, worldBox));
+  }
+
+  // `m` with every axis that would cover fewer than `minWidth_px` pixels at its centre's distance
+  // scaled up to that (a unit mesh spans 1 along each axis, so a column's length is the size).
+  glm::dmat4 widened(const glm::dmat4& m, double minWidth_px) const {
+    const double minSize_m = minWidth_px * glm::length(glm::dvec3(m[3]) - view.eye) / focal_px;
+    glm::dmat4 out = m;
+    for (int axis = 0; axis < 3; ++axis) {
+      const double size_m = glm::length(glm::dvec3(m[axis]));
+      if (size_m > 0 && size_m < minSize_m) out[axis] *= minSize_m / size_m;
+    }
+    return out;
   }
 
   // Projected radius in pixels, or +inf when the eye is inside the sphere.
@@ -168,7 +181,9 @@ struct CollectWalk {
   void emitPart(const Part& part, const glm::dmat4& world, const Aabb& partBox, bool selected,
                 const Look* tint) {
     if (tint && part.look.indicator) {
-      emit(part.mesh, world * part.local, *tint, partBox, selected);  // lit in its colour
+      Look lit = *tint;  // lit in its colour, as wide as the line it lights
+      lit.minWidth_px = part.look.minWidth_px;
+      emit(part.mesh, world * part.local, lit, partBox, selected);
     } else if (patternIsFlat(part.look, partBox)) {
       // It would sample its pattern's average, its Look's own colour: drawn untextured, in the
       // plain batch (a software rasterizer pays for every texture fetch).

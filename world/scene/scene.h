@@ -65,6 +65,9 @@ struct Look {
   // A procedural texture (world/scene/procedural_textures.h) is laid on the faces, one tile per
   // textureTile_m metres, instead of read at the mesh's uv (0: the mesh's uv, the wrap modes).
   float textureTile_m = 0.0f;
+  // A light line or cable thinner than this on screen is drawn this wide (pixels, each thin axis
+  // widened about its centre): below a pixel it would break into dashes. 0: true size always.
+  float minWidth_px = 0.0f;
 };
 
 struct Part {
