@@ -20,6 +20,77 @@ constexpr double LIGHT_BELOW_ROOF_M = 0.4;
 constexpr double FENCE_POST_PITCH_M = 4.0;
 constexpr double LAMP_PITCH_M = 30.0;
 
+constexpr double WATERFALL_LEAN_RAD = glm::quarter_pi<double>();  // the spill's curve, as a 45° lip
+
+// Whether a child of a row is a cabinet standing on the floor (fed by the busway): the CDUs,
+// the leaf racks and the compute racks (an HGX row's "rack<k>" are systems in "rack_cabinet<c>").
+bool isCabinet(const std::string& name, bool hgxRow) {
+  if (name.rfind("cdu", 0) == 0 || name.rfind("leaf_rack", 0) == 0) return true;
+  if (hgxRow) return name.rfind("rack_cabinet", 0) == 0;
+  return name.rfind("rack", 0) == 0;
+}
+
+// What drops from the row's overhead to its cabinets, in the row's own frame: the busway along
+// the row beside the raceway (the row's "overhead cable tray"), a tap-off box with its cord down
+// to every cabinet, and a raceway waterfall with its fibre bundle down to every cabinet with
+// scale-out ports (compute and leaf racks; the CDUs have none). Placed as the row is.
+PrototypeId buildRowDrops(BuildContext& ctx, PrototypeId rowId) {
+  const Dimensions& dims = ctx.dims;
+  const MeshId box = ctx.meshes.box;
+  const Prototype& row = ctx.scene.prototype(rowId);
+  Aabb tray = row.bounds;
+  for (const Part& part : row.parts)
+    if (part.name == "overhead cable tray") tray = part.bounds;
+  bool hgxRow = false;
+  double rackTop = 0;
+  for (const ChildInstance& child : row.children) {
+    hgxRow |= child.name.rfind("rack_cabinet", 0) == 0;
+    rackTop = std::max(rackTop, ctx.scene.prototype(child.prototype).bounds.max.y);
+  }
+  const double busW = dims.meters("busway.width"), busH = dims.meters("busway.height");
+  const double busY = rackTop + dims.meters("busway.above_rack");
+  // Beside the raceway on its back side (the coolant pipes run further back, over the backs).
+  const double busZ = tray.min.z - busW / 2;
+  const double tapW = dims.meters("busway.tap_off_width"),
+               tapH = dims.meters("busway.tap_off_height");
+  const double tapD = dims.meters("busway.tap_off_depth");
+  const double cord = dims.meters("busway.drop_diameter");
+  const double fallW = dims.meters("raceway.waterfall_width");
+  const double bundle = dims.meters("raceway.drop_diameter");
+  const dvec3 fallSize(fallW, fallW, fallW * 0.6);
+  // Half the turned box's height: its bounds' top touches the raceway's underside.
+  const double fallHalfY =
+      0.5 * (fallSize.y * std::cos(WATERFALL_LEAN_RAD) + fallSize.z * std::sin(WATERFALL_LEAN_RAD));
+  Prototype p;
+  p.name = "row busway and drops";
+  // No proxy: far off the busway still draws as the thin grey line it is, and the small boxes
+  // and drops fall under a pixel on their own.
+  p.lod.hasProxy = false;
+  p.parts.push_back(boxPart(box, dvec3(row.bounds.center().x, busY, busZ),
+                            dvec3(row.bounds.size().x, busH, busW), looks::BUSWAY, "busway"));
+  const double tapTop = busY - busH / 2;
+  for (const ChildInstance& child : row.children) {
+    if (!isCabinet(child.name, hgxRow)) continue;
+    const double x = child.local[3].x;
+    const double top = ctx.scene.prototype(child.prototype).bounds.max.y;
+    p.parts.push_back(boxPart(box, dvec3(x, tapTop - tapH / 2, busZ), dvec3(tapW, tapH, tapD),
+                              looks::BUSWAY, "tap-off " + child.name));
+    p.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(x, tapTop - tapH, busZ),
+                               dvec3(x, top, busZ), cord, looks::CABLE_JACKET,
+                               "power drop " + child.name));
+    if (child.name.rfind("cdu", 0) == 0) continue;
+    // The waterfall spills over the raceway's front edge (over the rack fronts, where the ports
+    // are), its turned box just under the raceway; the bundle falls from it to the rack top.
+    const double lipZ = tray.max.z - fallW / 2;
+    const double lipY = tray.min.y - fallHalfY;
+    p.parts.push_back(tiltedBoxPart(box, dvec3(x, lipY, lipZ), fallSize, WATERFALL_LEAN_RAD,
+                                    looks::CABLE_TRAY, "waterfall " + child.name));
+    p.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(x, lipY, lipZ), dvec3(x, top, lipZ),
+                               bundle, looks::FIBER, "fibre drop " + child.name));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
 }  // namespace
 
 // A box part turned by `angle_rad` about the X axis through its centre (the dry coolers' V-coils).
@@ -142,6 +213,14 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   const int lastCount = rackCount - (rows - 1) * perRow;
   const PrototypeId lastRow =
       lastCount == perRow ? fullRow : buildRow(ctx, RowDesc{.rackCount = lastCount, .system = sys});
+  // One set of drops per kind of row, placed with every row of that kind.
+  std::vector<std::pair<PrototypeId, PrototypeId>> drops;
+  const auto dropsOf = [&](PrototypeId row) {
+    for (const auto& [r, d] : drops)
+      if (r == row) return d;
+    drops.emplace_back(row, buildRowDrops(ctx, row));
+    return drops.back().second;
+  };
   const double fabricZ = -innerD / 2 + margin + netD / 2;
   const double zoneZ = -innerD / 2 + margin + netD + frontZone / 2;
   double z = -innerD / 2 + margin + netD + frontZone + rackD / 2;
@@ -154,6 +233,9 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
     const double shift = (rowLen - rowLength_m(dims, count, sys)) / 2;
     p.children.push_back(placeChild(row, dvec3(turned ? -shift : shift, 0, z),
                                     "row" + std::to_string(i), turned ? glm::pi<double>() : 0.0));
+    p.children.push_back(placeChild(dropsOf(row), dvec3(turned ? -shift : shift, 0, z),
+                                    "row" + std::to_string(i) + "_drops",
+                                    turned ? glm::pi<double>() : 0.0));
     if (i + 1 < rows) {
       const bool hotAisle = i % 2 == 0;  // row i is turned: its back faces row i + 1's back
       const double gap = hotAisle ? hot : cold;
