@@ -204,3 +204,56 @@ TEST(HallDressing, BuswayRatingCarriesAFullRowAtRatedPower) {
   EXPECT_GT(row_W, 0.0);
   EXPECT_LE(row_W, rating_W);
 }
+
+// Every hot aisle (the backs of rows 2k and 2k + 1 face each other across it) is contained: its
+// roof spans from one row's backs to the other's at the racks' height, over the rows' whole
+// length, and doors close both ends.
+TEST(HallDressing, EveryHotAisleIsContainedFromRowToRow) {
+  const world::Scene& scene = worldtest::defaultWorld().scene();
+  const double rackH = mm("dimensions.nvl72_rack.height");
+  const double hot = figure("dimensions.row.hot_aisle");  // m
+  int aisles = 0;
+  for (int k = 0; scene.resolve("hall0/row" + std::to_string(2 * k + 1)); ++k) {
+    const std::string aisle = "hall0/hot_aisle" + std::to_string(k);
+    const auto a = scene.worldBounds("hall0/row" + std::to_string(2 * k));
+    const auto b = scene.worldBounds("hall0/row" + std::to_string(2 * k + 1));
+    const auto c = scene.worldBounds(aisle);
+    ASSERT_TRUE(a && b && c) << aisle;
+    ++aisles;
+    // The rows' cabinets: their footprints (the racks' depth about their row's centre line).
+    const std::vector<Cabinet> rowA = cabinetsOf(scene, "hall0/row" + std::to_string(2 * k));
+    const std::vector<Cabinet> rowB = cabinetsOf(scene, "hall0/row" + std::to_string(2 * k + 1));
+    ASSERT_FALSE(rowA.empty() || rowB.empty());
+    double backA = -1e9, backB = 1e9, minX = 1e9, maxX = -1e9;
+    for (const Cabinet& cab : rowA) {
+      backA = std::max(backA, cab.box.min.z + mm("dimensions.nvl72_rack.depth"));
+      minX = std::min(minX, cab.box.min.x), maxX = std::max(maxX, cab.box.max.x);
+    }
+    for (const Cabinet& cab : rowB) {
+      backB = std::min(backB, cab.box.max.z - mm("dimensions.nvl72_rack.depth"));
+      minX = std::min(minX, cab.box.min.x), maxX = std::max(maxX, cab.box.max.x);
+    }
+    EXPECT_NEAR(backB - backA, hot, 0.01) << aisle;  // the catalog's hot aisle between the backs
+    const std::vector<Placed> parts = partsOf(scene, aisle);
+    int roof = 0, doors = 0;
+    double roofMinX = 1e9, roofMaxX = -1e9;
+    for (const Placed& p : parts) {
+      if (p.name == "containment roof") {
+        ++roof;
+        EXPECT_NEAR(p.box.min.z, backA, 0.01) << aisle;
+        EXPECT_NEAR(p.box.max.z, backB, 0.01) << aisle;
+        EXPECT_NEAR(p.box.min.y, rackH, 0.05) << aisle;
+        roofMinX = std::min(roofMinX, p.box.min.x), roofMaxX = std::max(roofMaxX, p.box.max.x);
+      }
+      if (p.name == "containment door") {
+        ++doors;
+        EXPECT_NEAR(p.box.size().y, rackH, 0.01) << aisle;
+      }
+    }
+    EXPECT_GT(roof, 0) << aisle;
+    EXPECT_LE(roofMinX, minX + 0.01) << aisle;
+    EXPECT_GE(roofMaxX, maxX - 0.01) << aisle;
+    EXPECT_GE(doors, 2) << aisle;  // both ends
+  }
+  EXPECT_GE(aisles, 1);
+}

@@ -1,6 +1,10 @@
 // Facility: data hall, cooling plant, and the fence and lamp posts round their yards.
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/matrix_transform.hpp>
@@ -20,6 +24,7 @@ constexpr double LIGHT_BELOW_ROOF_M = 0.4;
 constexpr double FENCE_POST_PITCH_M = 4.0;
 constexpr double LAMP_PITCH_M = 30.0;
 
+constexpr double DOOR_LEAF_GAP_M = 0.02;  // between a containment door's two sliding leaves
 constexpr double WATERFALL_LEAN_RAD = glm::quarter_pi<double>();  // the spill's curve, as a 45° lip
 
 // Whether a child of a row is a cabinet standing on the floor (fed by the busway): the CDUs,
@@ -87,6 +92,35 @@ PrototypeId buildRowDrops(BuildContext& ctx, PrototypeId rowId) {
                                     looks::CABLE_TRAY, "waterfall " + child.name));
     p.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(x, lipY, lipZ), dvec3(x, top, lipZ),
                                bundle, looks::FIBER, "fibre drop " + child.name));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
+// A hot aisle's containment between two rows' backs, `length` along X and `gap` across: a roof
+// of black panels, one per rack pitch (their joints draw as edge lines, so it reads as a roof of
+// panels and not as a dark gap between the rows), the faint hot-aisle line along it, and a pair
+// of sliding door leaves at each end. Its frame: the aisle's centre on the floor.
+PrototypeId buildHotAisleContainment(BuildContext& ctx, double length, double gap, double height,
+                                     double panelPitch) {
+  const MeshId box = ctx.meshes.box;
+  Prototype p;
+  p.name = "hot-aisle containment";
+  // Far off, one black box: the closed aisle it is.
+  p.lod = proxyLod(looks::CONTAINMENT, 20.0f);
+  const int panels = std::max(1, int(std::ceil(length / panelPitch - 1e-9)));
+  for (int k = 0; k < panels; ++k) {
+    const double x0 = -length / 2 + k * panelPitch, x1 = std::min(length / 2, x0 + panelPitch);
+    p.parts.push_back(boxPart(box, dvec3((x0 + x1) / 2, height + 0.02, 0),
+                              dvec3(x1 - x0, 0.04, gap), looks::CONTAINMENT, "containment roof"));
+  }
+  p.parts.push_back(boxPart(box, dvec3(0, height + 0.045, 0), dvec3(length, 0.01, 0.08),
+                            looks::HOT_AISLE, "hot aisle line"));
+  for (int e = -1; e <= 1; e += 2) {
+    for (int leaf = -1; leaf <= 1; leaf += 2) {
+      p.parts.push_back(boxPart(box, dvec3(e * length / 2, height / 2, leaf * gap / 4),
+                                dvec3(0.04, height, gap / 2 - DOOR_LEAF_GAP_M), looks::CONTAINMENT,
+                                "containment door"));
+    }
   }
   return ctx.scene.add(std::move(p));
 }
@@ -213,6 +247,11 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   const int lastCount = rackCount - (rows - 1) * perRow;
   const PrototypeId lastRow =
       lastCount == perRow ? fullRow : buildRow(ctx, RowDesc{.rackCount = lastCount, .system = sys});
+  // One containment for every hot aisle (the rows' full length: a short last row's aisle is
+  // closed all the same).
+  std::optional<PrototypeId> containment;
+  if (rows > 1)
+    containment = buildHotAisleContainment(ctx, rowLen, hot, rackH, cabinetSize_m(dims, sys).x);
   // One set of drops per kind of row, placed with every row of that kind.
   std::vector<std::pair<PrototypeId, PrototypeId>> drops;
   const auto dropsOf = [&](PrototypeId row) {
@@ -241,16 +280,8 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
       const double gap = hotAisle ? hot : cold;
       const double aisleZ = z + rackD / 2 + gap / 2;
       if (hotAisle) {
-        // Hot-aisle containment: a black roof at rack height and doors at both ends.
-        p.parts.push_back(boxPart(box, dvec3(0, rackH + 0.02, aisleZ), dvec3(rowLen, 0.04, gap),
-                                  looks::CONTAINMENT, "containment roof"));
-        p.parts.push_back(boxPart(box, dvec3(0, rackH + 0.045, aisleZ), dvec3(rowLen, 0.01, 0.08),
-                                  looks::HOT_AISLE, "hot aisle line"));
-        for (int e = -1; e <= 1; e += 2) {
-          p.parts.push_back(boxPart(box, dvec3(e * rowLen / 2, rackH / 2, aisleZ),
-                                    dvec3(0.04, rackH, gap), looks::CONTAINMENT,
-                                    "containment door"));
-        }
+        p.children.push_back(
+            placeChild(*containment, dvec3(0, 0, aisleZ), "hot_aisle" + std::to_string(i / 2)));
       } else {
         p.parts.push_back(boxPart(box, dvec3(0, wallH - LIGHT_BELOW_ROOF_M, aisleZ),
                                   dvec3(rowLen, 0.06, 0.2), looks::LIGHT_STRIP, "light strip"));
