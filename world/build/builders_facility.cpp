@@ -37,9 +37,9 @@ bool isCabinet(const std::string& name, bool hgxRow) {
 
 // What drops from the row's overhead to its cabinets, in the row's own frame: the busway along
 // the row beside the raceway (the row's "overhead cable tray"), a tap-off box with its cord down
-// to every cabinet, and a raceway waterfall with its fibre bundle down to every cabinet with
-// scale-out ports (compute and leaf racks; the CDUs have none). Placed as the row is.
-PrototypeId buildRowDrops(BuildContext& ctx, PrototypeId rowId) {
+// to every cabinet, and a raceway waterfall with its fibre bundle down to every compute cabinet
+// (its scale-out NICs' cables). Placed as the row is.
+PrototypeId buildRowDrops(BuildContext& ctx, PrototypeId rowId, const SystemLayout& system) {
   const Dimensions& dims = ctx.dims;
   const MeshId box = ctx.meshes.box;
   const Prototype& row = ctx.scene.prototype(rowId);
@@ -47,14 +47,19 @@ PrototypeId buildRowDrops(BuildContext& ctx, PrototypeId rowId) {
   for (const Part& part : row.parts)
     if (part.name == "overhead cable tray") tray = part.bounds;
   bool hgxRow = false;
-  double rackTop = 0;
-  for (const ChildInstance& child : row.children) {
+  for (const ChildInstance& child : row.children)
     hgxRow |= child.name.rfind("rack_cabinet", 0) == 0;
-    rackTop = std::max(rackTop, ctx.scene.prototype(child.prototype).bounds.max.y);
-  }
+  // The cabinets' roofs (their prototypes' bounds reach higher: a CDU's pipe risers, a leaf
+  // rack's fibre riser).
+  const auto topOf = [&](const std::string& name) {
+    if (name.rfind("cdu", 0) == 0) return dims.meters("cdu.height");
+    if (name.rfind("leaf_rack", 0) == 0) return dims.meters("network_rack.height");
+    return cabinetSize_m(dims, system).y;
+  };
   const double busW = dims.meters("busway.width"), busH = dims.meters("busway.height");
-  const double busY = rackTop + dims.meters("busway.above_rack");
-  // Beside the raceway on its back side (the coolant pipes run further back, over the backs).
+  // Level with the raceway, beside it on its back side: a power lane and a data lane over every
+  // row, both in sight from above (the coolant pipes run lower and further back, over the backs).
+  const double busY = tray.center().y;
   const double busZ = tray.min.z - busW / 2;
   const double tapW = dims.meters("busway.tap_off_width"),
                tapH = dims.meters("busway.tap_off_height");
@@ -68,22 +73,23 @@ PrototypeId buildRowDrops(BuildContext& ctx, PrototypeId rowId) {
       0.5 * (fallSize.y * std::cos(WATERFALL_LEAN_RAD) + fallSize.z * std::sin(WATERFALL_LEAN_RAD));
   Prototype p;
   p.name = "row busway and drops";
-  // No proxy: far off the busway still draws as the thin grey line it is, and the small boxes
-  // and drops fall under a pixel on their own.
-  p.lod.hasProxy = false;
+  // Far off, one grey box: opened at the campus station, the halls' drops (under their roofs,
+  // out of sight) would add about 20,000 triangles to its frame.
+  p.lod = proxyLod(looks::DARK_STEEL, 25.0f);
   p.parts.push_back(boxPart(box, dvec3(row.bounds.center().x, busY, busZ),
                             dvec3(row.bounds.size().x, busH, busW), looks::BUSWAY, "busway"));
   const double tapTop = busY - busH / 2;
   for (const ChildInstance& child : row.children) {
     if (!isCabinet(child.name, hgxRow)) continue;
     const double x = child.local[3].x;
-    const double top = ctx.scene.prototype(child.prototype).bounds.max.y;
+    const double top = topOf(child.name);
     p.parts.push_back(boxPart(box, dvec3(x, tapTop - tapH / 2, busZ), dvec3(tapW, tapH, tapD),
                               looks::BUSWAY, "tap-off " + child.name));
     p.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(x, tapTop - tapH, busZ),
                                dvec3(x, top, busZ), cord, looks::CABLE_JACKET,
                                "power drop " + child.name));
-    if (child.name.rfind("cdu", 0) == 0) continue;
+    // The leaf racks' fibre rises in their own bundle (buildNetworkRack); the CDUs have none.
+    if (child.name.rfind("cdu", 0) == 0 || child.name.rfind("leaf_rack", 0) == 0) continue;
     // The waterfall spills over the raceway's front edge (over the rack fronts, where the ports
     // are), its turned box just under the raceway; the bundle falls from it to the rack top.
     const double lipZ = tray.max.z - fallW / 2;
@@ -257,7 +263,7 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   const auto dropsOf = [&](PrototypeId row) {
     for (const auto& [r, d] : drops)
       if (r == row) return d;
-    drops.emplace_back(row, buildRowDrops(ctx, row));
+    drops.emplace_back(row, buildRowDrops(ctx, row, sys));
     return drops.back().second;
   };
   const double fabricZ = -innerD / 2 + margin + netD / 2;

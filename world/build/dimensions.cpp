@@ -187,7 +187,6 @@ const std::vector<Required>& requiredFigures() {
       {"parking.car_height", Kind::Length},
       {"busway.width", Kind::Length},
       {"busway.height", Kind::Length},
-      {"busway.above_rack", Kind::Length},
       {"busway.tap_off_width", Kind::Length},
       {"busway.tap_off_height", Kind::Length},
       {"busway.tap_off_depth", Kind::Length},
