@@ -264,7 +264,8 @@ TEST(TourEvents, TheRingWaitsInAmberAtTheStragglersRedRackOnlyWhenThereIsOne) {
           st.wait_s,
           std::min(2 * st.loop_s, st.loop_s * split.lost_s / (split.total_s - split.lost_s)), 1e-9);
       EXPECT_GT(st.wait_s, 0.0);
-      EXPECT_GT(red, 0.2) << "the straggler's rack is not red";
+      // Its overhead drops (the tap-off cord, the fibre drop) stand on the top and cover a little.
+      EXPECT_GT(red, 0.15) << "the straggler's rack is not red";
       EXPECT_GT(amber, 0.2) << "the others are not waiting";
     } else {
       EXPECT_EQ(st.slow, -1);

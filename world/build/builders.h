@@ -120,6 +120,9 @@ inline constexpr Look WINDOW{1.0000f, 0.4910f, 0.1384f, 1.00f, 0.00f};
 inline constexpr Look CONTAINMENT{0.0070f, 0.0075f, 0.0097f, 0.00f, 0.50f};
 // 230,84,36: the hot aisle's marker line: the return red-orange, emitted faintly
 inline constexpr Look HOT_AISLE{0.7913f, 0.0887f, 0.0176f, 0.35f, 0.00f};
+// 132,138,142: overhead busways and their tap-off boxes: grey powder-coated steel (busway
+// housings are finished in ANSI 49 grey), a shade lighter than the racks so the power runs read
+inline constexpr Look BUSWAY{0.2307f, 0.2542f, 0.2705f, 0.00f, 0.35f};
 // 64,62,58: gravel yards
 inline constexpr Look GRAVEL{0.0513f, 0.0482f, 0.0423f, 0.00f, 0.05f};
 // 38,40,28: fields around the site at dusk

@@ -1,6 +1,10 @@
 // Facility: data hall, cooling plant, and the fence and lamp posts round their yards.
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/matrix_transform.hpp>
@@ -19,6 +23,113 @@ constexpr double JOINT_PITCH_M = 6.0;   // slab joints
 constexpr double LIGHT_BELOW_ROOF_M = 0.4;
 constexpr double FENCE_POST_PITCH_M = 4.0;
 constexpr double LAMP_PITCH_M = 30.0;
+
+constexpr double DOOR_LEAF_GAP_M = 0.02;  // between a containment door's two sliding leaves
+constexpr double WATERFALL_LEAN_RAD = glm::quarter_pi<double>();  // the spill's curve, as a 45° lip
+
+// Whether a child of a row is a cabinet standing on the floor (fed by the busway): the CDUs,
+// the leaf racks and the compute racks (an HGX row's "rack<k>" are systems in "rack_cabinet<c>").
+bool isCabinet(const std::string& name, bool hgxRow) {
+  if (name.rfind("cdu", 0) == 0 || name.rfind("leaf_rack", 0) == 0) return true;
+  if (hgxRow) return name.rfind("rack_cabinet", 0) == 0;
+  return name.rfind("rack", 0) == 0;
+}
+
+// What drops from the row's overhead to its cabinets, in the row's own frame: the busway along
+// the row beside the raceway (the row's "overhead cable tray"), a tap-off box with its cord down
+// to every cabinet, and a raceway waterfall with its fibre bundle down to every compute cabinet
+// (its scale-out NICs' cables). Placed as the row is.
+PrototypeId buildRowDrops(BuildContext& ctx, PrototypeId rowId, const SystemLayout& system) {
+  const Dimensions& dims = ctx.dims;
+  const MeshId box = ctx.meshes.box;
+  const Prototype& row = ctx.scene.prototype(rowId);
+  Aabb tray = row.bounds;
+  for (const Part& part : row.parts)
+    if (part.name == "overhead cable tray") tray = part.bounds;
+  bool hgxRow = false;
+  for (const ChildInstance& child : row.children)
+    hgxRow |= child.name.rfind("rack_cabinet", 0) == 0;
+  // The cabinets' roofs (their prototypes' bounds reach higher: a CDU's pipe risers, a leaf
+  // rack's fibre riser).
+  const auto topOf = [&](const std::string& name) {
+    if (name.rfind("cdu", 0) == 0) return dims.meters("cdu.height");
+    if (name.rfind("leaf_rack", 0) == 0) return dims.meters("network_rack.height");
+    return cabinetSize_m(dims, system).y;
+  };
+  const double busW = dims.meters("busway.width"), busH = dims.meters("busway.height");
+  // Level with the raceway, beside it on its back side: a power lane and a data lane over every
+  // row, both in sight from above (the coolant pipes run lower and further back, over the backs).
+  const double busY = tray.center().y;
+  const double busZ = tray.min.z - busW / 2;
+  const double tapW = dims.meters("busway.tap_off_width"),
+               tapH = dims.meters("busway.tap_off_height");
+  const double tapD = dims.meters("busway.tap_off_depth");
+  const double cord = dims.meters("busway.drop_diameter");
+  const double fallW = dims.meters("raceway.waterfall_width");
+  const double bundle = dims.meters("raceway.drop_diameter");
+  const dvec3 fallSize(fallW, fallW, fallW * 0.6);
+  // Half the turned box's height: its bounds' top touches the raceway's underside.
+  const double fallHalfY =
+      0.5 * (fallSize.y * std::cos(WATERFALL_LEAN_RAD) + fallSize.z * std::sin(WATERFALL_LEAN_RAD));
+  Prototype p;
+  p.name = "row busway and drops";
+  // Far off, one grey box: opened at the campus station, the halls' drops (under their roofs,
+  // out of sight) would add about 20,000 triangles to its frame.
+  p.lod = proxyLod(looks::DARK_STEEL, 25.0f);
+  p.parts.push_back(boxPart(box, dvec3(row.bounds.center().x, busY, busZ),
+                            dvec3(row.bounds.size().x, busH, busW), looks::BUSWAY, "busway"));
+  const double tapTop = busY - busH / 2;
+  for (const ChildInstance& child : row.children) {
+    if (!isCabinet(child.name, hgxRow)) continue;
+    const double x = child.local[3].x;
+    const double top = topOf(child.name);
+    p.parts.push_back(boxPart(box, dvec3(x, tapTop - tapH / 2, busZ), dvec3(tapW, tapH, tapD),
+                              looks::BUSWAY, "tap-off " + child.name));
+    p.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(x, tapTop - tapH, busZ),
+                               dvec3(x, top, busZ), cord, looks::CABLE_JACKET,
+                               "power drop " + child.name));
+    // The leaf racks' fibre rises in their own bundle (buildNetworkRack); the CDUs have none.
+    if (child.name.rfind("cdu", 0) == 0 || child.name.rfind("leaf_rack", 0) == 0) continue;
+    // The waterfall spills over the raceway's front edge (over the rack fronts, where the ports
+    // are), its turned box just under the raceway; the bundle falls from it to the rack top.
+    const double lipZ = tray.max.z - fallW / 2;
+    const double lipY = tray.min.y - fallHalfY;
+    p.parts.push_back(tiltedBoxPart(box, dvec3(x, lipY, lipZ), fallSize, WATERFALL_LEAN_RAD,
+                                    looks::CABLE_TRAY, "waterfall " + child.name));
+    p.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(x, lipY, lipZ), dvec3(x, top, lipZ),
+                               bundle, looks::FIBER, "fibre drop " + child.name));
+  }
+  return ctx.scene.add(std::move(p));
+}
+
+// A hot aisle's containment between two rows' backs, `length` along X and `gap` across: a roof
+// of black panels, one per rack pitch (their joints draw as edge lines, so it reads as a roof of
+// panels and not as a dark gap between the rows), the faint hot-aisle line along it, and a pair
+// of sliding door leaves at each end. Its frame: the aisle's centre on the floor.
+PrototypeId buildHotAisleContainment(BuildContext& ctx, double length, double gap, double height,
+                                     double panelPitch) {
+  const MeshId box = ctx.meshes.box;
+  Prototype p;
+  p.name = "hot-aisle containment";
+  // Far off, one black box: the closed aisle it is.
+  p.lod = proxyLod(looks::CONTAINMENT, 20.0f);
+  const int panels = std::max(1, int(std::ceil(length / panelPitch - 1e-9)));
+  for (int k = 0; k < panels; ++k) {
+    const double x0 = -length / 2 + k * panelPitch, x1 = std::min(length / 2, x0 + panelPitch);
+    p.parts.push_back(boxPart(box, dvec3((x0 + x1) / 2, height + 0.02, 0),
+                              dvec3(x1 - x0, 0.04, gap), looks::CONTAINMENT, "containment roof"));
+  }
+  p.parts.push_back(boxPart(box, dvec3(0, height + 0.045, 0), dvec3(length, 0.01, 0.08),
+                            looks::HOT_AISLE, "hot aisle line"));
+  for (int e = -1; e <= 1; e += 2) {
+    for (int leaf = -1; leaf <= 1; leaf += 2) {
+      p.parts.push_back(boxPart(box, dvec3(e * length / 2, height / 2, leaf * gap / 4),
+                                dvec3(0.04, height, gap / 2 - DOOR_LEAF_GAP_M), looks::CONTAINMENT,
+                                "containment door"));
+    }
+  }
+  return ctx.scene.add(std::move(p));
+}
 
 }  // namespace
 
@@ -142,6 +253,19 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   const int lastCount = rackCount - (rows - 1) * perRow;
   const PrototypeId lastRow =
       lastCount == perRow ? fullRow : buildRow(ctx, RowDesc{.rackCount = lastCount, .system = sys});
+  // One containment for every hot aisle (the rows' full length: a short last row's aisle is
+  // closed all the same).
+  std::optional<PrototypeId> containment;
+  if (rows > 1)
+    containment = buildHotAisleContainment(ctx, rowLen, hot, rackH, cabinetSize_m(dims, sys).x);
+  // One set of drops per kind of row, placed with every row of that kind.
+  std::vector<std::pair<PrototypeId, PrototypeId>> drops;
+  const auto dropsOf = [&](PrototypeId row) {
+    for (const auto& [r, d] : drops)
+      if (r == row) return d;
+    drops.emplace_back(row, buildRowDrops(ctx, row, sys));
+    return drops.back().second;
+  };
   const double fabricZ = -innerD / 2 + margin + netD / 2;
   const double zoneZ = -innerD / 2 + margin + netD + frontZone / 2;
   double z = -innerD / 2 + margin + netD + frontZone + rackD / 2;
@@ -154,21 +278,16 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
     const double shift = (rowLen - rowLength_m(dims, count, sys)) / 2;
     p.children.push_back(placeChild(row, dvec3(turned ? -shift : shift, 0, z),
                                     "row" + std::to_string(i), turned ? glm::pi<double>() : 0.0));
+    p.children.push_back(placeChild(dropsOf(row), dvec3(turned ? -shift : shift, 0, z),
+                                    "row" + std::to_string(i) + "_drops",
+                                    turned ? glm::pi<double>() : 0.0));
     if (i + 1 < rows) {
       const bool hotAisle = i % 2 == 0;  // row i is turned: its back faces row i + 1's back
       const double gap = hotAisle ? hot : cold;
       const double aisleZ = z + rackD / 2 + gap / 2;
       if (hotAisle) {
-        // Hot-aisle containment: a black roof at rack height and doors at both ends.
-        p.parts.push_back(boxPart(box, dvec3(0, rackH + 0.02, aisleZ), dvec3(rowLen, 0.04, gap),
-                                  looks::CONTAINMENT, "containment roof"));
-        p.parts.push_back(boxPart(box, dvec3(0, rackH + 0.045, aisleZ), dvec3(rowLen, 0.01, 0.08),
-                                  looks::HOT_AISLE, "hot aisle line"));
-        for (int e = -1; e <= 1; e += 2) {
-          p.parts.push_back(boxPart(box, dvec3(e * rowLen / 2, rackH / 2, aisleZ),
-                                    dvec3(0.04, rackH, gap), looks::CONTAINMENT,
-                                    "containment door"));
-        }
+        p.children.push_back(
+            placeChild(*containment, dvec3(0, 0, aisleZ), "hot_aisle" + std::to_string(i / 2)));
       } else {
         p.parts.push_back(boxPart(box, dvec3(0, wallH - LIGHT_BELOW_ROOF_M, aisleZ),
                                   dvec3(rowLen, 0.06, 0.2), looks::LIGHT_STRIP, "light strip"));
