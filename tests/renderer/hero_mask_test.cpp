@@ -3,10 +3,10 @@
 // about it). Each still is drawn a second time as an object mask: the same render list, the
 // same fog, every instance in a flat unlit colour by what it is and the backdrop black. Hero:
 // an instance that lies within the station's own bounds (what its viewpoint frames: the hero's
-// subtree, with a twin it is framed with). Studio: the rest of the station's studio subtree (the
-// package a die sits in). Beyond: everything else the frame draws (neighbouring racks and rows,
-// the hall, the campus). A pixel counts as what it shows when the fog leaves at least half of
-// it; what the fog swallows is backdrop, as it is in the still.
+// subtree, with a twin or a stand-in drawing it is framed with). Studio: the rest of the station's
+// studio subtree (the package a die sits in). Beyond: everything else the frame draws (neighbouring
+// racks and rows, the hall, the campus). A pixel counts as what it shows when the fog leaves at
+// least half of it; what the fog swallows is backdrop, as it is in the still.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -23,6 +23,7 @@
 #include "sim/engine/scenarios.h"
 #include "tests/renderer/fixtures.h"
 #include "tests/renderer/session_world.h"
+#include "world/build/builders.h"
 #include "world/world.h"
 
 namespace {
@@ -129,8 +130,9 @@ Mask maskOf(renderer::Renderer& r, world::World& w, const world::Station& statio
   frame.selectedPath = station.studioPath;
   world::RenderList list;
   w.buildRenderList(camera, frame, list);
-  // The hero's bounds, camera-relative, a little larger than float rounding.
-  world::Aabb hero = station.bounds;
+  // The hero's bounds, camera-relative, a little larger than float rounding: what the view
+  // frames (with a twin or a stand-in drawing framed with it).
+  world::Aabb hero = station.framedBounds;
   const glm::dvec3 slack = 1e-4 * hero.size() + glm::dvec3(1e-7);
   hero.min += slack * -1.0 - camera.position();
   hero.max += slack - camera.position();
@@ -245,4 +247,41 @@ TEST(HeroMask, AWrongViewpointOrStudioFails) {
   // Lit as the campus (a studio that hides nothing), the tray and board round the package show.
   const Mask noStudio = maskOf(*r, *w, *s, s->viewpoint, "campus");
   EXPECT_GT(noStudio.studio + noStudio.beyond, MAX_OBJECT_LEAK);
+}
+
+// The package station's cold plate, lifted straight up off the dies (visual brief "package": a
+// stand-in drawn in that studio alone): the package's still draws it; the tray's and the hbm
+// station's stills, whose studios hold the same package, draw nothing where it hangs.
+TEST(HeroMask, OnlyThePackageStillDrawsTheLiftedColdPlate) {
+  auto w = makeWorld();
+  ASSERT_TRUE(w);
+  const world::Station* package = w->station("package");
+  ASSERT_NE(package, nullptr);
+  const auto plate = w->scene().worldBounds(package->path + "/" + world::COLD_PLATE_DRAWING);
+  ASSERT_TRUE(plate.has_value());
+  for (const char* name : {"package", "tray", "hbm"}) {
+    SCOPED_TRACE(name);
+    const world::Station* s = w->station(name);
+    ASSERT_NE(s, nullptr);
+    world::Camera camera;
+    camera.setPose(world::toPose(s->viewpoint));
+    world::FrameDesc frame{SIZE.width, SIZE.height};
+    frame.studio = name;
+    world::RenderList list;
+    w->buildRenderList(camera, frame, list);
+    world::Aabb box = *plate;  // camera-relative, as the instances are
+    box.min -= camera.position() + glm::dvec3(1e-7);
+    box.max += glm::dvec3(1e-7) - camera.position();
+    size_t drawn = 0;
+    for (const world::DrawBatch& batch : list.batches) {
+      const world::Aabb& mesh = w->scene().meshBounds(batch.mesh);
+      for (uint32_t i = batch.firstInstance; i < batch.firstInstance + batch.instanceCount; ++i)
+        drawn += within(list.instances[i], mesh, box);
+    }
+    if (std::string(name) == "package") {
+      EXPECT_GT(drawn, 0u);
+    } else {
+      EXPECT_EQ(drawn, 0u);
+    }
+  }
 }

@@ -30,10 +30,11 @@ Framing framingOf(const world::Station& s, double aspect) {
   const glm::dvec3 up = glm::cross(right, forward);
   const double t = std::tan(0.5 * world::VIEW_FOV_RAD);
   double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
+  // What the view frames: the hero, with a twin or a stand-in drawing framed with it.
+  const world::Aabb& b = s.framedBounds;
   for (int i = 0; i < 8; ++i) {
-    const glm::dvec3 corner((i & 1) ? s.bounds.max.x : s.bounds.min.x,
-                            (i & 2) ? s.bounds.max.y : s.bounds.min.y,
-                            (i & 4) ? s.bounds.max.z : s.bounds.min.z);
+    const glm::dvec3 corner((i & 1) ? b.max.x : b.min.x, (i & 2) ? b.max.y : b.min.y,
+                            (i & 4) ? b.max.z : b.min.z);
     const glm::dvec3 d = corner - pose.position;
     const double depth = glm::dot(d, forward);
     EXPECT_GT(depth, 0) << s.name << ": a corner of the hero is behind the camera";
@@ -46,7 +47,7 @@ Framing framingOf(const world::Station& s, double aspect) {
   f.coverage = std::max(0.0, w) * std::max(0.0, h) / 4.0;
   f.centreX = 0.5 * (x0 + x1), f.centreY = 0.5 * (y0 + y1);
   f.overflow = std::max({-1.0 - x0, x1 - 1.0, -1.0 - y0, y1 - 1.0, 0.0});
-  const glm::dvec3 toEye = pose.position - s.bounds.center();
+  const glm::dvec3 toEye = pose.position - b.center();
   f.elevation_deg = glm::degrees(std::asin(toEye.y / glm::length(toEye)));
   return f;
 }

@@ -1,6 +1,7 @@
 // One world for all world tests (building it takes a moment): default campus, at the origin.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -60,6 +61,37 @@ inline world::Camera cameraAt(const world::Station& s) {
   world::Camera camera;
   camera.setPose(world::toPose(s.viewpoint));
   return camera;
+}
+
+/// The default world's station `name` (a test failure if it has none).
+inline const world::Station& station(const char* name) {
+  const world::Station* s = defaultWorld().station(name);
+  if (!s) {
+    ADD_FAILURE() << "no station " << name;
+    std::abort();
+  }
+  return *s;
+}
+
+/// What a ray straight down from `from` (world metres) first meets in the default world, of what
+/// `filter`'s studio draws (nullptr: everything).
+inline world::PickHit hitBelow(const glm::dvec3& from, const world::StudioFilter* filter) {
+  const auto hit = defaultWorld().scene().pick(from, glm::dvec3(0, -1, 0), filter);
+  EXPECT_TRUE(hit.has_value());
+  return hit.value_or(world::PickHit{});
+}
+
+/// What a station's frames draw (World::buildRenderList's filter).
+inline world::StudioFilter studioOf(const world::Station& s) {
+  world::StudioFilter f;
+  for (size_t start = 0; start <= s.studioPath.size();) {
+    const size_t end = std::min(s.studioPath.find('/', start), s.studioPath.size());
+    f.path.push_back(s.studioPath.substr(start, end - start));
+    start = end + 1;
+  }
+  f.neighbours = s.neighbours;
+  f.standIns = s.standIns;
+  return f;
 }
 
 }  // namespace worldtest

@@ -57,6 +57,9 @@ inline constexpr Look UNDERFILL{0.2159f, 0.1946f, 0.1559f, 0.00f, 0.20f, 0,
 inline constexpr Look MICROBUMP{0.6795f, 0.6795f, 0.7305f, 0.00f, 0.80f};
 // 194,132,89: copper (linear 0.55/0.23/0.10)
 inline constexpr Look COPPER{0.5395f, 0.2307f, 0.0999f, 0.00f, 0.60f};
+// 150,96,62: the lifted cold plate's copper base: darker and less glossy than COPPER, so its
+// broad faces read as copper and do not wash out under the key light (visual brief "tray")
+inline constexpr Look COLD_PLATE_COPPER{0.3050f, 0.1170f, 0.0482f, 0.00f, 0.35f};
 // 170,170,176: microbumps and solder: bright metal beads
 inline constexpr Look SOLDER{0.4020f, 0.4020f, 0.4342f, 0.00f, 0.80f};
 // 22,30,26: package substrate: near-black green
@@ -194,7 +197,17 @@ PrototypeId buildHbmStack(BuildContext& ctx, bool cutaway);
 
 struct PackageDesc {
   bool hero = false;  // detailed dies; HBM stack 0 has the cutaway drawing as its stand-in
+  // A hero under a liquid cold plate (a GB200 tray; an HGX's GPUs wear air heatsinks): the
+  // plate's exploded-view drawing, lifted off it (COLD_PLATE_DRAWING), stands in above it.
+  bool coldPlate = true;
 };
+/// The stand-in drawings of a hero B200 package (ChildInstance::standInDrawing, the child's
+/// name too): the hbm station's cut-open stack 0, the package station's lifted cold plate.
+inline constexpr const char* HBM_CUTAWAY_DRAWING = "cutaway_hbm0";
+inline constexpr const char* COLD_PLATE_DRAWING = "cold_plate_lifted";
+/// How far the package station's drawing lifts the cold plate off the dies: a layout choice,
+/// high enough that a 3/4 view from above sees the dies between plate and package.
+inline constexpr double COLD_PLATE_LIFT_M = 0.04;
 /// A B200 package: substrate, CoWoS-L interposer, 2 GB100 dies, 8 HBM3e stacks.
 /// A package's dressing on its substrate (`substrate`: width, thickness, depth in metres): the
 /// stiffener ring round its edge and rows of 0402 decoupling capacitors along the interposer's
@@ -202,6 +215,11 @@ struct PackageDesc {
 void addPackageDressing(BuildContext& ctx, Prototype& p, const glm::dvec3& substrate,
                         const glm::dvec2& interposer);
 PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc);
+/// A B200 cold plate drawn on its own, its underside at the origin: the contact pad (`contact`:
+/// width, depth in metres, the dies' and HBM stacks' area it seats on), the copper base and
+/// nickel cover, the supply and return fittings with tube stubs towards the rear (-Z)
+/// (builders_cooling.cpp).
+PrototypeId buildLiftedColdPlate(BuildContext& ctx, const glm::dvec2& contact);
 /// An H100 package: substrate, interposer, one detailed GH100 die, 6 HBM stacks.
 PrototypeId buildH100Package(BuildContext& ctx);
 /// A Grace CPU package with its LPDDR5X.

@@ -433,6 +433,7 @@ PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
   const glm::dvec2 die = dieSize_m(dims, "gb100");
   const double hbi = dims.meters("gb100.nv_hbi_gap");
   const double hbmD = dims.meters("hbm3e_stack.depth");
+  const double dieT = dims.meters("gb100.die_thickness");
 
   Prototype p;
   p.name = desc.hero ? "B200 package (hero)" : "B200 package";
@@ -469,15 +470,31 @@ PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
     ChildInstance& stack0 = *std::find_if(p.children.begin(), p.children.end(),
                                           [](const ChildInstance& c) { return c.name == "hbm0"; });
     stack0.standIn = StandIn::Replaced;
+    stack0.standInDrawing = HBM_CUTAWAY_DRAWING;
     ChildInstance cut = stack0;
     cut.prototype = buildHbmStack(ctx, true);
-    cut.name = "cutaway_hbm0";
+    cut.name = HBM_CUTAWAY_DRAWING;
     cut.standIn = StandIn::Model;
     p.children.push_back(cut);
     // The capacitors are true-scale: beside a drawing 4x tall they would read as bricks at the
     // wrong scale, so where the drawing stands in they step aside too.
-    for (ChildInstance& child : p.children)
-      if (child.name.rfind("decaps_", 0) == 0) child.standIn = StandIn::Replaced;
+    for (ChildInstance& child : p.children) {
+      if (child.name.rfind("decaps_", 0) != 0) continue;
+      child.standIn = StandIn::Replaced;
+      child.standInDrawing = HBM_CUTAWAY_DRAWING;
+    }
+  }
+  if (desc.hero && desc.coldPlate) {
+    // The hero's true cold plate is off in its tray, so its dies show there (builders_system.cpp);
+    // the package station draws it lifted straight up off the dies, its contact pad over the
+    // dies and both HBM rows, the exploded view's one transform.
+    const glm::dvec2 contact(rowSpan, 2.0 * rowZ + hbmD);
+    ChildInstance plate =
+        placeChild(buildLiftedColdPlate(ctx, contact), dvec3(0, top + dieT + COLD_PLATE_LIFT_M, 0),
+                   COLD_PLATE_DRAWING);
+    plate.standIn = StandIn::Model;
+    plate.standInDrawing = COLD_PLATE_DRAWING;
+    p.children.push_back(plate);
   }
   return ctx.scene.add(std::move(p));
 }

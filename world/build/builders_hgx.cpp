@@ -108,9 +108,10 @@ PrototypeId buildHgxBaseboard(BuildContext& ctx, const SystemLayout& layout, boo
   const PrototypeId package = layout.package == GpuPackage::B200
                                   ? buildB200Package(ctx, PackageDesc{.hero = false})
                                   : buildH100Package(ctx);
-  const PrototypeId heroPackage = hero && layout.package == GpuPackage::B200
-                                      ? buildB200Package(ctx, PackageDesc{.hero = true})
-                                      : package;
+  const PrototypeId heroPackage =
+      hero && layout.package == GpuPackage::B200
+          ? buildB200Package(ctx, PackageDesc{.hero = true, .coldPlate = false})
+          : package;
   // GPUs in two rows along the airflow (front +Z), the NVSwitch chips in a line behind them.
   const int gpus = layout.gpusPerDomain, perRow = (gpus + 1) / 2;
   const double pitchX = bw / perRow;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "world/build/builders.h"
+
 namespace world {
 namespace {
 
@@ -28,7 +30,7 @@ StationSpec hbmCutaway(const char* path, const char* package) {
           package,
           "",
           nullptr,
-          true,
+          HBM_CUTAWAY_DRAWING,
           {{" × DRAM", "DRAM die", {0.0, 0.6, 1.0}, true},
            {"base die", "base logic die", {0.25, 0.5, 1.0}},
            {"TSVs", "TSV", {0.75, 0.6, 0.0}},
@@ -43,7 +45,7 @@ std::vector<StationSpec> chassisSpecs(const SystemLayout& system, SpecText& t) {
   t.sm = gpu + "/die0/gpc0/sm0";
   t.die = gpu + "/die0";
   // A Blackwell hero package has the cut-open drawing of its stack 0 (builders_chip.cpp).
-  t.hbm = gpu + (blackwell ? "/cutaway_hbm0" : "/hbm0");
+  t.hbm = gpu + "/" + (blackwell ? HBM_CUTAWAY_DRAWING : "hbm0");
   t.die1 = blackwell ? gpu + "/die1" : "";
   t.package = gpu;
   t.tray = "hall0/row0/rack0";
@@ -96,7 +98,7 @@ std::vector<StationSpec> specs(const SystemLayout& system, SpecText& t) {
   const std::string gpu = "hall0/row0/rack0/compute_tray9/superchip0_gpu0";
   t.sm = gpu + "/die0/gpc0/sm0";
   t.die = gpu + "/die0";
-  t.hbm = gpu + "/cutaway_hbm0";
+  t.hbm = gpu + "/" + HBM_CUTAWAY_DRAWING;
   t.die1 = gpu + "/die1";
   t.package = gpu;
   t.tray = "hall0/row0/rack0/compute_tray9";
@@ -105,6 +107,7 @@ std::vector<StationSpec> specs(const SystemLayout& system, SpecText& t) {
                     &tray = t.tray, &rack = t.rack;
   // 3/4 views from above for what lies flat, from the front and a little above for what stands.
   const glm::dvec3 above(0.3, 0.9, 1.0), front(0.35, 0.3, 1.0), high(0.6, 0.7, 1.0);
+  const glm::dvec3 exploded(0.35, 0.6, 1.0);
   const char* P = package.c_str();
   return {
       {"sm", "Streaming multiprocessor",
@@ -115,8 +118,10 @@ std::vector<StationSpec> specs(const SystemLayout& system, SpecText& t) {
        "one of the two GB100 dies: GPCs of SMs, L2, HBM PHYs, NVLink, NV-HBI", die.c_str(), true,
        above, 1.0, nullptr, "die1", die1.c_str()},
       hbmCutaway(hbm.c_str(), P),
+      // The package with its cold plate lifted straight up off it (a stand-in, builders_chip.cpp),
+      // framed together, seen lower than `above` so the dies show between plate and package.
       {"package", "B200 package", "2 dies and 8 HBM3e stacks on a CoWoS-L interposer and substrate",
-       package.c_str(), true, above, 1.0},
+       package.c_str(), true, exploded, 0.96, nullptr, "", nullptr, COLD_PLATE_DRAWING},
       {"tray", "Compute tray",
        "1U tray, pulled out: 2 GB200 superchips (Grace + 2 Blackwell), "
        "cold plates, NICs",
@@ -163,7 +168,7 @@ std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
        nullptr,
        "hall* cooling* building* gensets*",
        nullptr,
-       false,
+       "",
        {},
        "hall0 cooling0 building0 gensets0 substation"},
       {"tpu", "TPU v5e",
@@ -318,16 +323,25 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
       bounds.extend(transformAabb(transform, scene.prototype(prototypeId).bounds));
     }
     if (bounds.empty()) continue;
+    // The stand-in drawings its studio shows on its hero (the package's lifted cold plate) are
+    // framed with it, though they are not part of its bounds (scene.h, StandIn).
+    const std::string standIns = spec.standIns ? spec.standIns : "";
+    Aabb framed = bounds;
+    for (const ChildInstance& child : scene.prototype(prototypeId).children) {
+      if (child.standIn == StandIn::Model && StudioFilter::names(standIns, child.standInDrawing))
+        framed.extend(
+            transformAabb(transform * child.local, scene.prototype(child.prototype).bounds));
+    }
     Station station = makeStation(spec, bounds, transform, verticalFov_rad);
-    station.viewpoint = fitToFrame(station.viewpoint, bounds, verticalFov_rad);
+    station.viewpoint = fitToFrame(station.viewpoint, framed, verticalFov_rad);
     station.viewpoint.distance_m *= spec.framing;
-    station.framedBounds = bounds;
+    station.framedBounds = framed;
     station.framing = spec.framing;
     if (spec.alsoFrame) {  // its scale is its own
       const glm::dvec3 own = transformAabb(transform, scene.prototype(prototypeId).bounds).size();
       station.scale_m = std::max({own.x, own.y, own.z});
     }
-    station.standIns = spec.standIns;
+    station.standIns = standIns;
     for (const CalloutSpec& c : spec.callouts) {
       if (auto callout = calloutOn(scene, prototypeId, transform, c)) {
         station.callouts.push_back(std::move(*callout));

@@ -28,8 +28,10 @@ struct Station {
   Aabb bounds;              // world bounds of the instance
   double scale_m = 0;       // largest extent of the bounds
   OrbitPose viewpoint;      // where the camera goes
-  Aabb framedBounds;        // what the viewpoint frames (the bounds, with the twin it is seen with)
-  double framing = 1;       // the spec's distance multiplier on the fitted distance
+  // What the viewpoint frames: the bounds, with the twin it is seen with and the stand-in
+  // drawings its studio shows on it (the package's lifted cold plate).
+  Aabb framedBounds;
+  double framing = 1;  // the spec's distance multiplier on the fitted distance
   // The studio round the station's hero: the instance drawn in full (the rest of the way down
   // to it draws none of its own parts), its world bounds (the studio floor lies under them) and
   // which of the hero's neighbours stay: its siblings this names (StudioFilter::neighbours:
@@ -38,7 +40,7 @@ struct Station {
   std::string studioPath;
   Aabb studioBounds;
   std::string neighbours;
-  bool standIns = false;  // stand-in drawings take the place of what they stand for (StandIn)
+  std::string standIns;  // the stand-in drawings its studio shows (StudioFilter::standIns)
   std::vector<Callout> callouts;
 };
 
@@ -64,7 +66,7 @@ struct StationSpec {
   const char* studio = nullptr;     // the studio's hero (nullptr: `path`)
   const char* neighbours = "";      // the hero's siblings that stay in the studio (names, "x*")
   const char* alsoFrame = nullptr;  // another instance the view frames with it (its twin)
-  bool standIns = false;            // its studio shows stand-ins (the hbm station's drawing)
+  const char* standIns = "";        // the stand-in drawings its studio shows ("cutaway_hbm0")
   std::vector<CalloutSpec> callouts = {};
   // Of the campus root's children (`path` ""), those the view frames (names, "x*"): one hall and
   // what stands round it; nullptr: all. Its scale is still the whole campus's.

@@ -344,11 +344,12 @@ struct PickWalk {
   void visit(PrototypeId id, const glm::dmat4& world, int studioState) {
     if (StudioFilter::hides(studioState)) return;
     const Prototype& proto = scene.prototype(id);
-    const Aabb box = transformAabb(world, proto.bounds);
-    if (rayBox(origin, invDir, box) >= best) return;
+    // A stand-in model is not in its parent's bounds (computeBounds): a ray that misses them may
+    // still meet it, so models are tried on their own bounds.
+    const bool inBounds = rayBox(origin, invDir, transformAabb(world, proto.bounds)) < best;
     const bool encloses = studio && studio->encloses(studioState);
     for (const Part& part : proto.parts) {
-      if (encloses) break;  // not drawn, so not hit
+      if (encloses || !inBounds) break;  // not drawn, so not hit; or missed
       const Aabb partBox = transformAabb(world, part.bounds);
       const double t = rayBox(origin, invDir, partBox);
       if (t < best) {
@@ -362,10 +363,11 @@ struct PickWalk {
       }
     }
     for (const ChildInstance& child : proto.children) {
+      if (!inBounds && child.standIn != StandIn::Model) continue;
       stack.push_back(&child.name);
       visit(child.prototype, world * child.local,
             studio ? studio->match(studioState, child)
-                   : (StudioFilter::shown(child, false) ? studioState : -1));
+                   : (StudioFilter::shown(child, "") ? studioState : -1));
       stack.pop_back();
     }
   }

@@ -79,12 +79,15 @@ struct Part {
 };
 
 /// A stand-in is a drawing made for one station's studio (the hbm station's stack, its height
-/// exaggerated and a quadrant cut away) that takes the place of the true-scale instance it
-/// stands for there and nowhere else, so the world stays true-scale and nested everywhere else.
+/// exaggerated and a quadrant cut away; the package station's cold plate, lifted off) that takes
+/// the place of the true-scale instance it stands for there and nowhere else, so the world stays
+/// true-scale and nested everywhere else. Each drawing has a name (ChildInstance::standInDrawing)
+/// and a studio shows the drawings it names (StudioFilter::standIns), so one package can carry
+/// the drawings of two stations and each station shows its own.
 enum class StandIn : uint8_t {
   None,      // drawn as usual
-  Replaced,  // the true-scale instance a stand-in takes the place of: hidden where stand-ins show
-  Model,     // the stand-in: drawn only where the studio shows stand-ins (StudioFilter::standIns)
+  Replaced,  // the true-scale instance a stand-in takes the place of: hidden where it shows
+  Model,     // the stand-in: drawn only where the studio names its drawing
 };
 
 struct ChildInstance {
@@ -94,6 +97,8 @@ struct ChildInstance {
   // A stand-in model's bounds are not its parent's: the parent keeps its true-scale bounds
   // (framing, studios, what encloses what), and the model is only drawn where its parent is open.
   StandIn standIn = StandIn::None;
+  // The drawing this stand-in is (Model) or makes way for (Replaced): "cutaway_hbm0".
+  std::string standInDrawing;
 };
 
 /// How a prototype is drawn when it is too small on screen to expand.
@@ -151,7 +156,9 @@ class TintRule {
 struct StudioFilter {
   std::vector<std::string> path;
   std::string neighbours;
-  bool standIns = false;  // stand-in models take the place of what they stand for (StandIn)
+  // The stand-in drawings shown, which take the place of what they stand for (StandIn): names
+  // as `neighbours` has them ("cutaway_hbm0"; "" none).
+  std::string standIns;
 
   /// Whether `neighbours` names `name`.
   static bool names(const std::string& neighbours, const std::string& name) {
@@ -182,9 +189,10 @@ struct StudioFilter {
   int match(int matched, const ChildInstance& child) const {
     return shown(child, standIns) ? match(matched, child.name) : -1;
   }
-  /// Whether `child` is drawn where stand-ins do (`standIns`) or do not show.
-  static bool shown(const ChildInstance& child, bool standIns) {
-    return child.standIn == StandIn::None || (child.standIn == StandIn::Model) == standIns;
+  /// Whether `child` is drawn where the stand-in drawings `standIns` names show.
+  static bool shown(const ChildInstance& child, const std::string& standIns) {
+    return child.standIn == StandIn::None ||
+           (child.standIn == StandIn::Model) == names(standIns, child.standInDrawing);
   }
   static bool hides(int state) { return state < 0; }
   bool encloses(int state) const { return state >= 0 && state < int(path.size()); }
