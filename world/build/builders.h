@@ -86,9 +86,6 @@ inline constexpr Look STIFFENER{0.0423f, 0.0452f, 0.0513f, 0.00f, 0.30f};
 inline constexpr Look CERAMIC{0.1070f, 0.0612f, 0.0343f, 0.00f, 0.45f};
 // 24,24,26: glossy black twinax jackets: the NVLink spine's looms
 inline constexpr Look CABLE_JACKET{0.0091f, 0.0091f, 0.0103f, 0.00f, 0.50f};
-// 140,84,56: cold plates: copper darker and less glossy than the bare metal, so a plate's broad
-// top does not wash out to cream under the key light (visual brief, tray defect 2)
-inline constexpr Look COLD_PLATE{0.2623f, 0.0887f, 0.0395f, 0.00f, 0.30f};
 // 30,30,32: black EPDM coolant hoses (the fittings and quick disconnects carry the blue and red)
 inline constexpr Look HOSE{0.0130f, 0.0130f, 0.0144f, 0.00f, 0.40f};
 // 214,176,32: a scale-out fibre cable: yellow single-mode jacket, at least a pixel wide

@@ -31,10 +31,11 @@ constexpr double GRILLE_LEFT_M = 0.075, GRILLE_RIGHT_X_M = -0.02;
 constexpr double NIC_ROW_X_M = 0.035, DPU_ROW_X_M[2] = {0.117, 0.172};
 // Coolant: the quick disconnects this far either side of the tray's centre (outboard of the spine
 // connectors); the supply and return headers run across the tray this far in front of the rear
-// wall, in front of the power board. Hoses 8 mm, fittings 11 mm.
+// wall, in front of the power board; the headers and the hoses to the quick disconnects are this
+// many times a plate's tube thick.
 constexpr double QD_X_M = 0.197, QD_IN_M = 0.03;
 constexpr double SUPPLY_HEADER_IN_M = 0.175, RETURN_HEADER_IN_M = 0.155;
-constexpr double TUBE_D_M = 0.008, FITTING_D_M = 0.011, FITTING_H_M = 0.005;
+constexpr double HEADER_SCALE = 1.5;
 
 Part trayLedLineAt(MeshId mesh, double trayW, double trayH, const dvec3& foot, double height_m) {
   return boxPart(mesh, foot + dvec3(trayW * LED_LINE_X, trayH * LED_LINE_Y, 0),
@@ -132,53 +133,66 @@ struct HeaderReach {
   double supplyMaxX = -1e9, returnMinX = 1e9;
 };
 
+// A cold plate's fittings and tubes (the catalog's b200_cold_plate figures: the same plate the
+// package station lifts off).
+struct Plumbing {
+  double fittingD, fittingH, tubeD;
+  explicit Plumbing(const Dimensions& dims)
+      : fittingD(dims.meters("b200_cold_plate.fitting_diameter")),
+        fittingH(dims.meters("b200_cold_plate.fitting_height")),
+        tubeD(dims.meters("b200_cold_plate.tube_diameter")) {}
+};
+
 // A cold plate on a package whose top is at `at`: a copper base of `size`, a supply and a return
-// fitting at its rear edge (blue and red collars: the only coolant colour; the hoses are black
-// EPDM), and hoses from them that rise to `runY`, run back and drop onto the header
-// (visual brief, tray defect 2). `prefix` names the plate ("B200" or "Grace").
-void addCooledPlate(BuildContext& ctx, Prototype& p, const std::string& prefix, const dvec3& at,
-                    const dvec3& size, double runY, double trayD, double headerY,
-                    HeaderReach& reach) {
-  p.parts.push_back(boxPart(ctx.meshes.box, at + dvec3(0, size.y / 2, 0), size, looks::COLD_PLATE,
-                            prefix + " cold plate"));
+// fitting at its rear edge `fittingX` of its width either side of its centre (blue and red
+// collars: the only coolant colour; the hoses are black EPDM), and hoses from them that rise to
+// `runY`, run back and drop onto the header (visual brief, tray defect 2). `prefix` names the
+// plate ("B200" or "Grace").
+void addCooledPlate(BuildContext& ctx, Prototype& p, const Plumbing& pl, const std::string& prefix,
+                    const dvec3& at, const dvec3& size, double fittingX, double runY, double trayD,
+                    double headerY, HeaderReach& reach) {
+  p.parts.push_back(boxPart(ctx.meshes.box, at + dvec3(0, size.y / 2, 0), size,
+                            looks::COLD_PLATE_COPPER, prefix + " cold plate"));
   const std::string tube = prefix == "B200" ? "coolant " : prefix + " coolant ";
   for (int k = 0; k < 2; ++k) {
     const bool supply = k == 0;
-    const double x = at.x + (supply ? -0.3 : 0.3) * size.x;
+    const double x = at.x + (supply ? -fittingX : fittingX) * size.x;
     const dvec3 fitting(x, at.y + size.y, at.z - 0.35 * size.z);
     if (supply)
       reach.supplyMaxX = std::max(reach.supplyMaxX, x);
     else
       reach.returnMinX = std::min(reach.returnMinX, x);
-    const dvec3 fittingTop = fitting + dvec3(0, FITTING_H_M, 0);
-    p.parts.push_back(tubePart(ctx.meshes.cylinderLow, fitting, fittingTop, FITTING_D_M,
+    const dvec3 fittingTop = fitting + dvec3(0, pl.fittingH, 0);
+    p.parts.push_back(tubePart(ctx.meshes.cylinderLow, fitting, fittingTop, pl.fittingD,
                                supply ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
                                prefix + " plate fitting"));
     const dvec3 rise(x, runY, fitting.z), runEnd(x, runY, headerZ(trayD, supply));
     p.parts.push_back(
-        tubePart(ctx.meshes.cylinderLow, fittingTop, rise, TUBE_D_M, looks::HOSE, tube + "riser"));
-    p.parts.push_back(tubePart(ctx.meshes.cylinderLow, rise, runEnd, TUBE_D_M, looks::HOSE,
+        tubePart(ctx.meshes.cylinderLow, fittingTop, rise, pl.tubeD, looks::HOSE, tube + "riser"));
+    p.parts.push_back(tubePart(ctx.meshes.cylinderLow, rise, runEnd, pl.tubeD, looks::HOSE,
                                tube + (supply ? "supply tube" : "return tube")));
-    if (std::abs(runY - headerY) > TUBE_D_M / 2) {
+    if (std::abs(runY - headerY) > pl.tubeD / 2) {
       p.parts.push_back(tubePart(ctx.meshes.cylinderLow, runEnd, dvec3(x, headerY, runEnd.z),
-                                 TUBE_D_M, looks::HOSE, tube + "drop"));
+                                 pl.tubeD, looks::HOSE, tube + "drop"));
     }
   }
 }
 
 // The supply and return headers at `y`: from each quick disconnect across to the farthest plate
 // fitting on it, and the hose back to the quick disconnect itself.
-void addHeaders(BuildContext& ctx, Prototype& p, double trayD, double y, const HeaderReach& r) {
+void addHeaders(BuildContext& ctx, Prototype& p, const Plumbing& pl, double trayD, double y,
+                const HeaderReach& r) {
+  const double headerD = HEADER_SCALE * pl.tubeD;
   for (int k = 0; k < 2; ++k) {
     const bool supply = k == 0;
     const double qdX = supply ? -QD_X_M : QD_X_M, z = headerZ(trayD, supply);
     // Half a hose past the last fitting's run: it tees into the header, not onto its end.
-    const double reach = supply ? r.supplyMaxX + TUBE_D_M / 2 : r.returnMinX - TUBE_D_M / 2;
+    const double reach = supply ? r.supplyMaxX + pl.tubeD / 2 : r.returnMinX - pl.tubeD / 2;
     p.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(qdX, y, z), dvec3(reach, y, z),
-                               TUBE_D_M * 1.5, looks::HOSE,
+                               headerD, looks::HOSE,
                                supply ? "coolant supply header" : "coolant return header"));
     p.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(qdX, y, z),
-                               dvec3(qdX, y, -trayD / 2 + QD_IN_M), TUBE_D_M * 1.5, looks::HOSE,
+                               dvec3(qdX, y, -trayD / 2 + QD_IN_M), headerD, looks::HOSE,
                                "coolant hose"));
   }
 }
@@ -210,7 +224,7 @@ void addFrontInterior(BuildContext& ctx, Prototype& p, double w, double h, doubl
   for (int i = 0; i < nics; ++i) {
     const double z = d / 2 - 0.003 - cageL - 0.01 - asic / 2;
     p.parts.push_back(boxPart(box, dvec3(nicPortX(dims, nics, i), top + boardT + 0.002, z),
-                              dvec3(0.9 * pitch, 0.004, asic), looks::COLD_PLATE,
+                              dvec3(0.9 * pitch, 0.004, asic), looks::COLD_PLATE_COPPER,
                               "ConnectX-7 400G OSFP " + std::to_string(i)));
   }
   // The fan wall behind the front I/O, right of the drives: 40 x 40 x 28 mm fans on the chassis
@@ -323,11 +337,15 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
                       dims.meters("b200_package.interposer_thickness") +
                       dims.meters("gb100.die_thickness");
   const double gpuZ = 0.02, graceZ = gpuZ + subD / 2 + 0.02 + graceD / 2;
-  // The GPUs' tubes run just over their fittings; the Graces' over the GPUs' plates.
-  // Each superchip on its own board (Grace and 2 Blackwell), mounted on the tray's carrier.
+  // Each superchip on its own board (Grace and 2 Blackwell), mounted on the tray's carrier. Every
+  // tube runs just over the GPUs' fittings, the Graces' back between their two GPUs' plates
+  // (fittings near the plate's centre line), all inside the 1U.
   const double scTop = top + boardT;
-  const double gpuRunY = scTop + pkgH + plateT + FITTING_H_M + TUBE_D_M / 2;
-  const double graceRunY = gpuRunY + TUBE_D_M + 0.002;
+  const Plumbing plumbing(dims);
+  const double runY = scTop + pkgH + plateT + plumbing.fittingH + plumbing.tubeD / 2;
+  const double plateW = dims.meters("b200_cold_plate.width");
+  const double plateD = dims.meters("b200_cold_plate.depth");
+  constexpr double GPU_FITTING_X = 0.3, GRACE_FITTING_X = 0.1;
   HeaderReach reach;
   for (int s = 0; s < superchips; ++s) {
     const double sx = -w / 2 + w * (s + 0.5) / superchips;
@@ -339,8 +357,8 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
         withPattern(looks::PCB, Pattern::Pcb, dims.meters("surface_detail.pcb_trace_pitch")),
         "GB200 superchip board"));
     p.children.push_back(placeChild(grace, dvec3(sx, scTop, graceZ), sc + "_grace"));
-    addCooledPlate(ctx, p, "Grace", dvec3(sx, scTop + 0.004, graceZ), dvec3(0.05, plateT, 0.05),
-                   graceRunY, d, h / 2, reach);
+    addCooledPlate(ctx, p, plumbing, "Grace", dvec3(sx, scTop + 0.004, graceZ),
+                   dvec3(0.05, plateT, 0.05), GRACE_FITTING_X, runY, d, h / 2, reach);
     for (int g = 0; g < gpusPer; ++g) {
       const double gx = sx + (g - (gpusPer - 1) / 2.0) * (subW + 0.004);
       const bool hero = s == 0 && g == 0;
@@ -348,12 +366,12 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
       p.children.push_back(placeChild(hero ? heroPackage : package, dvec3(gx, scTop, gpuZ), name));
       // The hero GPU's cold plate is off, so its dies can be seen.
       if (!hero) {
-        addCooledPlate(ctx, p, "B200", dvec3(gx, scTop + pkgH, gpuZ),
-                       dvec3(0.9 * subW, plateT, 0.7 * subD), gpuRunY, d, h / 2, reach);
+        addCooledPlate(ctx, p, plumbing, "B200", dvec3(gx, scTop + pkgH, gpuZ),
+                       dvec3(plateW, plateT, plateD), GPU_FITTING_X, runY, d, h / 2, reach);
       }
     }
   }
-  addHeaders(ctx, p, d, h / 2, reach);
+  addHeaders(ctx, p, plumbing, d, h / 2, reach);
   for (int k = 0; k < 2; ++k) {
     const double x = (k == 0 ? -1 : 1) * QD_X_M;
     p.parts.push_back(

@@ -78,7 +78,7 @@ void splitPath(const std::string& path, std::vector<std::string>& out) {
 constexpr float STUDIO_TOP[3] = {0.0024f, 0.0030f, 0.0052f};      // sRGB 8, 10, 16
 constexpr float STUDIO_HORIZON[3] = {0.0129f, 0.0160f, 0.0252f};  // sRGB 30, 34, 44
 constexpr float DUSK_TOP[3] = {0.0044f, 0.0070f, 0.0252f};        // sRGB 14, 20, 44
-constexpr float DUSK_HORIZON[3] = {0.0612f, 0.0482f, 0.0880f};    // sRGB 70, 62, 84
+constexpr float DUSK_HORIZON[3] = {0.0252f, 0.0212f, 0.0452f};    // sRGB 44, 40, 60
 // Heroes from this size up are facilities: lit at dusk.
 constexpr double FACILITY_SCALE_M = 20.0;
 // Heroes up to this size are chips and packages: seen in x-ray, their floor plan drawn in light.
