@@ -15,6 +15,10 @@ namespace {
 // (a 2.2 m rack over ~500 px: ~4.5 mm a pixel), and stands clear of the fronts it runs over.
 constexpr double LINE_M = 0.012;
 constexpr double FRONT_CLEARANCE_M = 0.03;
+// A tray's own NVLink lines: 18 of them fan into the trunk across a tray's width, and at the
+// ring's 12 mm they would merge into one cyan wedge (a flood, not lines); 5 mm keeps a gap as wide
+// as each line or wider, still a pixel at the rack's framing.
+constexpr double FAN_LINE_M = 0.005;
 // The goodput columns: width and depth of each, the gap between them and from the rack, and
 // their full height as a share of the rack's.
 constexpr double COLUMN_M = 0.28;
@@ -397,9 +401,9 @@ void NvlinkDomain::emit(uint32_t litTrays, const glm::dvec3& eye,
   for (size_t i = 0; i < litTrays; ++i) {
     const double y = m_trays[i].center().y;
     const double side = s0 + width * (0.1 + 0.8 * (double(i) + 0.5) / double(n));
-    pushBox(spanBox(at(s0 + 0.05 * width, y), at(s1 - 0.05 * width, y), LINE_M), event_looks::DATA,
-            eye, out);
-    pushBox(spanBox(at(side, y), at(side, switchY), LINE_M), event_looks::DATA, eye, out);
+    pushBox(spanBox(at(s0 + 0.05 * width, y), at(s1 - 0.05 * width, y), FAN_LINE_M),
+            event_looks::DATA, eye, out);
+    pushBox(spanBox(at(side, y), at(side, switchY), FAN_LINE_M), event_looks::DATA, eye, out);
   }
 }
 
