@@ -121,7 +121,9 @@ std::vector<world::ValueBar> TourPanel::valueBars() const {
   const PanelRowView* verdict = m_view.value(m_view.verdict->key);
   if (!verdict) return out;
   const std::string& key = verdict->key;
-  const std::string quantity = "_" + key.substr(key.find('.') + 1);  // "_per_million_tokens_usd"
+  // "_per_million_tokens_usd" (appended, not "_" + substr: GCC 12 warns -Wrestrict on that)
+  std::string quantity(1, '_');
+  quantity += key.substr(key.find('.') + 1);
   auto firstWord = [](const std::string& label) { return label.substr(0, label.find(' ')); };
   bool chosen = false;
   for (const PanelRowView& row : m_view.rows) {
