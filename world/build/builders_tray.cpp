@@ -28,7 +28,7 @@ constexpr double BEZEL_T_M = 0.003;
 // the E1.S bays at the far left, the grille, then the NIC and DPU cages to the right.
 constexpr double E1S_LEFT_M = 0.010, E1S_GAP_M = 0.001;
 constexpr double GRILLE_LEFT_M = 0.075, GRILLE_RIGHT_X_M = -0.02;
-constexpr double NIC_ROW_X_M = 0.035, DPU_ROW_X_M[2] = {0.117, 0.172};
+constexpr double NIC_ROW_X_M = 0.035, DPU_GAP_M = 0.005;
 // Coolant: the quick disconnects this far either side of the tray's centre (outboard of the spine
 // connectors); the supply and return headers run across the tray this far in front of the rear
 // wall, in front of the power board; the headers and the hoses to the quick disconnects are this
@@ -37,16 +37,17 @@ constexpr double QD_X_M = 0.197, QD_IN_M = 0.03;
 constexpr double SUPPLY_HEADER_IN_M = 0.175, RETURN_HEADER_IN_M = 0.155;
 constexpr double HEADER_SCALE = 1.5;
 
-Part trayLedLineAt(MeshId mesh, double trayW, double trayH, const dvec3& foot, double height_m) {
-  return boxPart(mesh, foot + dvec3(trayW * LED_LINE_X, trayH * LED_LINE_Y, 0),
-                 dvec3(trayW * LED_LINE_WIDTH, height_m, LED_LINE_D_M), looks::LED_LINE,
-                 "LED line");
-}
-
 // The x of every front NIC cage (the ConnectX-7 row, `nics` cages centred on NIC_ROW_X_M).
 double nicPortX(const Dimensions& dims, int nics, int i) {
   const double pitch = dims.meters("osfp.cage_pitch");
   return NIC_ROW_X_M + (i - (nics - 1) / 2.0) * pitch;
+}
+
+// The centre x of BlueField-3 `k`'s two ports, right of the NIC row.
+double dpuPortsX(const Dimensions& dims, int k) {
+  const double pitch = dims.meters("osfp.cage_pitch");
+  const double nicRight = NIC_ROW_X_M + dims.count("compute_tray.nics") * pitch / 2;
+  return nicRight + DPU_GAP_M + (k + 0.5) * (2 * pitch + DPU_GAP_M);
 }
 
 }  // namespace
@@ -111,15 +112,15 @@ void addTrayFront(BuildContext& ctx, Prototype& p, double w, double h, double z)
   // Each BlueField-3 shows its two ports.
   const PrototypeId dpuCages = buildOsfpCageRow(ctx, 2);
   for (int k = 0; k < dims.count("compute_tray.dpus"); ++k) {
-    p.children.push_back(placeChild(dpuCages, dvec3(DPU_ROW_X_M[k % 2], h / 2, z),
+    p.children.push_back(placeChild(dpuCages, dvec3(dpuPortsX(dims, k), h / 2, z),
                                     "bluefield3_ports" + std::to_string(k)));
   }
   // In front of the grille (3 mm deep).
-  p.parts.push_back(trayLedLineAt(box, w, h, dvec3(0, 0, z + 0.0035), LED_LINE_H_M));
+  p.parts.push_back(trayLedLine(box, w, h, dvec3(0, 0, z + 0.0035), LED_LINE_H_M));
   // From the row, where the tray is its proxy box, the line still shows, just in front of it.
   // Only its front face: a far line is only ever seen from the aisle (2 triangles, not 12).
   p.lod.farParts.push_back(
-      trayLedLineAt(ctx.meshes.frontFace, w, h, dvec3(0, 0, z + 0.0055), LED_LINE_FAR_H_M));
+      trayLedLine(ctx.meshes.frontFace, w, h, dvec3(0, 0, z + 0.0055), LED_LINE_FAR_H_M));
 }
 
 // The z (tray frame) of the supply or return header, `trayD` deep.
@@ -243,7 +244,7 @@ void addFrontInterior(BuildContext& ctx, Prototype& p, double w, double h, doubl
                                looks::DARK_STEEL, "fan hub"));
   }
   for (int k = 0; k < dims.count("compute_tray.dpus"); ++k) {
-    const double x = DPU_ROW_X_M[k % 2], cardD = 0.13, z = d / 2 - 0.003 - cardD / 2;
+    const double x = dpuPortsX(dims, k), cardD = 0.13, z = d / 2 - 0.003 - cardD / 2;
     p.parts.push_back(boxPart(box, dvec3(x, top + 0.012, z), dvec3(0.05, boardT, cardD), looks::PCB,
                               "BlueField-3 card " + std::to_string(k)));
     p.parts.push_back(boxPart(box, dvec3(x, top + 0.012 + boardT + 0.006, z - 0.02),
@@ -298,7 +299,9 @@ glm::dvec2 spineCartridgeX_m(const Dimensions& dims, double trayW, int i) {
 }
 
 Part trayLedLine(MeshId mesh, double trayW, double trayH, const glm::dvec3& foot, double height_m) {
-  return trayLedLineAt(mesh, trayW, trayH, foot, height_m);
+  return boxPart(mesh, foot + dvec3(trayW * LED_LINE_X, trayH * LED_LINE_Y, 0),
+                 dvec3(trayW * LED_LINE_WIDTH, height_m, LED_LINE_D_M), looks::LED_LINE,
+                 "LED line");
 }
 
 PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
