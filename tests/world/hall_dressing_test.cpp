@@ -77,15 +77,20 @@ struct Cabinet {
   world::Aabb box;  // hall frame
 };
 
-// Row `path`'s cabinets on the floor (CDUs, compute racks, leaf racks), by their own bounds.
+// Row `path`'s cabinets on the floor (CDUs, compute racks, leaf racks), by their frame's side
+// panels where they have them (not the fibres hanging out of a rack's front), else their bounds.
 std::vector<Cabinet> cabinetsOf(const world::Scene& scene, const std::string& path) {
   std::vector<Cabinet> out;
   const auto row = scene.resolve(path);
   EXPECT_TRUE(row.has_value()) << path;
   if (!row) return out;
   for (const world::ChildInstance& child : scene.prototype(row->second).children) {
+    const world::Prototype& cabinet = scene.prototype(child.prototype);
+    world::Aabb frame;
+    for (const world::Part& part : cabinet.parts)
+      if (part.name == "side panel") frame.extend(part.bounds);
     const world::Aabb box =
-        world::transformAabb(row->first * child.local, scene.prototype(child.prototype).bounds);
+        world::transformAabb(row->first * child.local, frame.empty() ? cabinet.bounds : frame);
     if (std::abs(box.min.y) < 0.01) out.push_back({child.name, box});
   }
   return out;

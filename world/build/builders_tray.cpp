@@ -14,7 +14,8 @@ namespace {
 
 using glm::dvec3;
 
-// A tray's scale-out fibres open a little later than the tray (a few pixels per cable).
+// A tray's scale-out fibres show only near, a little after the tray opens (a few pixels a cable);
+// smaller, nothing stands for them (LodDesc::hiddenWhenSmall).
 constexpr float FIBRES_OPEN_PX = 60.0f;
 
 // A compute tray's LED line: left of centre, near its foot (shares of the tray's width and
@@ -64,6 +65,7 @@ PrototypeId buildScaleOutFibres(BuildContext& ctx) {
   p.name = "scale-out fibres";
   p.lod = proxyLod(looks::FIBER, FIBRES_OPEN_PX);
   p.lod.hasProxy = false;
+  p.lod.hiddenWhenSmall = true;
   const double side = trayFibreSideX_m(trayW);
   // Out of the cages on the bezel's face.
   const double z0 = BEZEL_T_M;

@@ -156,7 +156,10 @@ struct CollectWalk {
                       pointBoxDistance(view.eye, box) > view.drawDistance_m)) {
       return Fate::Culled;
     }
-    if (proto.lod.hasProxy && px < proto.lod.openPixels * view.lodScale) return Fate::Proxy;
+    if (px < proto.lod.openPixels * view.lodScale) {
+      if (proto.lod.hasProxy) return Fate::Proxy;
+      if (proto.lod.hiddenWhenSmall) return Fate::Culled;
+    }
     if (proto.lod.openSide != glm::vec3(0.0f)) {
       const glm::dvec3 side = glm::dvec3(world * glm::dvec4(glm::dvec3(proto.lod.openSide), 0.0));
       if (glm::dot(rel, side) > 0) return proto.lod.hasProxy ? Fate::Proxy : Fate::Culled;

@@ -105,6 +105,10 @@ struct ChildInstance {
 struct LodDesc {
   bool hasProxy = true;      // draw its bounds as one box when small
   float openPixels = 40.0f;  // projected bounding radius (px) above which it expands
+  // Without a proxy, it opens with its parent at any size; with this, below openPixels nothing
+  // is drawn at all (detail that only reads near, as a tray's fibres: a row of racks of them would
+  // be 150,000 triangles of sub-pixel cables).
+  bool hiddenWhenSmall = false;
   // Non-zero: its detail faces this way (prototype frame), and it opens only when the eye is
   // on that side of its centre (a rack's back from the front aisle stays closed).
   glm::vec3 openSide{0.0f};
