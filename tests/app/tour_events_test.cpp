@@ -359,6 +359,53 @@ TEST(TourEvents, PowerFlowsFromTheSubstationToEveryHallAsWideAsItsPower) {
   EXPECT_NEAR(world::PowerFlow::width_m(30e6), 30 * world::PowerFlow::WIDTH_M_PER_MW, 1e-12);
 }
 
+// The power follows the feeders from the substation to the halls (visual brief, tour chapter 10):
+// however much the halls draw, no band runs through a generator yard, and the trunk lies between
+// the halls' walls and the substation, on the substation's side.
+TEST(TourEvents, PowerRunsFromTheSubstationToTheHallsClearOfTheGeneratorYards) {
+  TourRig rig;
+  rig.go(10, 3);  // the campus
+  world::World& w = *rig.session.world;
+  const world::Scene& scene = w.scene();
+  const auto substation = scene.worldBounds("substation");
+  ASSERT_TRUE(substation);
+  std::vector<world::Aabb> yards, halls;
+  for (size_t h = 0; h < w.hallPower_W().size(); ++h) {
+    if (auto yard = scene.worldBounds("gensets" + std::to_string(h))) yards.push_back(*yard);
+    if (auto hall = scene.worldBounds("hall" + std::to_string(h))) halls.push_back(*hall);
+  }
+  ASSERT_FALSE(yards.empty());
+  ASSERT_EQ(halls.size(), w.hallPower_W().size());
+  const auto overlapInPlan = [](const world::Aabb& a, const world::Aabb& b) {
+    return a.min.x < b.max.x && b.min.x < a.max.x && a.min.z < b.max.z && b.min.z < a.max.z;
+  };
+  // The span between the halls and the substation, on its side of them.
+  double hallsMin = 1e300, hallsMax = -1e300;
+  for (const world::Aabb& hall : halls)
+    hallsMin = std::min(hallsMin, hall.min.z), hallsMax = std::max(hallsMax, hall.max.z);
+  const bool beyond = substation->center().z > 0.5 * (hallsMin + hallsMax);
+  const double spanMin = beyond ? hallsMax : substation->max.z;
+  const double spanMax = beyond ? substation->min.z : hallsMin;
+  ASSERT_LT(spanMin, spanMax) << "the substation stands level with the halls";
+  // The tour's load, and every hall at 60 MW (past the widest band).
+  const std::vector<double> heavy(halls.size(), 60e6);
+  for (const std::vector<double>& load : {w.hallPower_W(), heavy}) {
+    SCOPED_TRACE(load == heavy ? "60 MW a hall" : "the tour's load");
+    for (const auto& f : w.powerFlow().layout(load)) {
+      for (const world::Aabb& yard : yards)
+        EXPECT_FALSE(overlapInPlan(f.box, yard))
+            << "hall " << f.hall << (f.heat ? " heat" : " power") << " band through a genset yard";
+      if (f.heat) continue;
+      if (f.hall < 0) {  // the substation's feed and the trunk
+        EXPECT_GE(f.box.min.z, spanMin) << "the trunk runs behind the halls";
+        EXPECT_LE(f.box.max.z, spanMax) << "the trunk runs past the substation";
+      }
+      // Power never runs through a hall either: it stops at the wall.
+      for (const world::Aabb& hall : halls) EXPECT_FALSE(overlapInPlan(f.box, hall));
+    }
+  }
+}
+
 // Chapter 9: each TP group's trays wear their pipeline stage's colour on every rack of the hall.
 // The stage of a rack's slot follows the engine's documented placement (sim/engine/training.cpp):
 // group i = stage x dp + replica of tp GPUs sits in rack i mod racks at slot i / racks. Turning

@@ -272,12 +272,27 @@ std::vector<PowerFlow::Flow> PowerFlow::layout(const std::vector<double>& hallPo
   std::vector<Flow> out;
   const size_t n = std::min(m_halls.size(), hallPower_W.size());
   if (n == 0) return out;
-  // The trunk runs along x in front of the halls (their low-z side), from the substation.
-  double front = 1e300;
-  for (size_t h = 0; h < n; ++h) front = std::min(front, m_halls[h].min.z);
-  const double trunkZ = front - 0.5 * MAX_WIDTH_M - 2.0;
+  // The trunk follows the feeders' route: along x on the side of the halls that faces the
+  // substation, midway between their walls and the substation's near edge (the site road), so it
+  // never runs behind the halls through their generator yards. A substation level with the halls
+  // (beside the row) feeds a trunk just off the halls' walls on its side.
+  const double subX = m_substation.center().x, subZ = m_substation.center().z;
+  double hallsMinZ = 1e300, hallsMaxZ = -1e300;
+  for (size_t h = 0; h < n; ++h) {
+    hallsMinZ = std::min(hallsMinZ, m_halls[h].min.z);
+    hallsMaxZ = std::max(hallsMaxZ, m_halls[h].max.z);
+  }
+  const double side = subZ >= 0.5 * (hallsMinZ + hallsMaxZ) ? 1.0 : -1.0;
+  const double wall = side > 0 ? hallsMaxZ : hallsMinZ;
+  const double subEdge = side > 0 ? m_substation.min.z : m_substation.max.z;
+  const double gap_m = side * (subEdge - wall);
+  const bool between = gap_m > 0;
+  const double trunkZ = between ? 0.5 * (wall + subEdge) : wall + side * (0.5 * MAX_WIDTH_M + 2.0);
+  // As wide as its power, but no wider than half the gap it runs in: each hall's feed shows
+  // between the trunk and the hall's wall, and the trunk stays off the yards across the road.
+  const double trunkMax_m = between ? std::max(MIN_WIDTH_M, 0.5 * gap_m) : MAX_WIDTH_M;
+  auto trunkWidth = [&](double power_W) { return std::min(width_m(power_W), trunkMax_m); };
   const double y = m_halls.front().min.y + 0.3;
-  const double subX = m_substation.center().x;
   std::vector<size_t> order(n);
   for (size_t h = 0; h < n; ++h) order[h] = h;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -295,29 +310,39 @@ std::vector<PowerFlow::Flow> PowerFlow::layout(const std::vector<double>& hallPo
   // The substation's feed to the trunk, then the trunk hall to hall, carrying what lies beyond.
   double beyond_W = 0;
   for (size_t h = 0; h < n; ++h) beyond_W += std::max(0.0, hallPower_W[h]);
+  // Each hall's feed leaves the trunk a quarter of the hall's width off its centre, so that it
+  // does not lie under the heat leaving from the middle of the hall: on the half away from the
+  // substation, where the building's lobby (on the substation's half) does not cover it.
+  auto feedX = [&](size_t h) {
+    const double away = subX < m_halls[h].center().x ? 1.0 : -1.0;
+    return m_halls[h].center().x + away * 0.25 * m_halls[h].size().x;
+  };
   glm::dvec3 at(subX, y, trunkZ);
   out.push_back(
-      {band(glm::dvec3(subX, y, m_substation.min.z), at, width_m(beyond_W)), beyond_W, false, -1});
+      {band(glm::dvec3(subX, y, subEdge), at, trunkWidth(beyond_W)), beyond_W, false, -1});
   for (size_t k = 0; k < n; ++k) {
     const size_t h = order[k];
-    const glm::dvec3 next(m_halls[h].center().x, y, trunkZ);
-    out.push_back({band(at, next, width_m(beyond_W)), beyond_W, false, -1});
+    const glm::dvec3 next(feedX(h), y, trunkZ);
+    out.push_back({band(at, next, trunkWidth(beyond_W)), beyond_W, false, -1});
     at = next;
     beyond_W -= std::max(0.0, hallPower_W[h]);
   }
   for (size_t h = 0; h < n; ++h) {
     const double p = std::max(0.0, hallPower_W[h]);
-    const double x = m_halls[h].center().x;
-    out.push_back({band(glm::dvec3(x, y, trunkZ), glm::dvec3(x, y, m_halls[h].min.z), width_m(p)),
-                   p, false, int32_t(h)});
+    const double x = feedX(h);
+    out.push_back(
+        {band(glm::dvec3(x, y, trunkZ), glm::dvec3(x, y, wall), width_m(p)), p, false, int32_t(h)});
     const Aabb& cooler = m_coolers[h];
     if (cooler.empty()) continue;
-    // Heat leaves from the hall's far side into the middle of its yard.
+    // Heat leaves from the middle of the hall's wall that faces its yard into the middle of the
+    // yard, a little above the power bands so that where it crosses the trunk the two do not
+    // share a plane.
+    const double cx = m_halls[h].center().x, hy = y + HEAT_LIFT_M;
     const bool beyond = cooler.center().z > m_halls[h].center().z;
     const double from = beyond ? m_halls[h].max.z : m_halls[h].min.z;
     const double to = cooler.center().z;
     out.push_back(
-        {band(glm::dvec3(x, y, from), glm::dvec3(x, y, to), width_m(p)), p, true, int32_t(h)});
+        {band(glm::dvec3(cx, hy, from), glm::dvec3(cx, hy, to), width_m(p)), p, true, int32_t(h)});
   }
   return out;
 }

@@ -88,7 +88,8 @@ class HbmStream {
   Aabb m_die;
 };
 
-/// Chapter 10: power flowing from the substation along a trunk in front of the halls, into each
+/// Chapter 10: power flowing from the substation along a trunk on the halls' substation side (the
+/// feeders' route, never through the generator yards behind them), into each
 /// hall as wide as its IT power, and the same heat leaving each hall for its cooling yard. The
 /// trunk narrows as each hall takes its share; pulses run along every flow.
 class PowerFlow {
@@ -97,6 +98,7 @@ class PowerFlow {
   static constexpr double MIN_WIDTH_M = 1.0, MAX_WIDTH_M = 40.0;
   static constexpr double PULSE_SPEED_MPS = 40.0;
   static constexpr double PULSE_SPACING_M = 30.0;
+  static constexpr double HEAT_LIFT_M = 0.1;  // heat bands above power bands where they cross
 
   /// The flows of the campus in `scene`: its "substation", "hallN" and "coolingN" (nothing when
   /// the campus has no substation or no hall); `racks` gives each hall's racks.
