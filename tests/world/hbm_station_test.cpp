@@ -195,3 +195,22 @@ TEST(HbmStation, ItsFrameKeepsToTheTriangleBudgetWithNothingHeldBack) {
   EXPECT_LE(stats.triangles, 150000u);  // issue 17's budget for any frame
   EXPECT_EQ(stats.heldBack, 0u);        // no built-in part drawn as a proxy box for the budget
 }
+
+// Far off, a child drawn as its proxy box fills its bounds: no child of the drawing may span the
+// cut quadrant, or a small still shows the stack whole again, the cut filled with a tan block.
+TEST(HbmStation, NoChildsBoxFillsTheCutQuadrant) {
+  const world::Scene& scene = worldtest::defaultWorld().scene();
+  const auto hero = scene.resolve(station("hbm").path);
+  ASSERT_TRUE(hero.has_value());
+  const world::Prototype& stack = scene.prototype(hero->second);
+  ASSERT_FALSE(stack.children.empty());
+  // The cut quadrant's middle, in the stack's frame: +X +Z, half way up the x4 stack.
+  const glm::dvec3 cut(0.25 * m("width"), 0.5 * HEIGHT_SCALE * m("height"), 0.25 * m("depth"));
+  for (const world::ChildInstance& child : stack.children) {
+    const world::Aabb box =
+        world::transformAabb(child.local, scene.prototype(child.prototype).bounds);
+    EXPECT_FALSE(glm::all(glm::greaterThanEqual(cut, box.min)) &&
+                 glm::all(glm::lessThanEqual(cut, box.max)))
+        << child.name;
+  }
+}

@@ -331,10 +331,12 @@ PrototypeId buildHbmStack(BuildContext& ctx, bool cutaway) {
   const double bump = 0.45 * pitch;  // a bump's diameter: under half the pitch, as drawn bumps are
   const int sites = int(std::floor(0.5 * std::min(w, d) / pitch));
   const double tsvTop = y - dram;  // the top DRAM die's underside
-  Prototype row;
-  row.name = "TSVs and microbumps (cut faces)";
-  row.lod = proxyLod(looks::UNDERFILL, 60.0f);
+  // One row per cut face: each row's box is a thin strip along its face, so that its proxy (a
+  // far stack's few pixels) stays on the face instead of filling the cut quadrant between them.
   for (int face = 0; face < 2; ++face) {
+    Prototype row;
+    row.name = std::string("TSVs and microbumps (cut face ") + (face == 0 ? "x" : "z") + ")";
+    row.lod = proxyLod(looks::UNDERFILL, 60.0f);
     for (int i = 0; i < sites; ++i) {
       const double along = pitch * (i + 0.5);  // from the inner corner
       const dvec3 at = face == 0 ? dvec3(along, 0, 0) : dvec3(0, 0, along);
@@ -349,9 +351,10 @@ PrototypeId buildHbmStack(BuildContext& ctx, bool cutaway) {
                                     "TSV " + std::to_string(face * sites + i)));
       }
     }
+    // Centred on the cut planes: the saw went through these bumps and TSVs.
+    p.children.push_back(placeChild(ctx.scene.add(std::move(row)), dvec3(0.0),
+                                    face == 0 ? "tsv_row_x" : "tsv_row_z"));
   }
-  // Centred on the cut planes: the saw went through these bumps and TSVs.
-  p.children.push_back(placeChild(ctx.scene.add(std::move(row)), dvec3(0.0), "tsv_rows"));
   return ctx.scene.add(std::move(p));
 }
 

@@ -10,6 +10,13 @@ namespace world {
 namespace {
 
 // The paths and texts the specs point into: kept alive while the specs are read.
+// The hbm station's view: from the stack's front right (its cut quadrant) and above, more from
+// the right than the front so that the die behind the stack (-Z) opens out to its right; and how
+// far past the stack the frame reaches onto the die, in stack sizes: about half the die's width.
+constexpr double HBM_VIEW_FROM[3] = {0.3, 0.95, 1.0};
+constexpr double HBM_DIE_REACH = 0.5;
+constexpr double HBM_FRAMING = 0.9;
+
 struct SpecText {
   std::string sm, die, hbm, die1, package, tray, rack, dieTitle, dieText, packageTitle, packageText,
       trayTitle, trayText, rackTitle, rackText, rowText, cabinetSystems;
@@ -17,24 +24,29 @@ struct SpecText {
 
 // The hbm station of a Blackwell package: the cut-open drawing of its stack 0 (a stand-in,
 // heights x4, builders_chip.cpp) beside the GPU die on the interposer, its package the studio;
-// seen from the front right and above, into the cut quadrant. Its callouts name what the cut
-// shows, and the title says the heights are drawn x4 in every text mode.
-StationSpec hbmCutaway(const char* path, const char* package) {
-  return {"hbm",
-          "HBM3e stack, cut open (height ×4)",
-          "DRAM dies stacked on a base logic die, bonded by microbumps, joined by TSVs",
-          path,
-          true,
-          glm::dvec3(0.9, 0.55, 1.0),
-          1.0,
-          package,
-          "",
-          nullptr,
-          HBM_CUTAWAY_DRAWING,
-          {{" × DRAM", "DRAM die", {0.0, 0.6, 1.0}, true},
-           {"base die", "base logic die", {0.25, 0.5, 1.0}},
-           {"TSVs", "TSV", {0.75, 0.6, 0.0}},
-           {"height ×4", "DRAM die", {0.25, 1.0, 0.0}}}};
+// seen from the front right and above, into the cut quadrant, the view reaching past the stack
+// onto the die `die` behind it (its HBM PHY edge faces the stack) so that the stack stands as a
+// block beside the die it feeds. Its callouts name what the cut shows, and the title says the
+// heights are drawn x4 in every text mode.
+StationSpec hbmCutaway(const char* path, const char* package, const char* die) {
+  StationSpec spec{"hbm",
+                   "HBM3e stack, cut open (height ×4)",
+                   "DRAM dies stacked on a base logic die, bonded by microbumps, joined by TSVs",
+                   path,
+                   true,
+                   glm::dvec3(HBM_VIEW_FROM[0], HBM_VIEW_FROM[1], HBM_VIEW_FROM[2]),
+                   HBM_FRAMING,
+                   package,
+                   "",
+                   nullptr,
+                   HBM_CUTAWAY_DRAWING,
+                   {{" × DRAM", "DRAM die", {0.0, 0.6, 1.0}, true},
+                    {"base die", "base logic die", {0.25, 0.5, 1.0}},
+                    {"TSVs", "TSV", {0.75, 0.6, 0.0}},
+                    {"height ×4", "DRAM die", {0.25, 1.0, 0.0}}}};
+  spec.context = die;
+  spec.contextReach = HBM_DIE_REACH;
+  return spec;
 }
 
 // An 8-GPU HGX system (DGX H100, HGX H200, DGX B200): the hero system is rack 0 of row 0,
@@ -79,7 +91,7 @@ std::vector<StationSpec> chassisSpecs(const SystemLayout& system, SpecText& t) {
        t.sm.c_str(), true, above, 0.97},
       {"die", t.dieTitle.c_str(), t.dieText.c_str(), t.die.c_str(), true, above, 1.0, nullptr,
        blackwell ? "die1" : "", blackwell ? t.die1.c_str() : nullptr},
-      blackwell ? hbmCutaway(t.hbm.c_str(), P)
+      blackwell ? hbmCutaway(t.hbm.c_str(), P, t.die.c_str())
                 : StationSpec{"hbm", "HBM stack", "base logic die under stacked DRAM dies",
                               t.hbm.c_str(), true, glm::dvec3(0.6, 0.5, 1.0), 1.0, P},
       {"package", t.packageTitle.c_str(), t.packageText.c_str(), P, true, above, 1.0},
@@ -117,7 +129,7 @@ std::vector<StationSpec> specs(const SystemLayout& system, SpecText& t) {
       {"die", "Blackwell die",
        "one of the two GB100 dies: GPCs of SMs, L2, HBM PHYs, NVLink, NV-HBI", die.c_str(), true,
        above, 1.0, nullptr, "die1", die1.c_str()},
-      hbmCutaway(hbm.c_str(), P),
+      hbmCutaway(hbm.c_str(), P, die.c_str()),
       // The package with its cold plate lifted straight up off it (a stand-in, builders_chip.cpp),
       // framed together, seen lower than `above` so the dies show between plate and package.
       {"package", "B200 package", "2 dies and 8 HBM3e stacks on a CoWoS-L interposer and substrate",
@@ -331,6 +343,14 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
       if (child.standIn == StandIn::Model && StudioFilter::names(standIns, child.standInDrawing))
         framed.extend(
             transformAabb(transform * child.local, scene.prototype(child.prototype).bounds));
+    }
+    if (spec.context) {  // the part of the context within reach of the hero
+      if (auto context = scene.worldBounds(spec.context)) {
+        const glm::dvec3 reach = spec.contextReach * bounds.size();
+        const Aabb near{glm::max(context->min, bounds.min - reach),
+                        glm::min(context->max, bounds.max + reach)};
+        if (glm::all(glm::lessThanEqual(near.min, near.max))) framed.extend(near);
+      }
     }
     Station station = makeStation(spec, bounds, transform, verticalFov_rad);
     station.viewpoint = fitToFrame(station.viewpoint, framed, verticalFov_rad);

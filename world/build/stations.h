@@ -71,6 +71,11 @@ struct StationSpec {
   // Of the campus root's children (`path` ""), those the view frames (names, "x*"): one hall and
   // what stands round it; nullptr: all. Its scale is still the whole campus's.
   const char* frames = nullptr;
+  // What the view frames beside the hero as its context without being part of it (the GPU die
+  // the hbm stack feeds): an instance path, and how far past the hero's bounds into it the frame
+  // reaches along each axis, in the hero's own extents along that axis.
+  const char* context = nullptr;
+  double contextReach = 0;
 };
 
 /// The station `spec` for an instance with world `bounds` and world `transform`: the camera
