@@ -205,6 +205,9 @@ inline constexpr const char* COLD_PLATE_DRAWING = "cold_plate_lifted";
 /// How far the package station's drawing lifts the cold plate off the dies: a layout choice,
 /// high enough that a 3/4 view from above sees the dies between plate and package.
 inline constexpr double COLD_PLATE_LIFT_M = 0.04;
+/// A B200 cold plate's supply and return fittings stand this share of its width either side of
+/// its centre line (a layout choice; the tray's plates and the lifted drawing alike).
+inline constexpr double B200_PLATE_FITTING_X = 0.3;
 /// A B200 package: substrate, CoWoS-L interposer, 2 GB100 dies, 8 HBM3e stacks.
 /// A package's dressing on its substrate (`substrate`: width, thickness, depth in metres): the
 /// stiffener ring round its edge and rows of 0402 decoupling capacitors along the interposer's

@@ -13,9 +13,8 @@ using glm::dvec3;
 // How far the supply and return stubs run towards the tray's rear manifold (-Z) before the
 // drawing ends them: long enough to read as the loop's tubes, short of the package's studio.
 constexpr double TUBE_STUB_M = 0.03;
-// The fittings' spacing across the plate (X) and their inset from its rear edge: layout
-// choices, the tray's tubes leave their plates 30 mm apart (builders_system.cpp).
-constexpr double FITTING_SPACING_M = 0.030;
+// The fittings' inset from the plate's rear edge: a layout choice (their spacing across it is the
+// tray's plates', B200_PLATE_FITTING_X).
 constexpr double FITTING_INSET_M = 0.012;
 
 }  // namespace
@@ -50,14 +49,13 @@ PrototypeId buildLiftedColdPlate(BuildContext& ctx, const glm::dvec2& contact) {
   const double fz = -d / 2 + FITTING_INSET_M;
   const std::array<Look, 2> coolant = {looks::COOLANT_SUPPLY, looks::COOLANT_RETURN};
   for (int k = 0; k < 2; ++k) {
-    const double x = (k == 0 ? -0.5 : 0.5) * FITTING_SPACING_M;
+    const double x = (k == 0 ? -1 : 1) * B200_PLATE_FITTING_X * w;
     const std::string which = k == 0 ? "supply" : "return";
     p.parts.push_back(tubePart(cylinder, dvec3(x, top, fz), dvec3(x, top + fitH, fz), fitD,
                                looks::NICKEL, "cold plate " + which + " fitting"));
     const double y = top + fitH - tubeD / 2;  // the tube's axis, in the elbow's head
-    p.parts.push_back(tubePart(cylinder, dvec3(x, y, fz),
-                               dvec3(x, y, -d / 2 - TUBE_STUB_M), tubeD, coolant[k],
-                               "coolant " + which + " tube"));
+    p.parts.push_back(tubePart(cylinder, dvec3(x, y, fz), dvec3(x, y, -d / 2 - TUBE_STUB_M), tubeD,
+                               coolant[k], "coolant " + which + " tube"));
   }
   return ctx.scene.add(std::move(p));
 }

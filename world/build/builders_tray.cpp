@@ -350,7 +350,7 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
   const double runY = scTop + pkgH + plateT + plumbing.fittingH + plumbing.tubeD / 2;
   const double plateW = dims.meters("b200_cold_plate.width");
   const double plateD = dims.meters("b200_cold_plate.depth");
-  constexpr double GPU_FITTING_X = 0.3, GRACE_FITTING_X = 0.1;
+  constexpr double GRACE_FITTING_X = 0.1;
   HeaderReach reach;
   for (int s = 0; s < superchips; ++s) {
     const double sx = -w / 2 + w * (s + 0.5) / superchips;
@@ -372,7 +372,7 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
       // The hero GPU's cold plate is off, so its dies can be seen.
       if (!hero) {
         addCooledPlate(ctx, p, plumbing, "B200", dvec3(gx, scTop + pkgH, gpuZ),
-                       dvec3(plateW, plateT, plateD), GPU_FITTING_X, runY, d, h / 2, reach);
+                       dvec3(plateW, plateT, plateD), B200_PLATE_FITTING_X, runY, d, h / 2, reach);
       }
     }
   }
