@@ -208,10 +208,11 @@ TEST(HallDressing, BuswayClearsTheRowsTrayPipesAndCabinets) {
     const Placed* bus = named(drops, "busway");
     ASSERT_NE(bus, nullptr);
     // Level with the raceway, beside it: both lanes in sight from above.
-    const Placed* tray = named(partsOf(scene, row), "overhead cable tray");
+    const std::vector<Placed> overhead = partsOf(scene, row);  // `tray` points into it
+    const Placed* tray = named(overhead, "overhead cable tray");
     ASSERT_NE(tray, nullptr);
     EXPECT_NEAR(bus->box.center().y, tray->box.center().y, TOL_M) << row;
-    for (const Placed& part : partsOf(scene, row))
+    for (const Placed& part : overhead)
       EXPECT_FALSE(overlaps(bus->box, part.box)) << row << ": busway through " << part.name;
     for (const Cabinet& cab : cabinetsOf(scene, row))
       EXPECT_GT(bus->box.min.y, roofOf(cab.name)) << row << ": busway in " << cab.name;
