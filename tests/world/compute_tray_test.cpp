@@ -21,13 +21,7 @@ constexpr double RACK_UNIT_M = 0.04445;  // EIA-310-D: 1U = 1.75 in
 constexpr int DRIVES = 4, NICS = 4;
 constexpr double E1S_WIDTH_M = 0.0315;  // SNIA SFF-TA-1006: an E1.S module is 31.5 mm wide
 
-struct Built {
-  world::MeshLibrary meshes;
-  world::Scene scene;
-  world::PrimitiveMeshes primitives;
-  Built() { primitives = world::registerPrimitives(meshes); }
-  world::BuildContext ctx() { return world::BuildContext{scene, primitives, worldtest::dims()}; }
-};
+using worldtest::Built;
 
 std::vector<Aabb> named(const world::Prototype& p, const std::string& name) {
   std::vector<Aabb> out;

@@ -35,12 +35,7 @@ double catalogMm(const std::string& path) {
   return q->value;
 }
 
-struct Built {
-  world::MeshLibrary meshes;
-  world::Scene scene;
-  world::PrimitiveMeshes primitives;
-  Built() { primitives = world::registerPrimitives(meshes); }
-  world::BuildContext ctx() { return world::BuildContext{scene, primitives, worldtest::dims()}; }
+struct Built : worldtest::Built {
   glm::dvec3 sizeMm(world::PrototypeId id) const {
     return scene.prototype(id).bounds.size() * 1000.0;
   }

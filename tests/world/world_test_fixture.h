@@ -10,6 +10,7 @@
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
+#include "world/build/builders.h"
 #include "world/world.h"
 
 namespace worldtest {
@@ -37,6 +38,15 @@ inline world::World& defaultWorld() {
   }();
   return *w;
 }
+
+/// An empty scene with the primitive meshes, to build one prototype into from the catalog.
+struct Built {
+  world::MeshLibrary meshes;
+  world::Scene scene;
+  world::PrimitiveMeshes primitives;
+  Built() { primitives = world::registerPrimitives(meshes); }
+  world::BuildContext ctx() { return world::BuildContext{scene, primitives, dims()}; }
+};
 
 /// A world of its own, for a test that changes it (engine-driven looks, shadow casting).
 inline std::unique_ptr<world::World> freshWorld() {
