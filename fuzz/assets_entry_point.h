@@ -15,8 +15,8 @@
 
 #include "fuzz/entry_points.h"
 #include "sim/json_checker.h"
-#include "world/build/asset_overrides.h"
-#include "world/build/builders.h"
+#include "world/builders/asset_overrides.h"
+#include "world/builders/builders.h"
 
 namespace fuzzentry {
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "sim/result.h"
-#include "world/build/builders.h"
-#include "world/build/model_prototype.h"
-#include "world/build/stations.h"
+#include "world/builders/builders.h"
+#include "world/builders/model_prototype.h"
+#include "world/builders/stations.h"
 #include "world/live/calm.h"
 #include "world/live/compute_glow.h"
 #include "world/live/coolant.h"

@@ -11,7 +11,7 @@
 #include "app/cli/commands.h"
 #include "sim/engine/scenarios.h"
 #include "sim/scenario.h"
-#include "world/build/dimensions.h"
+#include "world/builders/dimensions.h"
 #include "world/live/overlays.h"
 #include "world/tour/tour.h"
 #include "world/world.h"

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "app/cli/commands.h"
-#include "world/build/asset_overrides.h"
-#include "world/build/builders.h"
+#include "world/builders/asset_overrides.h"
+#include "world/builders/builders.h"
 #include "world/gltf/gltf_import.h"
 
 namespace app {
@@ -24,7 +24,7 @@ std::string mebibytes(uint64_t bytes) {
   return text;
 }
 
-// What loading will cost, against the budget loading applies (world/build/asset_overrides.h).
+// What loading will cost, against the budget loading applies (world/builders/asset_overrides.h).
 void printCost(const world::ModelCost& cost) {
   const world::AssetBudget budget;
   std::cout << "  drawn      " << cost.triangles << " triangles (of " << budget.maxTriangles

@@ -21,7 +21,7 @@ struct RenderOptions {
   std::string device;       // --device: index or name substring
   bool validation = false;  // --validation, or DCWALK_VALIDATION=1, or a Debug build
   std::string sizeText = "1280x720";
-  std::string assetsFile;  // --assets: asset override file (world/build/asset_overrides.h)
+  std::string assetsFile;  // --assets: asset override file (world/builders/asset_overrides.h)
   renderer::Quality quality = renderer::Quality::Auto;  // --quality
 };
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "sim/catalog.h"
-#include "world/build/asset_overrides.h"
+#include "world/builders/asset_overrides.h"
 
 #include "app/platform/window.h"
 #include "app/session/exit_status.h"

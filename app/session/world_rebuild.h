@@ -19,7 +19,7 @@
 #include "app/session/sim_host.h"
 #include "sim/engine/cluster.h"
 #include "sim/result.h"
-#include "world/build/system_layout.h"
+#include "world/builders/system_layout.h"
 #include "world/live/selection.h"
 #include "world/world.h"
 

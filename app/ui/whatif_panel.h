@@ -59,7 +59,7 @@ struct WhatIfComparisonRow {
 };
 std::vector<WhatIfComparisonRow> comparisonRows(const WhatIfComparison& comparison);
 
-/// A system the world draws (world/build/system_layout.h) and its name for people.
+/// A system the world draws (world/builders/system_layout.h) and its name for people.
 struct SystemName {
   const char* id;  // catalog systems.<id>, the value of cluster.system
   const char* name;

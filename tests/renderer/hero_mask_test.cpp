@@ -23,7 +23,7 @@
 #include "sim/engine/scenarios.h"
 #include "tests/renderer/fixtures.h"
 #include "tests/renderer/session_world.h"
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 #include "world/world.h"
 
 namespace {

@@ -8,9 +8,9 @@
 #include <gtest/gtest.h>
 
 #include "tests/common/paths.h"
-#include "world/build/asset_overrides.h"
-#include "world/build/builders.h"
-#include "world/build/dimensions.h"
+#include "world/builders/asset_overrides.h"
+#include "world/builders/builders.h"
+#include "world/builders/dimensions.h"
 #include "world/world.h"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/world/world_test_fixture.h"
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 
 namespace {
 

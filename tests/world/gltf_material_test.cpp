@@ -17,7 +17,7 @@
 
 #include "tests/common/paths.h"
 #include "tests/world/gltf_test_files.h"
-#include "world/build/model_prototype.h"
+#include "world/builders/model_prototype.h"
 #include "world/gltf/gltf_import.h"
 #include "world/scene/scene.h"
 

@@ -10,7 +10,7 @@
 
 #include "sim/catalog.h"
 #include "tests/world/world_test_fixture.h"
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 
 namespace {
 

@@ -12,9 +12,9 @@
 
 #include "tests/common/paths.h"
 #include "tests/world/world_test_fixture.h"
-#include "world/build/asset_overrides.h"
-#include "world/build/builders.h"
-#include "world/build/model_prototype.h"
+#include "world/builders/asset_overrides.h"
+#include "world/builders/builders.h"
+#include "world/builders/model_prototype.h"
 #include "world/scene/procedural_textures.h"
 #include "world/world.h"
 

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <string>
 
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 #include "world/live/traffic.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The TPU v5e station's package (world/build/builders_gallery.cpp): the die beside its HBM2e
+// The TPU v5e station's package (world/builders/builders_gallery.cpp): the die beside its HBM2e
 // stacks on the interposer, and each MXU drawn as a 16 x 16 grid of cells.
 #include <cmath>
 #include <string>

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "tests/world/world_test_fixture.h"
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 
 namespace {
 

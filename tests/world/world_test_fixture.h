@@ -10,7 +10,7 @@
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 #include "world/world.h"
 
 namespace worldtest {

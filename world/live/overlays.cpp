@@ -74,7 +74,7 @@ std::optional<uint32_t> numberAfter(std::string_view name, std::string_view pref
 bool isGpuPackage(std::string_view name) {
   const size_t under = name.find("_gpu");
   if (under == std::string_view::npos || !numberAfter(name.substr(under + 1), "gpu")) return false;
-  // A GB200 superchip's GPUs, or an HGX baseboard's (world/build/builders_hgx.cpp).
+  // A GB200 superchip's GPUs, or an HGX baseboard's (world/builders/builders_hgx.cpp).
   return numberAfter(name.substr(0, under), "superchip") ||
          numberAfter(name.substr(0, under), "baseboard");
 }

@@ -1,10 +1,10 @@
-#include "world/build/asset_overrides.h"
+#include "world/builders/asset_overrides.h"
 
 #include <algorithm>
 #include <map>
 
 #include "sim/json_checker.h"
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 
 namespace world {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <map>
 
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 
 namespace world {
 

@@ -5,7 +5,7 @@
 
 #include <glm/gtc/constants.hpp>
 
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 #include "world/scene/procedural_textures.h"
 
 namespace world {

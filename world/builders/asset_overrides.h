@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "sim/result.h"
-#include "world/build/model_prototype.h"
+#include "world/builders/model_prototype.h"
 
 namespace world {
 

@@ -1,10 +1,10 @@
-#include "world/build/stations.h"
+#include "world/builders/stations.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 
 namespace world {
 namespace {

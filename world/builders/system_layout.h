@@ -10,7 +10,7 @@
 
 #include "sim/engine/cluster.h"
 #include "sim/result.h"
-#include "world/build/dimensions.h"
+#include "world/builders/dimensions.h"
 
 namespace world {
 

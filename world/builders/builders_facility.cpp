@@ -9,7 +9,7 @@
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 
 namespace world {
 namespace {

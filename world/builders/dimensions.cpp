@@ -1,4 +1,4 @@
-#include "world/build/dimensions.h"
+#include "world/builders/dimensions.h"
 
 #include <cmath>
 #include <vector>
@@ -215,7 +215,7 @@ const std::vector<Required>& requiredFigures() {
       {"raceway.drop_diameter", Kind::Length},
       {"transmission.tower_height", Kind::Length},
       {"transmission.span", Kind::Length},
-      // 8-GPU HGX systems, by catalog system id (world/build/builders_hgx.cpp).
+      // 8-GPU HGX systems, by catalog system id (world/builders/builders_hgx.cpp).
       {"dgx_h100.height_u", Kind::Number},
       {"dgx_h100.height", Kind::Length},
       {"dgx_h100.width", Kind::Length},

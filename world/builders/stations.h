@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "world/build/system_layout.h"
+#include "world/builders/system_layout.h"
 #include "world/scene/flight.h"
 #include "world/scene/scene.h"
 

@@ -1,4 +1,4 @@
-#include "world/build/model_prototype.h"
+#include "world/builders/model_prototype.h"
 
 #include <algorithm>
 #include <map>
@@ -7,7 +7,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "sim/json_checker.h"
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 
 namespace world {
 namespace {

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 #include "world/scene/procedural_textures.h"
 
 namespace world {

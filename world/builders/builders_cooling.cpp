@@ -3,7 +3,7 @@
 // (b200_cold_plate, estimates read from GB200 compute tray photographs).
 #include <array>
 
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 
 namespace world {
 namespace {

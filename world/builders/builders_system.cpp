@@ -4,7 +4,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "world/build/builders.h"
+#include "world/builders/builders.h"
 #include "world/scene/procedural_textures.h"
 
 namespace world {

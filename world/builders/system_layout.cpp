@@ -1,4 +1,4 @@
-#include "world/build/system_layout.h"
+#include "world/builders/system_layout.h"
 
 #include <algorithm>
 #include <set>

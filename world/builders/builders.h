@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "world/build/dimensions.h"
-#include "world/build/system_layout.h"
+#include "world/builders/dimensions.h"
+#include "world/builders/system_layout.h"
 #include "world/scene/mesh_primitives.h"
 #include "world/scene/scene.h"
 
