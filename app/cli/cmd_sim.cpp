@@ -4,6 +4,7 @@
 // overrides and catalogs exit with status 2; an output outside its domain (a defect of the
 // model, sim/domain.h) exits with status 1 and prints nothing.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -13,6 +14,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/flag_domains.h"
+#include "app/cli/trace_out.h"
 #include "app/session/sim_budget.h"
 #include "sim/calc/memory.h"
 #include "sim/catalog.h"
@@ -41,6 +43,7 @@ struct SimOptions {
   double until_s = 0;
   std::string seriesFormat = "csv";
   std::vector<std::string> faults;
+  TraceOutOptions trace;  // --trace-out: the modelled step as Kineto traces
 };
 
 int fail(const std::string& message) {
@@ -110,6 +113,34 @@ sim::Result<sim::engine::EngineDesc> engineDesc(const SimOptions& o) {
   return desc;
 }
 
+// The command that made a trace, kept in it.
+std::string traceSource(const SimOptions& o, double until_s) {
+  std::string source = "dcwalk sim --engine " + o.engine;
+  for (const std::string& set : o.sets) source += " --set " + set;
+  for (const std::string& fault : o.faults) source += " --fault " + fault;
+  return source + " --until " + std::to_string(until_s);
+}
+
+// --trace-out: runs the engine through the trace's window and writes one file per rank.
+int runEngineTrace(const SimOptions& o, sim::engine::Engine& e, SimProgress& progress) {
+  auto ranks = o.trace.ranks.empty() ? sim::Result<std::vector<int64_t>>(std::vector<int64_t>{})
+                                     : parseTraceRanks(o.trace.ranks, traceWorldSize(e));
+  if (!ranks) return fail(ranks.error());
+  for (int64_t r : *ranks) {
+    const auto path = std::filesystem::path(o.trace.dir) / traceFileName(r, o.trace.gzip);
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec))
+      return fail("--trace-out: " + path.string() + " exists already (nothing is written over)");
+  }
+  auto run =
+      runModelTrace(e, o.trace, o.until_s, *ranks, [&](double now_s) { progress.update(now_s); });
+  if (!run) return fail(run.error());
+  auto written = writeTraceFiles(o.trace, run->ranks, {}, traceSource(o, run->until_s));
+  if (!written) return fail(written.error());
+  for (const std::string& file : *written) std::cerr << "dcwalk sim: wrote " << file << "\n";
+  return EXIT_OK;
+}
+
 // The time simulation: runs an engine scenario to --until and writes its series.
 int runEngine(const SimOptions& o) {
   auto format = sim::engine::parseSeriesFormat(o.seriesFormat);
@@ -121,13 +152,21 @@ int runEngine(const SimOptions& o) {
     if (!fault) return fail(fault.error());
     desc->faults.push_back(*fault);
   }
+  if (!o.trace.dir.empty()) {
+    if (std::string why = checkTraceOutTarget(o.trace.dir); !why.empty()) return fail(why);
+    if (auto ranks = parseTraceRanks(o.trace.ranks.empty() ? "0" : o.trace.ranks, -1); !ranks)
+      return fail(ranks.error());
+  }
   auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
   if (!catalog) return fail(catalog.error());
   auto engine = sim::engine::Engine::create(*catalog, *desc);
   if (!engine) return fail(engine.error());
-  // In slices of one simulated second, so a long run reports its progress on stderr.
   sim::engine::Engine& e = **engine;
   SimProgress progress("dcwalk sim", e.time_s(), o.until_s);
+  if (!o.trace.dir.empty()) {
+    if (int status = runEngineTrace(o, e, progress); status != EXIT_OK) return status;
+  }
+  // In slices of one simulated second, so a long run reports its progress on stderr.
   while (e.time_s() < o.until_s) {
     e.advanceTo(std::min(o.until_s, e.time_s() + 1.0));
     progress.update(e.time_s());
@@ -236,6 +275,19 @@ Command addSimCommand(CLI::App& cli) {
   sub->add_option("--fault", options->faults,
                   "With --engine: KIND[:TARGET]@START[-END][,severity=X][,deadlock] (repeatable)")
       ->take_all();
+  CLI::Option* traceOut = sub->add_option(
+      "--trace-out", options->trace.dir,
+      "With --engine: folder to write the modelled step in as PyTorch profiler (Kineto) traces, "
+      "one file per rank (docs/trace.md)");
+  sub->add_option("--trace-ranks", options->trace.ranks,
+                  "With --trace-out: ranks to write, e.g. 0,8,16-23 (default: the first of every "
+                  "pipeline stage and the slowest GPU's; serving: replica 0 and the slowest)")
+      ->needs(traceOut);
+  addNumberOption(*sub, "sim", "--trace-from", options->trace.from_s,
+                  "With --trace-out: the window's start (default: the last training step before "
+                  "--until; serving: 0.5 s before it)")
+      ->needs(traceOut);
+  sub->add_flag("--gzip", options->trace.gzip, "With --trace-out: write .json.gz")->needs(traceOut);
   return Command{sub, [options] { return runSim(*options); }};
 }
 

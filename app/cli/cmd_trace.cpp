@@ -3,6 +3,7 @@
 // communication, exposed communication, memcpy/memset, idle), HTA's exclusive temporal
 // breakdown beside them, the NCCL collectives with their sizes, per stream and per ProfilerStep.
 // A bad file or flag exits 2 with a message naming it. See docs/trace.md.
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <iostream>
@@ -15,6 +16,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/flag_domains.h"
+#include "app/cli/trace_out.h"
 #include "app/session/trace_replay.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
@@ -31,7 +33,8 @@ struct TraceOptions {
   std::vector<std::string> files;
   bool json = false;
   std::optional<int64_t> step;
-  std::string scenario;  // an engine scenario: its training model beside the measured step
+  std::string scenario;      // an engine scenario: its training model beside the measured step
+  TraceOutOptions traceOut;  // --trace-out: the scenario's modelled step for the traced ranks
 };
 
 int fail(const std::string& message) {
@@ -239,6 +242,32 @@ std::string stepList(const RankTrace& r) {
   return list;
 }
 
+// --trace-out: the scenario's modelled step for the same ranks as the real files, each on its
+// real rank's clock (from its first GPU event, or --step's window), to open beside it.
+int writeModelledRanks(const TraceOptions& o, const std::vector<RankTrace>& real,
+                       sim::engine::Engine& engine) {
+  if (std::string why = checkTraceOutTarget(o.traceOut.dir); !why.empty()) return fail(why);
+  std::vector<int64_t> ranks, offsets;
+  for (const RankTrace& r : real) {
+    if (r.rank >= traceWorldSize(engine))
+      return fail("--trace-out: " + r.file + " is rank " + std::to_string(r.rank) + ", but " +
+                  o.scenario + "'s job has ranks 0-" + std::to_string(traceWorldSize(engine) - 1));
+    if (std::find(ranks.begin(), ranks.end(), r.rank) != ranks.end())
+      return fail("--trace-out: " + r.file + " is rank " + std::to_string(r.rank) +
+                  " again (one modelled file per rank)");
+    ranks.push_back(r.rank);
+    const sim::trace::StepWindow* step = o.step ? r.step(*o.step) : nullptr;
+    offsets.push_back(std::max<int64_t>(0, r.originNs + (step ? step->start_ns : 0)));
+  }
+  auto run = runModelTrace(engine, o.traceOut, 0.0, ranks, [](double) {});
+  if (!run) return fail(run.error());
+  auto written = writeTraceFiles(o.traceOut, run->ranks, offsets,
+                                 "dcwalk trace --scenario " + o.scenario + " --trace-out");
+  if (!written) return fail(written.error());
+  for (const std::string& file : *written) std::cerr << "dcwalk trace: wrote " << file << "\n";
+  return EXIT_OK;
+}
+
 int runTrace(const TraceOptions& o) {
   std::vector<RankTrace> ranks;
   for (const std::string& file : o.files) {
@@ -264,6 +293,9 @@ int runTrace(const TraceOptions& o) {
       return fail("--scenario " + o.scenario + ": not a training job (no step to compare)");
     }
     comparisons = compareWithModel(ranks, snapshot, o.step);
+    if (!o.traceOut.dir.empty()) {
+      if (int status = writeModelledRanks(o, ranks, **engine); status != EXIT_OK) return status;
+    }
   }
   nlohmann::ordered_json out{{"files", ranks.size()}};
   if (o.step) out["step"] = *o.step;
@@ -302,6 +334,13 @@ Command addTraceCommand(CLI::App& cli) {
   sub->add_option("--scenario", options->scenario,
                   "an engine scenario (as shot --scenario): its modelled training step beside "
                   "the measured one, and the largest gap named");
+  CLI::Option* traceOut =
+      sub->add_option("--trace-out", options->traceOut.dir,
+                      "With --scenario: folder to write the scenario's modelled step in, as "
+                      "Kineto traces of the same ranks on the same clock (docs/trace.md)")
+          ->needs("--scenario");
+  sub->add_flag("--gzip", options->traceOut.gzip, "With --trace-out: write .json.gz")
+      ->needs(traceOut);
   return Command{sub, [options] { return runTrace(*options); }};
 }
 

@@ -65,6 +65,7 @@ const std::vector<FlagDomain>& flagDomains() {
       {"shot", "--time", {0, MAX_COMMAND_SIM_S, false, "s"}},
       {"shot", "--supersample", {1, renderer::MAX_SUPERSAMPLE, true, "x"}},
       {"sim", "--until", {0, MAX_COMMAND_SIM_S, false, "s"}},
+      {"sim", "--trace-from", {0, MAX_COMMAND_SIM_S, false, "s"}},
       {"trace", "--step", {0, 4611686018427387904.0, true, ""}},  // 2^62
       {"shot", "--step", {0, 4611686018427387904.0, true, ""}},   // ProfilerStep#N of --trace
       {"tour", "--step", {0, 4611686018427387904.0, true, ""}},

@@ -5,10 +5,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #include "sim/json_file.h"
 
@@ -97,42 +101,91 @@ std::string setAside(const fs::path& path, fs::path* outTarget) {
   return "";
 }
 
+fs::path temporaryOf(const fs::path& path) {
+  return path.string() + std::string(TEMP_MARK) + std::to_string(::getpid());
+}
+
+/// Writes `contents` to `temp` (created or truncated) and fsyncs it; on failure removes it.
+/// Errors name `path`, the file it stands for.
+sim::Result<bool> writeTemporary(const fs::path& path, const fs::path& temp,
+                                 std::string_view contents) {
+  FdGuard file{::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
+  if (file.fd < 0) return failure(path, "create " + temp.filename().string(), errno);
+  if (!writeAll(file.fd, contents)) {
+    int error = errno;
+    ::unlink(temp.c_str());
+    return failure(path, "write", error);
+  }
+  if (!fsyncRetry(file.fd)) {
+    int error = errno;
+    ::unlink(temp.c_str());
+    return failure(path, "fsync", error);
+  }
+  int fd = file.fd;
+  file.fd = -1;
+  if (::close(fd) != 0) {
+    int error = errno;
+    ::unlink(temp.c_str());
+    return failure(path, "close", error);
+  }
+  return true;
+}
+
+/// fsyncs the folder holding `path`, so that a rename into it is durable.
+sim::Result<bool> syncFolderOf(const fs::path& path) {
+  const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  FdGuard folder{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  if (folder.fd < 0) return failure(path, "open folder", errno);
+  if (!fsyncRetry(folder.fd)) return failure(path, "fsync folder", errno);
+  return true;
+}
+
 }  // namespace
 
 sim::Result<bool> writeFileAtomic(const fs::path& path, std::string_view contents) {
   removeStaleTemporaries(path);
-  const fs::path temp = path.string() + std::string(TEMP_MARK) + std::to_string(::getpid());
-  {
-    FdGuard file{::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
-    if (file.fd < 0) return failure(path, "create " + temp.filename().string(), errno);
-    if (!writeAll(file.fd, contents)) {
-      int error = errno;
-      ::unlink(temp.c_str());
-      return failure(path, "write", error);
-    }
-    if (!fsyncRetry(file.fd)) {
-      int error = errno;
-      ::unlink(temp.c_str());
-      return failure(path, "fsync", error);
-    }
-    int fd = file.fd;
-    file.fd = -1;
-    if (::close(fd) != 0) {
-      int error = errno;
-      ::unlink(temp.c_str());
-      return failure(path, "close", error);
-    }
-  }
+  const fs::path temp = temporaryOf(path);
+  if (auto written = writeTemporary(path, temp, contents); !written) return written;
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     int error = errno;
     ::unlink(temp.c_str());
     return failure(path, "rename", error);
   }
   // The rename is durable only once the folder's entry is on disk too.
-  const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-  FdGuard folder{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
-  if (folder.fd < 0) return failure(path, "open folder", errno);
-  if (!fsyncRetry(folder.fd)) return failure(path, "fsync folder", errno);
+  return syncFolderOf(path);
+}
+
+NewFileSet::~NewFileSet() {
+  for (const auto& [temp, target] : m_pending) ::unlink(temp.c_str());
+}
+
+sim::Result<bool> NewFileSet::add(const fs::path& path, std::string_view contents) {
+  removeStaleTemporaries(path);
+  const fs::path temp = temporaryOf(path);
+  if (auto written = writeTemporary(path, temp, contents); !written) return written;
+  m_pending.emplace_back(temp, path);
+  return true;
+}
+
+sim::Result<bool> NewFileSet::commit() {
+  for (size_t i = 0; i < m_pending.size(); ++i) {
+    const auto& [temp, target] = m_pending[i];
+    if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) == 0)
+      continue;
+    const int error = errno;
+    // Nothing half-done: the files this set already moved into place go again.
+    for (size_t j = 0; j < i; ++j) ::unlink(m_pending[j].second.c_str());
+    m_pending.erase(m_pending.begin(), m_pending.begin() + std::ptrdiff_t(i));
+    return failure(target, "move into place", error);
+  }
+  std::vector<fs::path> folders;
+  for (const auto& [temp, target] : m_pending) folders.push_back(target.parent_path());
+  m_pending.clear();
+  std::sort(folders.begin(), folders.end());
+  folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
+  for (const fs::path& folder : folders) {
+    if (auto synced = syncFolderOf(folder / "."); !synced) return synced;
+  }
   return true;
 }
 

@@ -8,6 +8,8 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "sim/result.h"
 
@@ -16,6 +18,23 @@ namespace app {
 /// Writes `contents` to `path` atomically: PATH.tmp-<pid>, fsync, rename over PATH, fsync the
 /// folder. Leftover temporaries of writers that died are removed first. Errors name file and step.
 sim::Result<bool> writeFileAtomic(const std::filesystem::path& path, std::string_view contents);
+
+/// New files written all or none (a trace per rank): add() writes each to a temporary beside its
+/// target (PATH.tmp-<pid>, fsynced) as it comes; commit() moves them all into place, never over
+/// an existing file (one there fails the commit, and the files this set had moved go again), and
+/// fsyncs their folders. Temporaries not committed are removed when the set goes.
+class NewFileSet {
+ public:
+  NewFileSet() = default;
+  NewFileSet(const NewFileSet&) = delete;
+  NewFileSet& operator=(const NewFileSet&) = delete;
+  ~NewFileSet();
+  sim::Result<bool> add(const std::filesystem::path& path, std::string_view contents);
+  sim::Result<bool> commit();
+
+ private:
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> m_pending;  // temp, target
+};
 
 /// "" when `text` is usable, otherwise why it is not (shown to the user).
 using ContentCheck = std::function<std::string(const std::string& text)>;

@@ -6,13 +6,14 @@
 #include "sim/calc/parallelism.h"
 
 namespace sim::calc {
-namespace {
 
 bool sequenceParallel(const TrainingDesc& d) {
   return d.tp > 1 && (d.activations == ActivationStrategy::TensorSequence ||
                       d.activations == ActivationStrategy::Selective ||
                       d.activations == ActivationStrategy::Full);
 }
+
+namespace {
 
 double tokensPerMicroBatch(const TrainingDesc& d) {
   return d.microBatch * d.seqLen / d.cp;

@@ -42,6 +42,10 @@ struct TrainingDesc {
   CollectiveSpec collectives;
 };
 
+/// Whether the TP collectives run with sequence parallelism (all-gathers and reduce-scatters
+/// instead of all-reduces): tp > 1 with the tp_sp, selective or full strategy.
+bool sequenceParallel(const TrainingDesc& d);
+
 /// One pipeline stage's memory on one GPU at its peak.
 struct StageMemory {
   int stage = 0;

@@ -87,7 +87,7 @@ InferenceService::InferenceService(const InferencePlan* plan, uint64_t seed) : m
   m_activeCount.assign(n, 0);
   m_kvTokens.assign(n, 0.0);
   m_carry_s.assign(n, 0.0);
-  m_activity.assign(n, {0, 0});
+  m_activity.assign(n, ReplicaActivity{0, 0});
   m_kvOccupancy.assign(n, 0.0f);
 }
 
@@ -182,6 +182,8 @@ void InferenceService::step(double now_s, double dt_s, const std::vector<float>&
     // Decode iterations that fit in the step (time debt from a long prefill carries over).
     double decode_s = 0;
     uint32_t iterations = 0;
+    const double decodeKvTokens = m_kvTokens[r];
+    const uint32_t decodeSequences = m_activeCount[r];
     if (m_activeCount[r] > 0) {
       const double tpot_s =
           calc::iterationCost(p.serving, m_activeCount[r], m_activeCount[r], m_kvTokens[r], 0.0)
@@ -211,8 +213,15 @@ void InferenceService::step(double now_s, double dt_s, const std::vector<float>&
           ++completed;
         }
       }
-    m_activity[r] = {static_cast<float>(std::min(1.0, prefill_s / dt_s)),
-                     static_cast<float>(std::min(1.0, decode_s / dt_s))};
+    m_activity[r] = {.prefillShare = static_cast<float>(std::min(1.0, prefill_s / dt_s)),
+                     .decodeShare = static_cast<float>(std::min(1.0, decode_s / dt_s)),
+                     .prefill_s = prefill_s,
+                     .decode_s = decode_s,
+                     .decodeKvTokens = decodeKvTokens,
+                     .carry_s = m_carry_s[r],
+                     .prefillSequences = admitted,
+                     .decodeIterations = iterations,
+                     .decodeSequences = decodeSequences};
     m_kvOccupancy[r] = static_cast<float>(m_kvTokens[r] / p.kvCapacityTokensPerReplica);
     queued += m_queueCount[r];
     active += m_activeCount[r];

@@ -37,6 +37,17 @@ Result<InferencePlan> planInference(const Catalog& catalog, const Cluster& clust
 struct ReplicaActivity {
   float prefillShare;  // of the step spent in prefill (compute-bound)
   float decodeShare;   // in decode (memory-bound)
+  // The step's work as issued (a modelled trace draws it, sim/trace/serving_trace.h): one
+  // prefill of `prefillSequences` prompts taking prefill_s, then `decodeIterations` iterations
+  // of `decodeSequences` sequences holding `decodeKvTokens` of context, decode_s in all. The
+  // work ends carry_s before the step's end (carry_s < 0: it runs on past it, a time debt).
+  double prefill_s = 0;
+  double decode_s = 0;
+  double decodeKvTokens = 0;
+  double carry_s = 0;
+  uint32_t prefillSequences = 0;
+  uint32_t decodeIterations = 0;
+  uint32_t decodeSequences = 0;
 };
 
 class InferenceService {

@@ -207,3 +207,41 @@ TEST(AtomicFile, KillingTheWriterMidSaveLeavesOldOrNewWholeFile) {
   EXPECT_EQ(wholeVersion(readAll(file)), 7);
   fs::remove_all(dir);
 }
+
+TEST(AtomicFile, NewFileSetWritesAllOrNoneAndNeverOverwrites) {
+  const fs::path dir = freshDir("set");
+  {
+    app::NewFileSet set;
+    ASSERT_TRUE(set.add(dir / "a.json", "A").ok());
+    ASSERT_TRUE(set.add(dir / "b.json", "B").ok());
+    EXPECT_FALSE(fs::exists(dir / "a.json"));  // nothing in place before the commit
+    ASSERT_TRUE(set.commit().ok());
+  }
+  EXPECT_EQ(readAll(dir / "a.json"), "A");
+  EXPECT_EQ(readAll(dir / "b.json"), "B");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);
+
+  // A target that exists: the commit fails naming it, the file stays as it was, and the files the
+  // set had already moved go again, so none of the set is left.
+  writePlain(dir / "d.json", "keep");
+  {
+    app::NewFileSet set;
+    ASSERT_TRUE(set.add(dir / "c.json", "C").ok());
+    ASSERT_TRUE(set.add(dir / "d.json", "D").ok());
+    ASSERT_TRUE(set.add(dir / "e.json", "E").ok());
+    auto committed = set.commit();
+    ASSERT_FALSE(committed.ok());
+    EXPECT_NE(committed.error().find("d.json"), std::string::npos) << committed.error();
+  }
+  EXPECT_EQ(readAll(dir / "d.json"), "keep");
+  EXPECT_FALSE(fs::exists(dir / "c.json"));
+  EXPECT_FALSE(fs::exists(dir / "e.json"));
+
+  // A set dropped without a commit leaves nothing behind, temporaries included.
+  {
+    app::NewFileSet set;
+    ASSERT_TRUE(set.add(dir / "f.json", "F").ok());
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 3);
+  fs::remove_all(dir);
+}
