@@ -222,6 +222,9 @@ int runSim(const SimOptions& o) {
     }
     return EXIT_OK;
   }
+  // (--trace-from is checked here, not by CLI11, so that its number is checked on its own first.)
+  if (o.trace.from_s && o.trace.dir.empty()) return fail("--trace-from requires --trace-out");
+  if (!o.trace.dir.empty() && o.engine.empty()) return fail("--trace-out requires --engine");
   if (!o.engine.empty()) return runEngine(o);
   if (!o.hfConfig.empty()) return printHfConfig(o);
   if (o.scenario.empty()) return fail("--scenario FILE|NAME is required (see --list)");
@@ -285,8 +288,7 @@ Command addSimCommand(CLI::App& cli) {
       ->needs(traceOut);
   addNumberOption(*sub, "sim", "--trace-from", options->trace.from_s,
                   "With --trace-out: the window's start (default: the last training step before "
-                  "--until; serving: 0.5 s before it)")
-      ->needs(traceOut);
+                  "--until; serving: 0.5 s before it)");
   sub->add_flag("--gzip", options->trace.gzip, "With --trace-out: write .json.gz")->needs(traceOut);
   return Command{sub, [options] { return runSim(*options); }};
 }

@@ -45,7 +45,8 @@ sim::Result<ModelTraceRun> trainingRun(sim::engine::Engine& e, const TraceOutOpt
   // By default only the last step is kept (a long run holds many).
   sim::trace::TrainingRecorder recorder(window ? *o.from_s : 0.0, MAX_TRACE_STEPS, !window);
   recorder.observe(e);
-  while (e.time_s() < until_s || (!window && recorder.steps().empty())) {
+  while ((e.time_s() < until_s || (!window && recorder.steps().empty())) &&
+         recorder.overflow() == 0) {
     if (e.time_s() >= MAX_COMMAND_SIM_S)
       return R::failure("--trace-out: no training step completed in " + seconds(MAX_COMMAND_SIM_S) +
                         " of simulated time (the job stalls)");
@@ -107,8 +108,9 @@ std::string checkTraceOutTarget(const std::string& dir) {
     if (::access(dir.c_str(), W_OK | X_OK) != 0) return "--trace-out " + dir + ": not writable";
     return "";
   }
-  const fs::path parent =
-      fs::path(dir).parent_path().empty() ? fs::path(".") : fs::path(dir).parent_path();
+  fs::path target(dir);
+  if (!target.has_filename()) target = target.parent_path();  // "out/" is "out"
+  const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
   if (!fs::exists(parent, ec))
     return "--trace-out " + dir + ": its parent folder " + parent.string() + " does not exist";
   if (!fs::is_directory(parent, ec))

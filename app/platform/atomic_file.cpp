@@ -173,10 +173,11 @@ sim::Result<bool> NewFileSet::commit() {
     if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) == 0)
       continue;
     const int error = errno;
+    const fs::path failed = target;
     // Nothing half-done: the files this set already moved into place go again.
     for (size_t j = 0; j < i; ++j) ::unlink(m_pending[j].second.c_str());
     m_pending.erase(m_pending.begin(), m_pending.begin() + std::ptrdiff_t(i));
-    return failure(target, "move into place", error);
+    return failure(failed, "move into place", error);
   }
   std::vector<fs::path> folders;
   for (const auto& [temp, target] : m_pending) folders.push_back(target.parent_path());

@@ -403,12 +403,13 @@ void addStep(ModelRank& out, const TrainingPlan& p, const Passes& passes, const 
     if (rs - rsHidden > 0) dpKernel(tail, rs - rsHidden, false);
     if (ag - agHidden > 0) dpKernel(tail + rs - rsHidden, ag - agHidden, true);
   }
-  // The optimizer opens the last phase wherever the engine's DP phase ended.
+  // The optimizer closes the step (a faster GPU waits before it, as for the others' gradients).
   const double optimizerSpan = warp.from[3] - warp.from[2];
-  const double optimizerScale =
-      optimizerSpan > 0 ? (rec.end_s - rec.dataParallelEnd_s) / optimizerSpan : 1.0;
-  out.addKernel(rec.dataParallelEnd_s, p.optimizer_s / g * optimizerScale, ModelStream::Compute,
-                GpuClass::OtherCompute, "dcwalk_multi_tensor_adam");
+  const double optimizer_s =
+      p.optimizer_s / g *
+      (optimizerSpan > 0 ? (rec.end_s - rec.dataParallelEnd_s) / optimizerSpan : 1.0);
+  out.addKernel(rec.end_s - optimizer_s, optimizer_s, ModelStream::Compute, GpuClass::OtherCompute,
+                "dcwalk_multi_tensor_adam");
   out.steps.push_back({rec.number, toNs(rec.start_s), toNs(rec.end_s)});
 }
 

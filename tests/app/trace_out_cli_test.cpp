@@ -33,7 +33,9 @@ size_t filesIn(const fs::path& dir) {
 }
 
 std::string quoted(const fs::path& p) {
-  return "'" + p.string() + "'";
+  std::string text = p.string();  // built in place: GCC 12's -Wrestrict misfires on "'" + s
+  text.insert(text.begin(), '\'');
+  return text + "'";
 }
 
 nlohmann::json traceJson(const std::string& files) {
@@ -146,6 +148,12 @@ TEST(TraceOutCli, BadTargetsAreRefusedAndNothingIsWritten) {
   EXPECT_EQ(filesIn(dir), 1u);
   std::ifstream kept(dir / "dcwalk_rank8.pt.trace.json");
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(kept), {}), "mine");
+  // Found only when the default ranks are known (stage 1's first rank): the set is not committed.
+  const fs::path other = base / "other";
+  fs::create_directories(other);
+  std::ofstream(other / "dcwalk_rank1024.pt.trace.json") << "mine";
+  refused("--trace-out " + quoted(other), "dcwalk_rank1024.pt.trace.json");
+  EXPECT_EQ(filesIn(other), 1u);
   // The trace flags need --trace-out.
   const testcli::CliRun gzip = testcli::dcwalk("sim --engine training_405b --gzip");
   EXPECT_EQ(gzip.status, 2) << gzip.out;

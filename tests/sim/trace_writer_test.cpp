@@ -252,7 +252,9 @@ TEST(TraceWriter, FilesAreChromeTracesTheKinetoReaderAccepts) {
     EXPECT_GE(dur, 0);
     auto& [start, end] = lastOnTrack[{ev["pid"].get<int64_t>(), ev["tid"].get<int64_t>()}];
     EXPECT_GE(ts, start) << ev;
-    if (ev["cat"] == "kernel") EXPECT_GE(ts, end - 1e-3) << ev;
+    if (ev["cat"] == "kernel") {
+      EXPECT_GE(ts, end - 1e-3) << ev;
+    }
     start = ts;
     end = std::max(end, ts + dur);
   }
@@ -279,8 +281,9 @@ TEST(TraceWriter, FilesAreChromeTracesTheKinetoReaderAccepts) {
     for (const Collective& c : back.collectives) {
       ++kinds[c.kind];
       EXPECT_GE(c.bytes, 0) << c.kind;
-      if (c.kind == "allgather" && c.groupSize == 8)
+      if (c.kind == "allgather" && c.groupSize == 8) {
         EXPECT_EQ(c.bytes, int64_t(16384) * 8192 * 2 / 8);
+      }
     }
     for (const char* kind : {"allgather", "reducescatter", "send", "recv"})
       EXPECT_GT(kinds[kind], 0) << kind;
