@@ -23,6 +23,9 @@ Command addBenchCommand(CLI::App& cli) {
       ->capture_default_str();
   addNumberOption(*sub, "bench", "--warmup", options->warmup, "frames drawn before measuring")
       ->capture_default_str();
+  sub->add_flag("--key-frames", options->keyFrames,
+                "one frame at each key moment of a path (every station or tour step held, every "
+                "flight's middle) instead of --frames");
   sub->add_flag("--no-lod", options->noLod, "naive baseline: every prototype at full detail");
   sub->add_flag("--no-cull", options->noCull, "naive baseline: draw what is out of view too");
   addNumberOption(*sub, "bench", "--campus-scale", options->campusScale,

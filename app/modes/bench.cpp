@@ -37,111 +37,100 @@ nlohmann::json summary(const std::vector<double>& v) {
           {"max", v.empty() ? 0.0 : *std::max_element(v.begin(), v.end())}};
 }
 
-// One measured frame.
-struct FrameSample {
-  double time_s = 0;    // where on the path
-  std::string station;  // held there, or flown to
-  double frame_ms = 0, sim_ms = 0, world_ms = 0, ui_ms = 0, record_ms = 0;
-  double gpu_ms = -1;             // -1: not known (no timestamps)
-  double overdraw = -1;           // samples passing the depth test per pixel; -1: unknown
-  double fragmentsPerPixel = -1;  // fragment-shader invocations per pixel; -1: unknown
-  double triangles = 0, heldBack = 0, draws = 0;
-  bool swapping = false;  // a world was being rebuilt, or swapped in, during the frame
-};
-
 // The figures of `samples` that are known (>= 0) for `field`.
-std::vector<double> known(const std::vector<FrameSample>& samples, double FrameSample::*field) {
+std::vector<double> known(const std::vector<BenchFrame>& samples, double BenchFrame::*field) {
   std::vector<double> out;
-  for (const FrameSample& s : samples)
+  for (const BenchFrame& s : samples)
     if (s.*field >= 0) out.push_back(s.*field);
   return out;
 }
 
-nlohmann::json report(const std::vector<FrameSample>& s) {
-  auto all = [&](double FrameSample::*field) { return summary(known(s, field)); };
+nlohmann::json report(const std::vector<BenchFrame>& s) {
+  auto all = [&](double BenchFrame::*field) { return summary(known(s, field)); };
   return {
       {"frames", s.size()},
-      {"frame_ms", all(&FrameSample::frame_ms)},
+      {"frame_ms", all(&BenchFrame::frame_ms)},
       {"cpu_ms",
-       {{"sim", all(&FrameSample::sim_ms)},
-        {"world", all(&FrameSample::world_ms)},
-        {"ui", all(&FrameSample::ui_ms)},
-        {"record_submit", all(&FrameSample::record_ms)}}},
-      {"gpu_ms", all(&FrameSample::gpu_ms)},
-      {"overdraw", all(&FrameSample::overdraw)},
-      {"fragments_per_pixel", all(&FrameSample::fragmentsPerPixel)},
-      {"triangles", all(&FrameSample::triangles)},
-      {"held_back", all(&FrameSample::heldBack)},
-      {"draw_calls", all(&FrameSample::draws)},
+       {{"sim", all(&BenchFrame::sim_ms)},
+        {"world", all(&BenchFrame::world_ms)},
+        {"ui", all(&BenchFrame::ui_ms)},
+        {"record_submit", all(&BenchFrame::record_ms)}}},
+      {"gpu_ms", all(&BenchFrame::gpu_ms)},
+      {"overdraw", all(&BenchFrame::overdraw)},
+      {"fragments_per_pixel", all(&BenchFrame::fragmentsPerPixel)},
+      {"triangles", all(&BenchFrame::triangles)},
+      {"held_back", all(&BenchFrame::heldBack)},
+      {"draw_calls", all(&BenchFrame::draws)},
   };
 }
 
 // The frames of world swaps (the swap path): their count and the longest.
-nlohmann::json swapReport(const std::vector<FrameSample>& samples) {
+nlohmann::json swapReport(const std::vector<BenchFrame>& samples) {
   std::vector<double> frame_ms;
-  for (const FrameSample& s : samples)
+  for (const BenchFrame& s : samples)
     if (s.swapping) frame_ms.push_back(s.frame_ms);
   return {{"frames", frame_ms.size()},
           {"max_frame_ms",
            frame_ms.empty() ? 0.0 : *std::max_element(frame_ms.begin(), frame_ms.end())}};
 }
 
-// The simulation advances as a 30 fps window's would, whatever the frame really took, so every
-// run sees the same simulated moments.
-constexpr double BENCH_FRAME_DT_S = 1.0 / 30.0;
-
 // The GPU figures of frame `gpuFrame` (the renderer reads them when the frame's slot comes round
 // again) go to the sample that submitted it.
 void attributeGpuFigures(const renderer::FrameStats& rs, const std::map<uint64_t, size_t>& byFrame,
-                         double pixels, std::vector<FrameSample>& samples) {
+                         double pixels, std::vector<BenchFrame>& samples) {
   const auto it = byFrame.find(rs.gpuFrameIndex);
   if (it == byFrame.end()) return;
-  FrameSample& s = samples[it->second];
+  BenchFrame& s = samples[it->second];
   if (rs.gpuMilliseconds >= 0) s.gpu_ms = rs.gpuMilliseconds;
   if (rs.samplesPassed >= 0) s.overdraw = double(rs.samplesPassed) / pixels;
   if (rs.fragmentInvocations >= 0) s.fragmentsPerPixel = double(rs.fragmentInvocations) / pixels;
 }
 
-std::vector<FrameSample> flyPath(Session& session, const BenchPath& path,
-                                 const BenchOptions& options) {
-  std::vector<FrameSample> samples;
+}  // namespace
+
+bool flyPath(Session& session, const BenchPath& path, const BenchOptions& options,
+             std::vector<BenchFrame>& samples, std::string& error) {
+  samples.clear();
+  std::unique_ptr<PathView> view = path.view(session, error);
+  if (!view) return false;
   std::map<uint64_t, size_t> byFrame;
   renderer::Renderer& r = *session.renderer;
+  r.setMeasureOverdraw(true);
   const double pixels = double(options.render.width) * options.render.height;
-  StationView view;
-  view.setOverlay(path.overlay);
-  view.setTraffic(path.traffic);
   // The naive baselines measure what the LOD and culling save: no triangle budget either.
   if (options.noLod || options.noCull) {
-    view.setBaseline(options.noLod ? 0.0 : 1.0, !options.noCull, UINT64_MAX);
+    view->setBaseline(options.noLod ? 0.0 : 1.0, !options.noCull, UINT64_MAX);
   }
   if (path.prepare) path.prepare(*session.sim);
+  // Where the measured frames fall on the path: its key moments, or `frames` evenly.
+  std::vector<double> times = options.keyFrames ? path.keyTimes_s : std::vector<double>{};
+  if (times.empty()) {
+    const uint32_t frames = options.keyFrames ? 1 : options.frames;
+    for (uint32_t k = 0; k < frames; ++k)
+      times.push_back(path.duration_s * double(k) / double(std::max(1u, frames - 1)));
+  }
   FrameSpec spec;
-  spec.dt_s = BENCH_FRAME_DT_S;
   spec.extent = {options.render.width, options.render.height};
   spec.output = FrameOutput::Offscreen;  // two frames in flight, nothing read back
-  const uint32_t total = options.warmup + options.frames;
+  const uint32_t total = options.warmup + uint32_t(times.size());
   Clock::time_point previous = Clock::now();
   for (uint32_t i = 0; i < total; ++i) {
     const bool measured = i >= options.warmup;
     const uint32_t k = measured ? i - options.warmup : 0;
-    const double t = path.duration_s * double(k) / double(std::max(1u, options.frames - 1));
-    view.camera().setPose(path.poseAt(t));
-    const std::string station = path.stationAt(t);
-    // Held at a station, the view is in its studio; flying, the world finds it as it would in
-    // free flight.
-    view.setStation(session.world->station(station), path.heldAt(t));
+    const double t = times[k];
+    spec.dt_s = view->moveTo(t);
+    const std::string station = view->station();
     if (measured && path.atFrame) path.atFrame(k, *session.sim);
     const uint64_t submitted = r.framesSubmitted();
     const bool rebuilding = session.rebuild && session.rebuild->pending();
     const std::string drawnSystem =
         session.rebuild ? session.rebuild->current().layout.systemName : std::string();
-    const FrameResult frame = runFrame(session, view, spec);
+    const FrameResult frame = runFrame(session, view->source(), spec);
     const Clock::time_point now = Clock::now();
     const double frameMs = std::chrono::duration<double, std::milli>(now - previous).count();
     previous = now;
     if (!measured) continue;
-    FrameSample s;
+    BenchFrame s;
     s.time_s = t;
     s.station = station;
     // The world the frame drew: before its end's swap, if any.
@@ -160,19 +149,22 @@ std::vector<FrameSample> flyPath(Session& session, const BenchPath& path,
     attributeGpuFigures(r.lastFrameStats(), byFrame, pixels, samples);
   }
   r.waitIdle();
-  // The last frames' figures: read them by drawing two more (not measured).
+  // The last frames' figures: read them by drawing two more (not measured, no time passing).
   for (uint32_t i = 0; i < 2; ++i) {
-    runFrame(session, view, spec);
+    spec.dt_s = 0;
+    runFrame(session, view->source(), spec);
     attributeGpuFigures(r.lastFrameStats(), byFrame, pixels, samples);
   }
   r.waitIdle();
-  return samples;
+  return true;
 }
 
+namespace {
+
 void writeTrace(const std::string& file, const std::string& path,
-                const std::vector<FrameSample>& samples) {
+                const std::vector<BenchFrame>& samples) {
   std::ofstream trace(file, std::ios::app);
-  for (const FrameSample& s : samples) {
+  for (const BenchFrame& s : samples) {
     trace << path << "," << s.time_s << "," << s.station << "," << s.frame_ms << "," << s.gpu_ms
           << "," << s.triangles << "," << s.overdraw << "," << s.fragmentsPerPixel << "\n";
   }
@@ -196,7 +188,6 @@ int runBench(const BenchOptions& options) {
     renderStill(session, first, {options.render.width, options.render.height});
   }
   const double firstFrame_s = secondsSinceProcessStart();
-  session.renderer->setMeasureOverdraw(true);
   // A new system's world is built off the frame, as in the window (the swap path).
   if (session.rebuild) session.rebuild->setMode(WorldRebuild::Mode::Background);
 
@@ -214,22 +205,23 @@ int runBench(const BenchOptions& options) {
   out["sim_gpus"] = session.sim->engine().cluster().gpuCount();
   out["scenario"] = options.scenario;
   out["first_frame_s"] = firstFrame_s;
-  std::map<std::string, std::map<std::string, std::vector<FrameSample>>> byStation;
+  std::map<std::string, std::map<std::string, std::vector<BenchFrame>>> byStation;
   for (const std::string& name : options.paths) {
     BenchPath path;
-    if (!makeBenchPath(*session.world, name, path)) {
-      std::fprintf(stderr, "dcwalk: bench: unknown path '%s'\n", name.c_str());
+    std::string error;
+    std::vector<BenchFrame> samples;
+    if (!makeBenchPath(*session.world, name, path, error) ||
+        !flyPath(session, path, options, samples, error)) {
+      std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
       return EXIT_BAD_INPUT;
     }
-    const std::vector<FrameSample> samples = flyPath(session, path, options);
     if (!options.traceOut.empty()) writeTrace(options.traceOut, name, samples);
     nlohmann::json p = report(samples);
-    if (std::any_of(samples.begin(), samples.end(),
-                    [](const FrameSample& s) { return s.swapping; }))
+    if (std::any_of(samples.begin(), samples.end(), [](const BenchFrame& s) { return s.swapping; }))
       p["world_swap"] = swapReport(samples);
     p["description"] = path.description;
     p["path_duration_s"] = path.duration_s;
-    for (const FrameSample& s : samples) byStation[name][s.station].push_back(s);
+    for (const BenchFrame& s : samples) byStation[name][s.station].push_back(s);
     for (const auto& [station, stationSamples] : byStation[name]) {
       p["stations"][station] = report(stationSamples);
     }

@@ -54,7 +54,8 @@ TEST(CliReference, BenchPathsHelpNamesEveryPath) {
   app::addBenchCommand(cli);
   const CLI::Option* path = cli.get_subcommand("bench")->get_option("--path");
   ASSERT_NE(path, nullptr);
-  const std::vector<std::string> expected = {"stations", "campus", "overlays", "catch_up", "swap"};
+  const std::vector<std::string> expected = {"stations", "campus", "overlays",
+                                             "catch_up", "swap",   "tour"};
   EXPECT_EQ(app::benchPathNames(), expected);
   for (const std::string& name : expected) {
     EXPECT_NE(path->get_description().find(name), std::string::npos)
