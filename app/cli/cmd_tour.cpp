@@ -72,6 +72,10 @@ Command addTourCommand(CLI::App& cli) {
   addNumberOption(*sub, "tour", "--fps", options->fps,
                   "headless: render the tour as a clip at this rate (PNG frames, and an MP4 where "
                   "ffmpeg is installed); with --soak: at most this many frames a second (30)");
+  sub->add_flag("--soak-frame-clock", options->soak.frameClock,
+                "with --soak: the booth's clock advances 1/fps per frame, unpaced, instead of "
+                "following the wall (the same run on any machine, however busy)")
+      ->needs("--soak");
   addNumberOption(*sub, "tour", "--soak-report-every", options->soak.reportEvery_s,
                   "with --soak: seconds between report lines")
       ->capture_default_str();

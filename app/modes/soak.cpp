@@ -183,12 +183,16 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
   std::fflush(stdout);
   for (;;) {
     const auto frameStart = Clock::now();
-    const double now_s = std::chrono::duration<double>(frameStart - begin).count();
+    const double now_s = options.frameClock
+                             ? double(frames) / options.fpsCap
+                             : std::chrono::duration<double>(frameStart - begin).count();
     if (now_s >= duration_s) break;
-    const double wall_s = std::chrono::duration<double>(frameStart - last).count();
+    const double step_s = options.frameClock
+                              ? (frames == 0 ? 0.0 : period_s)
+                              : std::chrono::duration<double>(frameStart - last).count();
     last = frameStart;
-    booth.update(visitor.events(booth.state(), now_s), wall_s, driver, commands);
-    renderFrame(std::clamp(wall_s, 1e-4, 0.1));
+    booth.update(visitor.events(booth.state(), now_s), step_s, driver, commands);
+    renderFrame(std::clamp(step_s, 1e-4, 0.1));
     const double frame_s = std::chrono::duration<double>(Clock::now() - frameStart).count();
     windowFrames_ms.push_back(frame_s * 1e3);
     ++stateFrames[kioskStateName(booth.state())];
@@ -217,7 +221,7 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
       windowFrames_ms.clear();
     }
     const double spent_s = std::chrono::duration<double>(Clock::now() - frameStart).count();
-    if (spent_s < period_s) {
+    if (!options.frameClock && spent_s < period_s) {
       std::this_thread::sleep_for(std::chrono::duration<double>(period_s - spent_s));
     }
   }

@@ -17,6 +17,10 @@ struct SoakOptions {
   double minutes = 60;
   double reportEvery_s = 60;  // one report line (and JSON row) per this much wall time
   double fpsCap = 30;         // frames are paced to at most this rate (a display's would be 60)
+  // The booth's clock: the wall's (a real booth), or exactly 1/fpsCap per frame with no pacing, so
+  // that a run walks the same states on any machine however slow or busy (tests, reproducible
+  // runs).
+  bool frameClock = false;
   std::string tour = "default";
   std::string language = "en";
   double kioskIdle_s = 90;

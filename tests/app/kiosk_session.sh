@@ -13,25 +13,26 @@ start_xvfb kiosk_session 1024x600x24
 "$exe" tour --kiosk --monitor 3 --validation --kiosk-idle 3 --kiosk-warning 2 >"$log" 2>&1 &
 app=$!
 wait_for_window kiosk_session "$log"
-sleep 1
 # Full screen on its monitor at its native size (the Xvfb screen is 1024x600).
-geometry=$(xdotool getwindowgeometry "$wid" | sed -n 's/.*Geometry: //p')
-[ "$geometry" = 1024x600 ] || { echo "kiosk_session: the booth is $geometry, not 1024x600" >&2; exit 1; }
-xdotool key --window "$wid" Escape 2>/dev/null; sleep 1          # Escape starts the tour, never quits
+geometry() { xdotool getwindowgeometry "$wid" | sed -n 's/.*Geometry: //p'; }
+full_screen() { [ "$(geometry)" = 1024x600 ]; }
+wait_until kiosk_session "the booth is not full screen at 1024x600" full_screen
+xdotool key --window "$wid" Escape 2>/dev/null                  # Escape starts the tour, never quits
+wait_for_log kiosk_session "kiosk attract -> tour"
 kill -0 "$app" 2>/dev/null || { echo "kiosk_session: Escape quit the kiosk" >&2; exit 1; }
-for key in Next Next Prior 3; do xdotool key --window "$wid" "$key" 2>/dev/null; sleep 0.3; done
-# B blanks to black (every pixel), B again shows the tour.
+for key in Next Next Prior 3; do xdotool key --window "$wid" "$key" 2>/dev/null; done
+# B blanks to black (every pixel), B again shows the tour: each waited for on the screen itself.
 mean() { import -window root "$tmp_dir/screen.png" && convert "$tmp_dir/screen.png" -colorspace gray -format "%[fx:mean]" info:; }
-xdotool key --window "$wid" b; sleep 1
-blank=$(mean)
-xdotool key --window "$wid" b; sleep 1
-shown=$(mean)
-awk -v b="$blank" -v s="$shown" 'BEGIN { exit !(b < 0.002 && s > 0.02) }' ||
-  { echo "kiosk_session: B did not blank to black (mean grey $blank blanked, $shown shown)" >&2; exit 1; }
-sleep 8                                                # quiet: warning after 3 s, attract after 2 more
+black() { awk -v m="$(mean)" 'BEGIN { exit !(m < 0.002) }'; }
+lit() { awk -v m="$(mean)" 'BEGIN { exit !(m > 0.02) }'; }
+xdotool key --window "$wid" b
+wait_until kiosk_session "B did not blank the screen to black" black
+xdotool key --window "$wid" b
+wait_until kiosk_session "B again did not show the tour" lit
+# Quiet: the warning after 3 s, attract after 2 more.
+wait_for_log kiosk_session "kiosk idle_warning -> attract"
 xdotool key --window "$wid" ctrl+alt+q
-for _ in $(seq 100); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
-if kill -0 "$app" 2>/dev/null; then echo "kiosk_session: Ctrl+Alt+Q did not quit" >&2; exit 1; fi
+wait_until kiosk_session "Ctrl+Alt+Q did not quit" eval '! kill -0 "$app" 2>/dev/null'
 wait "$app"
 status=$?
 app=

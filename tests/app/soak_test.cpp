@@ -17,11 +17,13 @@ TEST(Soak, ShortBoothLoopVisitsEveryStateAndReports) {
   const auto out = std::filesystem::temp_directory_path() / "dcwalk-soak-test";
   std::filesystem::remove_all(out);
   // 0.3 min with a 2 s idle timeout and a 1 s warning: several attract -> tour -> warning rounds.
+  // On the frame clock (540 frames at 30 fps), so the states walked do not depend on how fast
+  // this machine renders; the timeout only bounds a hang.
   const testcli::CliRun run = testcli::dcwalk(
-      "tour --kiosk --headless --soak 0.3 --soak-report-every 3 --kiosk-idle 2 "
-      "--kiosk-warning 1 --size 320x180 --validation --out " +
+      "tour --kiosk --headless --soak 0.3 --soak-frame-clock --soak-report-every 3 "
+      "--kiosk-idle 2 --kiosk-warning 1 --size 320x180 --validation --out " +
           out.string(),
-      true, "timeout 120");
+      true, "timeout 500");
   ASSERT_EQ(run.status, 0) << run.out;
   EXPECT_NE(run.out.find("soak done"), std::string::npos) << run.out;
 
@@ -35,10 +37,10 @@ TEST(Soak, ShortBoothLoopVisitsEveryStateAndReports) {
   // attract -> tour -> idle_warning -> attract is three changes a round; at least two rounds.
   EXPECT_GE(report.at("kiosk_transitions").get<int>(), 6);
   EXPECT_EQ(report.at("validation_errors").get<int>(), 0);
-  // One row per 3 s over 18 s (the last may fall past the end).
+  // One row per 3 s of the booth's clock over 18 s: at 3, 6, 9, 12 and 15 s (18 s is the end).
   const auto& rows = report.at("reports");
-  EXPECT_GE(rows.size(), 4u);
-  EXPECT_LE(rows.size(), 6u);
+  EXPECT_EQ(rows.size(), 5u);
+  EXPECT_EQ(report.at("frames").get<int>(), 540);  // 0.3 min at 30 frames a second
   double previousFrames = 0;
   for (const auto& row : rows) {
     EXPECT_GT(row.at("resident_bytes").get<double>(), 10e6);  // a real process, read from /proc

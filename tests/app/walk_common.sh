@@ -1,12 +1,11 @@
 # Sourced by the window walks and checks after xvfb_session.sh: how a walk ends.
-#   wait_for_quit NAME HOW           waits up to 15 s for $app to exit after HOW (the keys that
+#   wait_for_quit NAME HOW           waits (xvfb_session.sh's bound) for $app to exit after HOW (the keys that
 #                                    quit) and sets $status to its exit status; a dcwalk still
 #                                    running fails the walk
 #   walk_verdict NAME LOG SHOTS GLOB prints the validation errors in LOG and how many of the SHOTS
 #                                    screenshots GLOB finds; true when none, all and exit status 0
 wait_for_quit() {
-  for _ in $(seq 150); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$app" 2>/dev/null; then echo "$1: dcwalk did not quit on $2" >&2; exit 1; fi
+  wait_until "$1" "dcwalk did not quit on $2" eval '! kill -0 "$app" 2>/dev/null'
   wait "$app"
   status=$?
   app=

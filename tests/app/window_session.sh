@@ -11,6 +11,7 @@ set -u
 exe=$1
 log=$2
 . "$(dirname "$0")/xvfb_session.sh"
+. "$(dirname "$0")/walk_common.sh"
 start_xvfb window_session 1600x1000x24
 
 captures=$settings_dir/captures
@@ -53,15 +54,11 @@ kill -0 "$app" 2>/dev/null || { echo "window_session: the first Esc quit with a 
 if grep -q "Esc drücken" "$log"; then
   echo "window_session: Esc did not clear the selection first" >&2; exit 1
 fi
-xdotool key --window "$wid" Escape; sleep 0.5
-kill -0 "$app" 2>/dev/null || { echo "window_session: Esc quit without confirmation" >&2; exit 1; }
-grep -q "Esc drücken" "$log" || { echo "window_session: no quit confirmation" >&2; exit 1; }
 xdotool key --window "$wid" Escape
-for _ in $(seq 100); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
-if kill -0 "$app" 2>/dev/null; then echo "window_session: dcwalk did not quit on Esc" >&2; exit 1; fi
-wait "$app"
-status=$?
-app=
+wait_for_log window_session "Esc drücken"                     # the quit confirmation
+kill -0 "$app" 2>/dev/null || { echo "window_session: Esc quit without confirmation" >&2; exit 1; }
+xdotool key --window "$wid" Escape
+wait_for_quit window_session Esc
 if grep -q "validation error" "$log"; then
   echo "window_session: validation errors:" >&2; grep "validation error" "$log" >&2; exit 1
 fi
