@@ -1,23 +1,30 @@
 #include "renderer/image_io.h"
 
 #include <algorithm>
+#include <string>
 
 #include <stb_image.h>
 #include <stb_image_write.h>
 
 namespace renderer {
 
-bool writePng(const std::filesystem::path& path, const Pixels& pixels, std::string& error) {
+std::string encodePng(const Pixels& pixels, std::string& error) {
   if (pixels.width == 0 || pixels.height == 0) {
-    error = path.string() + ": nothing to write (empty image)";
-    return false;
+    error = "nothing to write (empty image)";
+    return {};
   }
-  if (!stbi_write_png(path.string().c_str(), int(pixels.width), int(pixels.height), 4,
-                      pixels.rgba.data(), int(pixels.width * 4))) {
-    error = path.string() + ": cannot write PNG";
-    return false;
+  std::string png;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), size_t(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, int(pixels.width), int(pixels.height), 4,
+                              pixels.rgba.data(), int(pixels.width * 4)) ||
+      png.empty()) {
+    error = "cannot encode the PNG (" + std::to_string(pixels.width) + "x" +
+            std::to_string(pixels.height) + ")";
+    return {};
   }
-  return true;
+  return png;
 }
 
 bool readPng(const std::filesystem::path& path, Pixels& pixels, std::string& error) {

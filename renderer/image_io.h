@@ -9,8 +9,9 @@
 
 namespace renderer {
 
-/// Writes RGBA8 pixels as a PNG; false with a message on failure.
-bool writePng(const std::filesystem::path& path, const Pixels& pixels, std::string& error);
+/// RGBA8 pixels as the bytes of a PNG file; empty, with a message, on failure. Files are written
+/// by the app (app::writePng: atomically, every write checked).
+std::string encodePng(const Pixels& pixels, std::string& error);
 /// Reads a PNG as RGBA8; false with a message on failure.
 bool readPng(const std::filesystem::path& path, Pixels& pixels, std::string& error);
 

@@ -1,6 +1,10 @@
 #include "app/cli/commands.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
 
 namespace app {
 
@@ -25,6 +29,18 @@ std::vector<std::string> parseOrder(std::vector<std::string> args) {
   }
   std::reverse(args.begin(), args.end());
   return args;
+}
+
+int finishStandardOutput(int status) {
+  errno = 0;
+  std::cout.flush();
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  if (flushed && !std::ferror(stdout) && std::cout.good()) return status;
+  // A failed write earlier may have left nothing to flush now: its errno is gone.
+  std::fprintf(stderr, "dcwalk: cannot write standard output: %s\n",
+               error != 0 ? std::strerror(error) : "an earlier write failed");
+  return status != EXIT_OK ? status : EXIT_FAILURE_RUNTIME;
 }
 
 }  // namespace app

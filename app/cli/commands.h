@@ -40,6 +40,11 @@ Command addTourCommand(CLI::App& cli);
 /// Every subcommand above, added to `cli` in the order `dcwalk --help` lists them.
 std::vector<Command> addCommands(CLI::App& cli);
 
+/// Flushes standard output (std::cout and stdout): `status` when every byte got out; otherwise a
+/// message naming standard output and the reason (errno) on stderr, and EXIT_FAILURE_RUNTIME
+/// (or `status` when that is already a failure).
+int finishStandardOutput(int status);
+
 /// The arguments (without the program name) as CLI11 parses them: `tour`, the default command,
 /// put first when they start with an option that is not top-level help or --version
 /// (`dcwalk --size 800x600` means `dcwalk tour --size 800x600`), then reversed (CLI11 takes them

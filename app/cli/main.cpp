@@ -7,7 +7,9 @@
 #include "app/cli/cli_reference.h"
 #include "app/cli/commands.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int runCommandLine(int argc, char** argv) {
   CLI::App cli{
       "dcwalk: fly through an AI datacenter at true scale, from a tensor core to a "
       "cooling tower, with one simulation behind every scale."};
@@ -50,4 +52,12 @@ int main(int argc, char** argv) {
   }
   std::cout << cli.help();
   return app::EXIT_OK;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // What a command printed counts only once it got out: `dcwalk sim --json > file` on a full
+  // disk is a failure (exit 1), never exit 0 over a cut-off file.
+  return app::finishStandardOutput(runCommandLine(argc, argv));
 }

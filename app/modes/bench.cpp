@@ -4,12 +4,16 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
+#include <filesystem>
 #include <map>
+#include <sstream>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "app/modes/bench_paths.h"
+#include "app/platform/atomic_file.h"
 #include "app/platform/process_stats.h"
 #include "app/session/exit_status.h"
 #include "app/session/frame.h"
@@ -161,18 +165,49 @@ bool flyPath(Session& session, const BenchPath& path, const BenchOptions& option
 
 namespace {
 
-void writeTrace(const std::string& file, const std::string& path,
-                const std::vector<BenchFrame>& samples) {
-  std::ofstream trace(file, std::ios::app);
+// The --trace rows of one path, added to `rows`.
+void addTraceRows(const std::string& path, const std::vector<BenchFrame>& samples,
+                  std::ostringstream& rows) {
   for (const BenchFrame& s : samples) {
-    trace << path << "," << s.time_s << "," << s.station << "," << s.frame_ms << "," << s.gpu_ms
-          << "," << s.triangles << "," << s.overdraw << "," << s.fragmentsPerPixel << "\n";
+    rows << path << "," << s.time_s << "," << s.station << "," << s.frame_ms << "," << s.gpu_ms
+         << "," << s.triangles << "," << s.overdraw << "," << s.fragmentsPerPixel << "\n";
   }
+}
+
+// Largest --trace file appended to (rewritten whole, with the new rows, atomically).
+constexpr uint64_t MAX_TRACE_FILE_BYTES = 256u << 20;
+
+// `rows` after what `file` holds, written atomically; the error names the file and the reason.
+sim::Result<bool> appendTrace(const std::string& file, const std::string& rows) {
+  std::string text;
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(file, ec)) {
+    const uint64_t size = std::filesystem::file_size(file, ec);
+    if (ec) return sim::Result<bool>::failure(file + ": " + ec.message());
+    if (size > MAX_TRACE_FILE_BYTES) {
+      return sim::Result<bool>::failure(file + ": " + std::to_string(size) +
+                                        " bytes, more than the " +
+                                        std::to_string(MAX_TRACE_FILE_BYTES) +
+                                        " a --trace file is appended to; choose a new file");
+    }
+    if (int error = readWhole(file, size, text); error != 0)
+      return sim::Result<bool>::failure(file + ": cannot read it: " + std::strerror(error));
+  }
+  return writeFileAtomic(file, text + rows);
 }
 
 }  // namespace
 
 int runBench(const BenchOptions& options) {
+  // Before any frame: an output that cannot be written is refused now, not after the run.
+  for (const auto& [flag, file] :
+       {std::pair{"--json", &options.jsonOut}, std::pair{"--trace", &options.traceOut}}) {
+    if (file->empty()) continue;
+    if (const std::string problem = checkWritableFile(*file); !problem.empty()) {
+      std::fprintf(stderr, "dcwalk: bench: %s: %s\n", flag, problem.c_str());
+      return EXIT_BAD_INPUT;
+    }
+  }
   Session session;
   if (int status =
           openSession(options.render, nullptr, fontPixelsFor(options.render.height), session)) {
@@ -206,6 +241,7 @@ int runBench(const BenchOptions& options) {
   out["scenario"] = options.scenario;
   out["first_frame_s"] = firstFrame_s;
   std::map<std::string, std::map<std::string, std::vector<BenchFrame>>> byStation;
+  std::ostringstream traceRows;
   for (const std::string& name : options.paths) {
     BenchPath path;
     std::string error;
@@ -215,7 +251,7 @@ int runBench(const BenchOptions& options) {
       std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
       return EXIT_BAD_INPUT;
     }
-    if (!options.traceOut.empty()) writeTrace(options.traceOut, name, samples);
+    addTraceRows(name, samples, traceRows);
     nlohmann::json p = report(samples);
     if (std::any_of(samples.begin(), samples.end(), [](const BenchFrame& s) { return s.swapping; }))
       p["world_swap"] = swapReport(samples);
@@ -267,11 +303,15 @@ int runBench(const BenchOptions& options) {
   }
   std::printf("first frame %.2f s   peak resident %.0f MB   validation errors %u\n", firstFrame_s,
               out["peak_resident_MB"].get<double>(), vkutil::validationErrorCount());
+  if (!options.traceOut.empty()) {
+    if (auto written = appendTrace(options.traceOut, traceRows.str()); !written) {
+      std::fprintf(stderr, "dcwalk: bench: --trace: %s\n", written.error().c_str());
+      return EXIT_FAILURE_RUNTIME;
+    }
+  }
   if (!options.jsonOut.empty()) {
-    std::ofstream file(options.jsonOut);
-    file << out.dump(2) << "\n";
-    if (!file) {
-      std::fprintf(stderr, "dcwalk: bench: cannot write %s\n", options.jsonOut.c_str());
+    if (auto written = writeFileAtomic(options.jsonOut, out.dump(2) + "\n"); !written) {
+      std::fprintf(stderr, "dcwalk: bench: --json: %s\n", written.error().c_str());
       return EXIT_FAILURE_RUNTIME;
     }
   }

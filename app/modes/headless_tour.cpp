@@ -1,9 +1,14 @@
 #include "app/modes/headless_tour.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -12,12 +17,14 @@
 #include "app/session/exit_status.h"
 #include "app/session/frame.h"
 #include "app/session/session.h"
+#include "app/session/sim_budget.h"
 #include "app/session/tour_driver.h"
 #include "app/session/tour_session.h"
 #include "app/session/tour_view.h"
 #include "app/ui/timeline_panel.h"
 #include "app/ui/tour_panel.h"
 #include "renderer/image_io.h"
+#include "world/tour/tour_player.h"
 
 namespace app {
 namespace {
@@ -111,14 +118,66 @@ int openHeadlessTour(const HeadlessTourOptions& options, const world::TourPlayer
   return EXIT_OK;
 }
 
-bool makeFolder(const std::filesystem::path& folder) {
+// --out: created when absent, and writable, before anything is rendered. Returns an exit status
+// (the message printed).
+int makeOutFolder(const std::filesystem::path& folder) {
+  if (folder.empty()) {
+    std::fprintf(stderr, "dcwalk: tour: --out: no folder named (an empty name)\n");
+    return EXIT_BAD_INPUT;
+  }
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec) {
-    std::fprintf(stderr, "dcwalk: tour: cannot create '%s': %s\n", folder.c_str(),
+    std::fprintf(stderr, "dcwalk: tour: --out: cannot create '%s': %s\n", folder.c_str(),
                  ec.message().c_str());
+    return EXIT_FAILURE_RUNTIME;
   }
-  return !ec;
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+    std::fprintf(stderr, "dcwalk: tour: --out: cannot write into '%s': %s\n", folder.c_str(),
+                 std::strerror(errno));
+    return EXIT_FAILURE_RUNTIME;
+  }
+  return EXIT_OK;
+}
+
+// The clip's frames folder is one this run makes: anything already there under its name (a
+// folder of the user's, an earlier clip, a link) is refused and left exactly as it is. Returns an
+// exit status (the message printed).
+int refuseExistingFrames(const std::filesystem::path& folder) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(folder, ec))) return EXIT_OK;
+  std::fprintf(stderr,
+               "dcwalk: tour: %s is already there: a clip's frames go into a new folder, which "
+               "this run makes and never empties (move or remove it, or choose another --out)\n",
+               folder.c_str());
+  return EXIT_BAD_INPUT;
+}
+
+int makeFramesFolder(const std::filesystem::path& folder) {
+  std::error_code ec;
+  if (std::filesystem::create_directory(folder, ec) && !ec) return EXIT_OK;
+  if (!ec) return refuseExistingFrames(folder);  // it appeared meanwhile
+  std::fprintf(stderr, "dcwalk: tour: cannot create '%s': %s\n", folder.c_str(),
+               ec.message().c_str());
+  return EXIT_FAILURE_RUNTIME;
+}
+
+// The most frames the clip of the steps `player` plays (its chapter only with --chapter) can take
+// at `fps`: each step's hold, its flight at its longest unless cut, and the frame a flight's end
+// may take without moving the beats on; and the first frame, which shows time 0.
+uint64_t clipFrameBound(const world::TourPlayer& player, const world::TourPlayerDesc& desc,
+                        bool oneChapter, double fps) {
+  const world::Tour& tour = player.tour();
+  const size_t chapter = player.frame().chapter;
+  const double flight_s = desc.reducedMotion ? 0.0 : desc.flight.maxDuration_s;
+  double total_s = 0;
+  uint64_t steps = 0;
+  for (const auto& [c, s] : player.order()) {
+    if (oneChapter && c != chapter) continue;
+    total_s += tour.chapters[c].steps[s].hold_s + flight_s;
+    ++steps;
+  }
+  return uint64_t(std::ceil(total_s * fps)) + steps + 1;
 }
 
 // The key frames' source: each step's view, and once its simulation is in place, the engine run
@@ -147,13 +206,19 @@ class KeyFrameView : public HeadlessView {
 
 }  // namespace
 
+std::string keyFrameName(size_t chapter, const std::string& chapterId, size_t step) {
+  char number[24];
+  std::snprintf(number, sizeof number, "%02zu", chapter + 1);
+  return number + ("-" + chapterId) + "-" + std::to_string(step + 1) + ".png";
+}
+
 int runHeadlessTour(const HeadlessTourOptions& options) {
   world::TourPlayerDesc desc;
   desc.language = options.language;
   desc.reducedMotion = true;  // key frames: every step's view, no flight in between
+  if (int status = makeOutFolder(options.out)) return status;
   HeadlessTour tour;
   if (int status = openHeadlessTour(options, desc, tour)) return status;
-  if (!makeFolder(options.out)) return EXIT_FAILURE_RUNTIME;
   KeyFrameView view(*tour.driver, *tour.panel, desc.language, tour.session);
   view.setTextMode(options.text);
   std::vector<renderer::Pixels> keyFrames;  // the first step of each chapter
@@ -164,13 +229,11 @@ int runHeadlessTour(const HeadlessTourOptions& options) {
     const world::TourFrame frame = tour.driver->player().frame();
     if (options.chapter > 0 && chapterOption(frame) != options.chapter) break;
     FrameResult result = renderStill(tour.session, view, extent);
-    const std::string chapterId = tour.driver->player().tour().chapters[frame.chapter].id;
-    char name[128];
-    std::snprintf(name, sizeof(name), "%02zu-%s-%zu.png", frame.chapter + 1, chapterId.c_str(),
-                  frame.step + 1);
-    std::string error;
-    if (!renderer::writePng(std::filesystem::path(options.out) / name, result.pixels, error)) {
-      std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
+    const std::string name = keyFrameName(
+        frame.chapter, tour.driver->player().tour().chapters[frame.chapter].id, frame.step);
+    if (auto written = writePng(std::filesystem::path(options.out) / name, result.pixels);
+        !written) {
+      std::fprintf(stderr, "dcwalk: %s\n", written.error().c_str());
       return EXIT_FAILURE_RUNTIME;
     }
     ++written;
@@ -179,10 +242,9 @@ int runHeadlessTour(const HeadlessTourOptions& options) {
   } while (tour.driver->player().nextStep());
 
   renderer::Pixels sheet = renderer::makeContactSheet(keyFrames, 4, 480);
-  std::string error;
   const auto sheetPath = std::filesystem::path(options.out) / "contact-sheet.png";
-  if (!renderer::writePng(sheetPath, sheet, error)) {
-    std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
+  if (auto written = writePng(sheetPath, sheet); !written) {
+    std::fprintf(stderr, "dcwalk: %s\n", written.error().c_str());
     return EXIT_FAILURE_RUNTIME;
   }
   std::printf("dcwalk: rendered %zu tour frames (%zu chapters) and %s into %s\n", written,
@@ -196,20 +258,33 @@ int runHeadlessClip(const HeadlessTourOptions& options, double fps) {
   desc.language = options.language;
   desc.reducedMotion = options.reducedMotion;
   desc.autoAdvance = true;  // nobody presses keys: every beat holds for its time
-  HeadlessTour tour;
-  if (int status = openHeadlessTour(options, desc, tour)) return status;
   const std::string name =
       options.chapter > 0 ? "chapter-" + std::to_string(options.chapter) : std::string("tour");
   const std::filesystem::path folder =
       std::filesystem::path(options.out) / (options.chapter > 0 ? "frames-" + name : "frames");
-  std::error_code ec;
-  std::filesystem::remove_all(folder, ec);  // frames of an earlier clip would join this one
-  if (!makeFolder(folder)) return EXIT_FAILURE_RUNTIME;
+  if (int status = makeOutFolder(options.out)) return status;
+  if (int status = refuseExistingFrames(folder)) return status;
+  HeadlessTour tour;
+  if (int status = openHeadlessTour(options, desc, tour)) return status;
+  const uint64_t bound = clipFrameBound(tour.driver->player(), desc, options.chapter > 0, fps);
+  if (bound > MAX_CLIP_FRAMES) {
+    const std::string part = options.chapter > 0 ? " (" + name + ")" : "";
+    std::fprintf(stderr,
+                 "dcwalk: tour: --fps %g: the clip of tour '%s'%s would take up to %llu frames, "
+                 "more than the %llu a clip may have; a lower --fps, --chapter or "
+                 "--reduced-motion\n",
+                 fps, options.tour.c_str(), part.c_str(), static_cast<unsigned long long>(bound),
+                 static_cast<unsigned long long>(MAX_CLIP_FRAMES));
+    return EXIT_BAD_INPUT;
+  }
+  if (int status = makeFramesFolder(folder)) return status;
 
   const double dt = 1.0 / fps;
-  constexpr uint64_t MAX_FRAMES = 1'000'000;  // a runaway guard: 9 hours at 30 fps
+  SimProgress progress("dcwalk tour", 0, double(bound));
+  progress.measure("rendered", "frames at most");
   uint64_t frames = 0;
-  for (; frames < MAX_FRAMES; ++frames) {
+  for (; frames < bound; ++frames) {
+    progress.update(double(frames));
     FrameSpec spec;
     spec.dt_s = frames == 0 ? 0.0 : dt;
     spec.extent = {options.render.width, options.render.height};
@@ -223,12 +298,12 @@ int runHeadlessClip(const HeadlessTourOptions& options, double fps) {
     char file[32];
     std::snprintf(file, sizeof(file), "frame-%06llu.png",
                   static_cast<unsigned long long>(frames + 1));
-    std::string error;
-    if (!renderer::writePng(folder / file, result.pixels, error)) {
-      std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
+    if (auto written = writePng(folder / file, result.pixels); !written) {
+      std::fprintf(stderr, "dcwalk: %s\n", written.error().c_str());
       return EXIT_FAILURE_RUNTIME;
     }
   }
+  progress.finish(double(frames));
   std::printf("dcwalk: rendered %llu frames (%.1f s at %g fps) into %s\n",
               static_cast<unsigned long long>(frames), double(frames) * dt, fps,
               std::filesystem::absolute(folder).c_str());

@@ -3,6 +3,8 @@
 // around runFrame with the tour's frame source.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "app/session/render_options.h"
@@ -22,6 +24,15 @@ struct HeadlessTourOptions {
   TraceRequest trace;                  // --trace: the traced job replayed instead of the model
   TextMode text = TextMode::Engineer;  // --text
 };
+
+/// Frames a clip may have (`tour --headless --fps`), counted before rendering from the tour's
+/// holds and longest flights: the built-in tour is 379 s at most, 91,000 frames at the 240 fps
+/// maximum; 100,000 frames is 28 minutes at 60 fps.
+inline constexpr uint64_t MAX_CLIP_FRAMES = 100'000;
+
+/// A key frame's file name: "03-<chapter id>-2.png" for the 2nd step of the 3rd chapter (0-based
+/// arguments). The id is one the tour loader accepted (world::checkFileNameId): a safe name.
+std::string keyFrameName(size_t chapter, const std::string& chapterId, size_t step);
 
 /// Key frames: each step's view with the simulation as a visitor sees it at the end of the step
 /// (or, when the step injects a fault, in the middle of the fault). Returns the exit status.

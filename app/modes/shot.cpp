@@ -4,11 +4,11 @@
 #include <filesystem>
 
 #include "app/modes/shot_compare.h"
+#include "app/platform/capture.h"
 #include "app/session/exit_status.h"
 #include "app/session/frame.h"
 #include "app/session/session.h"
 #include "app/session/tour_view.h"
-#include "renderer/image_io.h"
 
 namespace app {
 
@@ -52,6 +52,11 @@ renderer::StillSpec shotStill(const ShotOptions& options) {
 }
 
 int runShot(const ShotOptions& options) {
+  // Before any rendering: an --out that cannot take the picture is refused now, not after.
+  if (const std::string problem = checkPngOut("--out", options.out); !problem.empty()) {
+    std::fprintf(stderr, "dcwalk: shot: %s\n", problem.c_str());
+    return EXIT_BAD_INPUT;
+  }
   if (!options.compare.empty()) return runCompareShot(options);
   Session session;
   const world::Station* station = nullptr;
@@ -60,9 +65,8 @@ int runShot(const ShotOptions& options) {
   setUpShotView(options, *station, view);
   const FrameResult frame =
       renderStill(session, view, {options.render.width, options.render.height}, shotStill(options));
-  std::string error;
-  if (!renderer::writePng(options.out, frame.pixels, error)) {
-    std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
+  if (auto written = writePng(options.out, frame.pixels); !written) {
+    std::fprintf(stderr, "dcwalk: %s\n", written.error().c_str());
     return EXIT_FAILURE_RUNTIME;
   }
   std::printf(

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/platform/capture.h"
 #include "app/session/exit_status.h"
 #include "app/session/frame.h"
 #include "app/session/scenario_request.h"
 #include "app/ui/key_numbers.h"
-#include "renderer/image_io.h"
 
 namespace app {
 namespace {
@@ -107,9 +107,8 @@ int runCompareShot(const ShotOptions& options) {
     if (!reportValidation()) return EXIT_FAILURE_RUNTIME;
   }
   drawSeam(halfWidth[0], std::max(2u, width / 320), image);
-  std::string error;
-  if (!renderer::writePng(options.out, image, error)) {
-    std::fprintf(stderr, "dcwalk: %s\n", error.c_str());
+  if (auto written = writePng(options.out, image); !written) {
+    std::fprintf(stderr, "dcwalk: %s\n", written.error().c_str());
     return EXIT_FAILURE_RUNTIME;
   }
   std::printf("wrote %s (%ux%u, station %s, %s | %s)\n", options.out.c_str(), width, height,

@@ -22,6 +22,10 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view TEMP_MARK = ".tmp-";
+// Bytes handed to one write(2): a large file is many calls, each checked.
+constexpr size_t WRITE_CHUNK_BYTES = 1u << 20;
+
+FileCalls g_calls{::write, ::fsync, ::close, ::rename};
 
 std::string errnoText(int error) {
   return std::error_code(error, std::generic_category()).message();
@@ -42,7 +46,7 @@ struct FdGuard {
 
 bool writeAll(int fd, std::string_view bytes) {
   while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    ssize_t n = g_calls.write(fd, bytes.data(), std::min(bytes.size(), WRITE_CHUNK_BYTES));
     if (n < 0) {
       if (errno == EINTR) continue;
       return false;
@@ -53,7 +57,7 @@ bool writeAll(int fd, std::string_view bytes) {
 }
 
 bool fsyncRetry(int fd) {
-  while (::fsync(fd) != 0) {
+  while (g_calls.fsync(fd) != 0) {
     if (errno != EINTR) return false;
   }
   return true;
@@ -105,11 +109,13 @@ fs::path temporaryOf(const fs::path& path) {
   return path.string() + std::string(TEMP_MARK) + std::to_string(::getpid());
 }
 
-/// Writes `contents` to `temp` (created or truncated) and fsyncs it; on failure removes it.
-/// Errors name `path`, the file it stands for.
+/// Writes `contents` to `temp` (created anew: a file or link already there is removed, and the
+/// open neither follows nor reuses one) and fsyncs it; on failure removes it. Errors name `path`,
+/// the file it stands for.
 sim::Result<bool> writeTemporary(const fs::path& path, const fs::path& temp,
                                  std::string_view contents) {
-  FdGuard file{::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
+  ::unlink(temp.c_str());
+  FdGuard file{::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)};
   if (file.fd < 0) return failure(path, "create " + temp.filename().string(), errno);
   if (!writeAll(file.fd, contents)) {
     int error = errno;
@@ -123,7 +129,7 @@ sim::Result<bool> writeTemporary(const fs::path& path, const fs::path& temp,
   }
   int fd = file.fd;
   file.fd = -1;
-  if (::close(fd) != 0) {
+  if (g_calls.close(fd) != 0) {
     int error = errno;
     ::unlink(temp.c_str());
     return failure(path, "close", error);
@@ -142,11 +148,41 @@ sim::Result<bool> syncFolderOf(const fs::path& path) {
 
 }  // namespace
 
+std::string checkWritableFile(const fs::path& path) {
+  if (path.empty()) return "no file named (an empty name)";
+  struct stat target {};
+  if (::lstat(path.c_str(), &target) == 0) {
+    struct stat followed = target;
+    // A dangling link is replaced like a missing file; a link to a device is refused like it.
+    const bool isRegular = S_ISREG(target.st_mode) ||
+                           (S_ISLNK(target.st_mode) &&
+                            (::stat(path.c_str(), &followed) != 0 || S_ISREG(followed.st_mode)));
+    if (!isRegular)
+      return path.string() + ": not a regular file (a folder, device or pipe is never written)";
+  } else if (errno != ENOENT) {
+    return path.string() + ": " + errnoText(errno);
+  }
+  const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  struct stat folder {};
+  if (::stat(dir.c_str(), &folder) != 0)
+    return path.string() + ": cannot use its folder " + dir.string() + ": " + errnoText(errno);
+  if (!S_ISDIR(folder.st_mode)) return path.string() + ": " + dir.string() + " is not a folder";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    return path.string() + ": cannot write into " + dir.string() + ": " + errnoText(errno);
+  return "";
+}
+
+FileCalls replaceFileCalls(const FileCalls& calls) {
+  return std::exchange(g_calls, calls);
+}
+
 sim::Result<bool> writeFileAtomic(const fs::path& path, std::string_view contents) {
+  if (std::string problem = checkWritableFile(path); !problem.empty())
+    return sim::Result<bool>::failure(problem);
   removeStaleTemporaries(path);
   const fs::path temp = temporaryOf(path);
   if (auto written = writeTemporary(path, temp, contents); !written) return written;
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
+  if (g_calls.rename(temp.c_str(), path.c_str()) != 0) {
     int error = errno;
     ::unlink(temp.c_str());
     return failure(path, "rename", error);

@@ -3,6 +3,8 @@
 // that a corrupt file is set aside (never overwritten, never fatal) and defaults are used.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -15,9 +17,31 @@
 
 namespace app {
 
-/// Writes `contents` to `path` atomically: PATH.tmp-<pid>, fsync, rename over PATH, fsync the
-/// folder. Leftover temporaries of writers that died are removed first. Errors name file and step.
+/// Writes `contents` to `path` atomically: PATH.tmp-<pid> (created anew, never through a link),
+/// every write checked, fsync, close, rename over PATH, fsync the folder. Leftover temporaries of
+/// writers that died are removed first. A PATH that is there but is no regular file (a folder, a
+/// device such as /dev/full, a FIFO, a link to one) is refused: renaming over it would replace it;
+/// a link to a regular file, or a dangling one, is replaced by the file (never written through).
+/// Errors name the file, the step and the reason (errno); on error PATH is as it was, or, when
+/// only the folder's fsync failed, the new file whole.
 sim::Result<bool> writeFileAtomic(const std::filesystem::path& path, std::string_view contents);
+
+/// "" when writeFileAtomic(path, ...) can be tried: PATH is absent or a regular file (or a link to
+/// one), and its folder is there and writable; otherwise why not, naming the file. For checking an
+/// output before the work that makes it.
+std::string checkWritableFile(const std::filesystem::path& path);
+
+/// The system calls writeFileAtomic goes through, one pointer each; tests replace them to play a
+/// file system that fails at the N-th call (tests/app/atomic_file_test.cpp).
+struct FileCalls {
+  ssize_t (*write)(int fd, const void* bytes, size_t size);
+  int (*fsync)(int fd);
+  int (*close)(int fd);
+  int (*rename)(const char* from, const char* to);
+};
+
+/// Replaces the calls writeFileAtomic makes (tests only); returns the ones it replaced.
+FileCalls replaceFileCalls(const FileCalls& calls);
 
 /// New files written all or none (a trace per rank): add() writes each to a temporary beside its
 /// target (PATH.tmp-<pid>, fsynced) as it comes; commit() moves them all into place, never over

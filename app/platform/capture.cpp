@@ -3,13 +3,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <sstream>
 
+#include "app/platform/atomic_file.h"
 #include "app/platform/settings.h"
 #include "renderer/image_io.h"
 #include "sim/catalog.h"
@@ -81,6 +85,25 @@ std::string captureStem() {
   return std::string(text) + "-" + std::to_string(1000 + ms.count()).substr(1);
 }
 
+sim::Result<bool> writePng(const std::filesystem::path& path, const renderer::Pixels& pixels) {
+  std::string error;
+  const std::string png = renderer::encodePng(pixels, error);
+  if (png.empty()) return sim::Result<bool>::failure(path.string() + ": " + error);
+  return writeFileAtomic(path, png);
+}
+
+std::string checkPngOut(const std::string& flag, const std::filesystem::path& path) {
+  if (path.empty()) return flag + ": no file named (an empty name)";
+  std::string extension = path.extension().string();
+  for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (extension != ".png") {
+    return flag + ": '" + path.string() + "' does not end in .png (the only format written" +
+           (extension.empty() ? std::string(")") : ", not " + path.extension().string() + ")");
+  }
+  const std::string problem = checkWritableFile(path);
+  return problem.empty() ? problem : flag + ": " + problem;
+}
+
 sim::Result<std::filesystem::path> saveScreenshot(const renderer::Pixels& pixels,
                                                   const std::filesystem::path& folder) {
   using R = sim::Result<std::filesystem::path>;
@@ -88,23 +111,30 @@ sim::Result<std::filesystem::path> saveScreenshot(const renderer::Pixels& pixels
   std::filesystem::create_directories(folder, ec);
   if (ec) return R::failure(folder.string() + ": cannot create the folder: " + ec.message());
   const std::filesystem::path path = folder / (captureStem() + ".png");
-  std::string error;
-  if (!renderer::writePng(path, pixels, error)) return R::failure(error);
+  if (auto written = writePng(path, pixels); !written) return R::failure(written.error());
   return path;
 }
 
 sim::Result<bool> encodeFrames(const std::filesystem::path& folder, double fps,
                                const std::filesystem::path& mp4) {
-  const std::filesystem::path log = mp4.string() + ".ffmpeg.log";
+  using R = sim::Result<bool>;
+  if (const std::string problem = checkWritableFile(mp4); !problem.empty())
+    return R::failure(problem);
+  // ffmpeg and the shell open their files following links: they write inside the frames folder,
+  // which the run made, and the clip is then renamed into place (over a link, never through it).
+  const std::filesystem::path encoded = folder / "clip.mp4";
+  const std::filesystem::path log = folder / "ffmpeg.log";
   const std::string command = "ffmpeg -nostdin -y -loglevel error -framerate " +
                               std::to_string(fps) + " -i " +
                               shellQuote((folder / "frame-%06d.png").string()) +
-                              outputOptions(mp4) + " 2>" + shellQuote(log.string());
+                              outputOptions(encoded) + " 2>" + shellQuote(log.string());
   const int status = std::system(command.c_str());
-  if (status != 0) {
-    return sim::Result<bool>::failure(mp4.string() + ": ffmpeg failed (see " + log.string() + ")");
-  }
+  if (status != 0) return R::failure(mp4.string() + ": ffmpeg failed (see " + log.string() + ")");
   std::filesystem::remove(log);
+  if (::rename(encoded.c_str(), mp4.c_str()) != 0) {
+    return R::failure(mp4.string() + ": cannot move " + encoded.string() +
+                      " into place: " + std::strerror(errno));
+  }
   return true;
 }
 
@@ -151,8 +181,7 @@ bool ClipRecorder::addFrame(const renderer::Pixels& pixels) {
     char name[32];
     std::snprintf(name, sizeof name, "frame-%06llu.png",
                   static_cast<unsigned long long>(m_frames + 1));
-    std::string error;
-    if (!renderer::writePng(m_folder / name, pixels, error)) return false;
+    if (!writePng(m_folder / name, pixels)) return false;
     ++m_frames;
     return true;
   }

@@ -30,12 +30,20 @@ std::filesystem::path picturesDir();
 /// in the current folder for one run from the build tree.
 std::filesystem::path defaultCaptureDir();
 
+/// Writes `pixels` as the PNG file `path`, whole or not at all (writeFileAtomic); errors name the
+/// file, the step and the reason.
+sim::Result<bool> writePng(const std::filesystem::path& path, const renderer::Pixels& pixels);
+
+/// "" when `path`, the value of `flag`, can take a PNG: a name ending in .png (any case) that
+/// checkWritableFile accepts; otherwise why not, naming the flag. Checked before rendering.
+std::string checkPngOut(const std::string& flag, const std::filesystem::path& path);
+
 /// Writes `pixels` as FOLDER/dcwalk-<time>.png (creating the folder); the path, or why not.
 sim::Result<std::filesystem::path> saveScreenshot(const renderer::Pixels& pixels,
                                                   const std::filesystem::path& folder);
 
-/// Encodes FOLDER/frame-%06d.png (numbered from 1) into `mp4` at `fps` with ffmpeg; errors carry
-/// ffmpeg's last words.
+/// Encodes FOLDER/frame-%06d.png (numbered from 1) into `mp4` at `fps` with ffmpeg (into FOLDER,
+/// a folder the caller made, then renamed to `mp4`); errors name the log with ffmpeg's words.
 sim::Result<bool> encodeFrames(const std::filesystem::path& folder, double fps,
                                const std::filesystem::path& mp4);
 

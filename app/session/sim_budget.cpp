@@ -13,6 +13,12 @@ SimProgress::SimProgress(std::string label, double from_s, double target_s, std:
       m_after_s(after_s),
       m_every_s(every_s) {}
 
+SimProgress& SimProgress::measure(std::string verb, std::string unit) {
+  m_verb = std::move(verb);
+  m_unit = std::move(unit);
+  return *this;
+}
+
 void SimProgress::update(double now_s) {
   const Clock::time_point now = Clock::now();
   const double running_s = std::chrono::duration<double>(now - m_start).count();
@@ -30,8 +36,8 @@ void SimProgress::print(double now_s, const char* tail) {
   const double span_s = m_target_s - m_from_s;
   const double share = span_s > 0 ? std::clamp((now_s - m_from_s) / span_s, 0.0, 1.0) : 1.0;
   const double wall_s = std::chrono::duration<double>(Clock::now() - m_start).count();
-  std::fprintf(m_out, "%s: simulated %.0f of %.0f s (%.0f %%), %.0f s %s\n", m_label.c_str(), now_s,
-               m_target_s, 100 * share, wall_s, tail);
+  std::fprintf(m_out, "%s: %s %.0f of %.0f %s (%.0f %%), %.0f s %s\n", m_label.c_str(),
+               m_verb.c_str(), now_s, m_target_s, m_unit.c_str(), 100 * share, wall_s, tail);
   std::fflush(m_out);
   ++m_lines;
 }

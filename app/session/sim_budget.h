@@ -25,6 +25,8 @@ class SimProgress {
  public:
   SimProgress(std::string label, double from_s, double target_s, std::FILE* out = stderr,
               double after_s = PROGRESS_AFTER_S, double every_s = PROGRESS_EVERY_S);
+  /// The same for another measure: "LABEL: VERB 120 of 3600 UNIT (3 %), 4 s so far".
+  SimProgress& measure(std::string verb, std::string unit);
   /// Prints a line when the run has gone on `after_s` and the last line is `every_s` old;
   /// cheap otherwise (one clock read).
   void update(double now_s);
@@ -38,6 +40,7 @@ class SimProgress {
   void print(double now_s, const char* tail);
 
   std::string m_label;
+  std::string m_verb = "simulated", m_unit = "s";
   double m_from_s, m_target_s;
   std::FILE* m_out;
   double m_after_s, m_every_s;

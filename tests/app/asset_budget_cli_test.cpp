@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "renderer/image_io.h"
+#include "app/platform/capture.h"
 #include "tests/common/cli.h"
 #include "tests/world/gltf_test_files.h"
 
@@ -109,8 +109,8 @@ TEST(AssetBudgetCli, TwoHugeTexturesAreRefusedByCheckAndByShotNamingFileAndLimit
   renderer::Pixels big;
   big.width = big.height = 8192;
   big.rgba.assign(size_t(8192) * 8192 * 4, 0x80);
-  std::string error;
-  ASSERT_TRUE(renderer::writePng(dir / "big.png", big, error)) << error;
+  auto written = app::writePng(dir / "big.png", big);
+  ASSERT_TRUE(written.ok()) << written.error();
   big.rgba = {};
   writeGrid(dir / "two.gltf", 1, {"big.png", "big.png"});
   std::ofstream(dir / "overrides.json")

@@ -98,7 +98,8 @@ TEST(AssetCli, ShotRefusesAMalformedModelWithExitTwo) {
     }
   }
   ASSERT_FALSE(file.empty());
-  const CliRun run = runDcwalk("shot --size 64x64 --model " + quoted(file) + " --out /dev/null");
+  const CliRun run =
+      runDcwalk("shot --size 64x64 --model " + quoted(file) + " --out " + testcli::scratchPng());
   EXPECT_EQ(run.status, 2) << run.out;
   EXPECT_NE(run.out.find(file.filename().string()), std::string::npos) << run.out;
 }

@@ -1,12 +1,14 @@
 // Atomic saves and defensive reads (app/platform/atomic_file.h): round trips, corrupt files set
 // aside, and a child process killed (SIGKILL) while it saves in a loop never leaves a partial file.
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -243,5 +245,126 @@ TEST(AtomicFile, NewFileSetWritesAllOrNoneAndNeverOverwrites) {
     ASSERT_TRUE(set.add(dir / "f.json", "F").ok());
   }
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 3);
+  fs::remove_all(dir);
+}
+
+namespace {
+
+/// A file system that fails at the N-th call writeFileAtomic makes (write, fsync, close,
+/// rename): a write runs out of space, an fsync or close reports an I/O error.
+struct FailingCalls {
+  static inline int calls = 0;
+  static inline int failAt = 0;  // 0: never
+  static bool failNow() { return ++calls == failAt; }
+  static ssize_t write(int fd, const void* bytes, size_t size) {
+    if (failNow()) return errno = ENOSPC, -1;
+    return ::write(fd, bytes, size);
+  }
+  static int fsync(int fd) {
+    if (failNow()) return errno = EIO, -1;
+    return ::fsync(fd);
+  }
+  static int close(int fd) {
+    if (failNow()) return ::close(fd), errno = EIO, -1;
+    return ::close(fd);
+  }
+  static int rename(const char* from, const char* to) {
+    if (failNow()) return errno = ENOSPC, -1;
+    return ::rename(from, to);
+  }
+};
+
+/// Plays FailingCalls for as long as it lives.
+struct FailingFileSystem {
+  app::FileCalls previous = app::replaceFileCalls(
+      {FailingCalls::write, FailingCalls::fsync, FailingCalls::close, FailingCalls::rename});
+  ~FailingFileSystem() { app::replaceFileCalls(previous); }
+};
+
+}  // namespace
+
+TEST(AtomicFile, AFileSystemFailingAtAnyCallLeavesTheOldFileOrTheNewOneWhole) {
+  const fs::path dir = freshDir("failing");
+  const fs::path file = dir / "frame.png";
+  const std::string before = version(1);
+  const std::string after = version(2) + std::string(5u << 19, 'z');  // several writes
+  FailingFileSystem failing;
+  FailingCalls::calls = 0;
+  FailingCalls::failAt = 0;
+  ASSERT_TRUE(app::writeFileAtomic(file, after).ok());
+  const int total = FailingCalls::calls;
+  // At least: three writes of at most 1 MiB, the file's fsync, its close, the rename, the
+  // folder's fsync.
+  ASSERT_GE(total, 7);
+  for (int n = 1; n <= total; ++n) {
+    for (const bool existed : {true, false}) {
+      SCOPED_TRACE("failing at call " + std::to_string(n) + " of " + std::to_string(total) +
+                   (existed ? ", over an old file" : ", a new file"));
+      if (existed) {
+        writePlain(file, before);
+      } else {
+        fs::remove(file);
+      }
+      FailingCalls::calls = 0;
+      FailingCalls::failAt = n;
+      const auto written = app::writeFileAtomic(file, after);
+      ASSERT_FALSE(written.ok());
+      EXPECT_NE(written.error().find(file.string() + ": cannot save ("), std::string::npos)
+          << written.error();
+      const bool why = written.error().find("No space left on device") != std::string::npos ||
+                       written.error().find("Input/output error") != std::string::npos;
+      EXPECT_TRUE(why) << written.error();
+      if (n == total) {
+        // Only the folder's fsync was left: the new file is in place, whole.
+        EXPECT_EQ(readAll(file), after);
+      } else if (existed) {
+        EXPECT_EQ(readAll(file), before);
+      } else {
+        EXPECT_FALSE(fs::exists(file));
+      }
+      EXPECT_EQ(countWithPrefix(dir, "frame.png.tmp-"), 0);
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, WhatIsNoRegularFileIsNeverReplaced) {
+  const fs::path dir = freshDir("special");
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0644), 0);
+  fs::create_directory(dir / "folder");
+  fs::create_symlink(dir / "fifo", dir / "link-to-fifo");
+  for (const char* name : {"fifo", "folder", "link-to-fifo"}) {
+    const fs::path path = dir / name;
+    const auto type = fs::symlink_status(path).type();
+    const auto written = app::writeFileAtomic(path, "x");
+    ASSERT_FALSE(written.ok()) << name;
+    EXPECT_NE(written.error().find(path.string() + ": not a regular file"), std::string::npos)
+        << written.error();
+    EXPECT_EQ(fs::symlink_status(path).type(), type) << name;
+  }
+  // A device is refused by the check alone (nothing is written to try).
+  EXPECT_NE(app::checkWritableFile("/dev/full").find("not a regular file"), std::string::npos);
+  EXPECT_EQ(app::checkWritableFile(dir / "new.png"), "");
+  EXPECT_NE(app::checkWritableFile(""), "");
+  EXPECT_EQ(countWithPrefix(dir, "fifo.tmp-") + countWithPrefix(dir, "folder.tmp-"), 0);
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, NoWriteGoesThroughALink) {
+  const fs::path dir = freshDir("links");
+  const fs::path victim = dir / "victim.txt";
+  writePlain(victim, "the user's file");
+  // A link planted where the temporary goes, and one under the target's own name.
+  const fs::path file = dir / "out.png";
+  fs::create_symlink(victim, file.string() + ".tmp-" + std::to_string(::getpid()));
+  ASSERT_TRUE(app::writeFileAtomic(file, "new").ok());
+  EXPECT_EQ(readAll(victim), "the user's file");
+  EXPECT_EQ(readAll(file), "new");
+  const fs::path linked = dir / "linked.png";
+  fs::create_symlink(victim, linked);
+  ASSERT_TRUE(app::writeFileAtomic(linked, "also new").ok());
+  EXPECT_EQ(readAll(victim), "the user's file");
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(linked)));
+  EXPECT_EQ(readAll(linked), "also new");
   fs::remove_all(dir);
 }

@@ -43,11 +43,13 @@ TEST(Cli, EverySubcommandHasHelp) {
 }
 
 TEST(Cli, BadFlagsAndValuesExitTwoWithOneLineAndUsage) {
-  for (const char* args :
-       {"--no-such-flag", "shot --size 12", "shot --size 640x", "bench --frames 0",
-        "bench --path moon", "shot --station nowhere --size 64x64 --out /dev/null",
-        "sim --engine training_405b --until 1 --fault melt@1",
-        "shot --device no-such-gpu --size 64x64 --out /dev/null"}) {
+  const std::string out = " --out " + testcli::scratchPng();
+  for (const std::string& args :
+       {std::string("--no-such-flag"), std::string("shot --size 12"),
+        std::string("shot --size 640x"), std::string("bench --frames 0"),
+        std::string("bench --path moon"), "shot --station nowhere --size 64x64" + out,
+        std::string("sim --engine training_405b --until 1 --fault melt@1"),
+        "shot --device no-such-gpu --size 64x64" + out}) {
     auto run = dcwalk(args);
     EXPECT_EQ(run.status, 2) << args << ": " << run.out;
     EXPECT_NE(run.out.find("dcwalk"), std::string::npos) << args;

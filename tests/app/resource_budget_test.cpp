@@ -138,7 +138,8 @@ TEST(UiSizeGuard, SmallImagesInsideTheAllowedRangeRender) {
 TEST(UiSizeGuard, SizesThatOverflowThirtyTwoBitsAreRefused) {
   for (const char* size : {"4294967312x16", "4294967360x4294967360", "16x18446744073709551632",
                            "-16x16", "+16x16", "16x16x16", "0x0", "8193x16", "15x16"}) {
-    auto run = testcli::dcwalk("shot --size " + std::string(size) + " --out /dev/null");
+    auto run =
+        testcli::dcwalk("shot --size " + std::string(size) + " --out " + testcli::scratchPng());
     EXPECT_EQ(run.status, 2) << size << ": " << run.out;
     EXPECT_NE(run.out.find("--size"), std::string::npos) << size << ": " << run.out;
   }

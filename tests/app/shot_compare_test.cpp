@@ -95,7 +95,7 @@ TEST(ShotCompare, TwoScenariosSideBySideWithTheirEvaluationsNumbers) {
 }
 
 TEST(ShotCompare, ABadScenarioExitsTwoNamingIt) {
-  const std::string tail = " --station rack --size 64x64 --out /dev/null";
+  const std::string tail = " --station rack --size 64x64 --out " + testcli::scratchPng();
   for (const std::string& args : {std::string("shot --compare nowhere ") + GB200,
                                   std::string("shot --compare ") + H100 + " elsewhere.json"}) {
     auto run = dcwalk(args + tail);

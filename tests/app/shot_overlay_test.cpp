@@ -66,7 +66,7 @@ TEST(ShotOverlay, FaultsAndScenariosAreAccepted) {
 }
 
 TEST(ShotOverlay, BadValuesExitTwoNamingThem) {
-  const std::string tail = " --size 64x64 --out /dev/null";
+  const std::string tail = " --size 64x64 --out " + testcli::scratchPng();
   struct Case {
     const char* args;
     const char* named;

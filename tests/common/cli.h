@@ -2,8 +2,10 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 namespace testcli {
@@ -23,6 +25,14 @@ inline CliRun shell(const std::string& command) {
   const int raw = pclose(pipe);
   run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return run;
+}
+
+/// A `shot --out` for runs refused before they write, or whose picture nobody looks at: a PNG in
+/// the temp folder (/dev/null is refused: it is no regular file).
+inline std::string scratchPng() {
+  return (std::filesystem::temp_directory_path() /
+          ("dcwalk-scratch-" + std::to_string(::getpid()) + ".png"))
+      .string();
 }
 
 /// Runs `dcwalk <args>` through the shell; stderr joins stdout when `withStderr`, else is dropped.

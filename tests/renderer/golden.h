@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -14,6 +15,19 @@
 #include "tests/common/paths.h"
 
 namespace golden {
+
+/// Writes `pixels` as a PNG for a person to look at (renderer/ encodes; the app's atomic writer
+/// is not linked into renderer tests); false with a message on failure.
+inline bool writePngFile(const std::filesystem::path& path, const renderer::Pixels& pixels,
+                         std::string& error) {
+  const std::string png = renderer::encodePng(pixels, error);
+  if (png.empty()) return false;
+  std::ofstream file(path, std::ios::binary);
+  file.write(png.data(), std::streamsize(png.size()));
+  file.close();
+  if (!file) error = path.string() + ": cannot write";
+  return bool(file);
+}
 
 inline constexpr int CHANNEL_TOLERANCE = 8;              // of 255: driver rounding
 inline constexpr double MAX_DIFFERING_FRACTION = 0.001;  // 0.1 % of pixels
@@ -53,7 +67,7 @@ inline void expectMatchesGolden(const std::string& name, const renderer::Pixels&
   std::string error;
   if (const char* update = std::getenv("DCWALK_UPDATE_GOLDENS");
       update && std::string(update) == "1") {
-    ASSERT_TRUE(renderer::writePng(goldenPath, actual, error)) << error;
+    ASSERT_TRUE(writePngFile(goldenPath, actual, error)) << error;
     GTEST_SUCCEED() << "golden rewritten: " << goldenPath;
     return;
   }
@@ -66,9 +80,9 @@ inline void expectMatchesGolden(const std::string& name, const renderer::Pixels&
   if (double(c.differing) > MAX_DIFFERING_FRACTION * double(c.total)) {
     const std::filesystem::path dir = std::filesystem::path(DCWALK_BINARY_DIR) / "golden-failures";
     std::filesystem::create_directories(dir);
-    renderer::writePng(dir / (name + ".expected.png"), expected, error);
-    renderer::writePng(dir / (name + ".actual.png"), actual, error);
-    renderer::writePng(dir / (name + ".diff.png"), c.diff, error);
+    writePngFile(dir / (name + ".expected.png"), expected, error);
+    writePngFile(dir / (name + ".actual.png"), actual, error);
+    writePngFile(dir / (name + ".diff.png"), c.diff, error);
     ADD_FAILURE() << name << ": " << c.differing << " of " << c.total
                   << " pixels differ (tolerance " << MAX_DIFFERING_FRACTION * 100
                   << " %); images written to " << dir;

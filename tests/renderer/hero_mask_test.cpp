@@ -22,6 +22,7 @@
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
 #include "tests/renderer/fixtures.h"
+#include "tests/renderer/golden.h"
 #include "tests/renderer/session_world.h"
 #include "world/builders/builders.h"
 #include "world/world.h"
@@ -247,7 +248,7 @@ TEST(HeroMask, EveryStationsHeroFillsItsStillWithNothingOfTheLevelBehindIt) {
     if (const char* dir = std::getenv("DCWALK_HERO_MASK_DIR")) {
       std::string error;
       EXPECT_TRUE(
-          renderer::writePng(std::filesystem::path(dir) / (s.name + ".png"), m.image, error))
+          golden::writePngFile(std::filesystem::path(dir) / (s.name + ".png"), m.image, error))
           << error;
     }
   }

@@ -417,6 +417,28 @@ TEST(Tour, CaptionsAndNamesHaveALengthLimit) {
   EXPECT_NE(idRefused.error().find("/chapters/0/id"), std::string::npos) << idRefused.error();
 }
 
+TEST(Tour, ChapterIdsThatCannotBeFileNamesAreRefusedNamingTheField) {
+  // Ids go into key frames' file names (`tour --headless`): before, "../../x" wrote outside
+  // --out and a 128-byte id cut the name short of ".png".
+  for (const std::string& id :
+       {std::string("../../x"), std::string("a/b"), std::string(".."), std::string(".hidden"),
+        std::string("-a"), std::string("Caps"), std::string("with space"),
+        std::string(R"(back\\slash)"), std::string(R"(\u00e9t\u00e9)"), std::string(R"(a\u0000b)"),
+        std::string(world::MAX_FILE_NAME_ID_BYTES + 1, 'i'), std::string(128, 'i')}) {
+    SCOPED_TRACE(id);
+    const std::string tour = smallWith(R"("id": "one")", "\"id\": \"" + id + "\"");
+    expectRefused(tour, "\"id\": \"" + id + "\"", "/chapters/0/id");
+    expectRefused(tour, "\"id\": \"" + id + "\"", "an id goes into file names");
+  }
+  TourDir longest(smallWith(
+      R"("id": "one")", "\"id\": \"" + std::string(world::MAX_FILE_NAME_ID_BYTES, 'i') + "-_0\""));
+  EXPECT_FALSE(longest.load().ok()) << "51 bytes";
+  TourDir fits(
+      smallWith(R"("id": "one")",
+                "\"id\": \"" + std::string(world::MAX_FILE_NAME_ID_BYTES - 3, 'i') + "-_0\""));
+  EXPECT_TRUE(fits.load().ok());
+}
+
 TEST(Tour, UnknownTourNameListsTheTours) {
   TourDir dir(SMALL_TOUR);
   auto loaded = world::loadTourBundle("absent", smallReferences(), dir.dir);

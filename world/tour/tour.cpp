@@ -124,6 +124,8 @@ class TourParser : sim::JsonChecker {
                          "engine_scenario", "steps", "trace_steps"}))
       return false;
     if (!text(at / "id", chapter.id) || !key(at / "title", chapter.title)) return false;
+    if (std::string problem = checkFileNameId(chapter.id); !problem.empty())
+      return flag(at / "id", problem);
     if (!named(at / "panel", knownPanels(), "panel", chapter.panel)) return false;
     for (auto [name, target] :
          {std::pair{"finale", &chapter.finale}, std::pair{"highlight", &chapter.highlight}}) {
@@ -300,6 +302,24 @@ class TourParser : sim::JsonChecker {
 };
 
 }  // namespace
+
+std::string checkFileNameId(const std::string& id) {
+  const std::string rule = " (an id goes into file names: 1 to " +
+                           std::to_string(MAX_FILE_NAME_ID_BYTES) +
+                           " of a-z, 0-9, '_' and '-', starting with a letter or digit)";
+  if (id.empty()) return "is empty" + rule;
+  if (id.size() > MAX_FILE_NAME_ID_BYTES)
+    return "is " + std::to_string(id.size()) + " bytes long" + rule;
+  for (size_t i = 0; i < id.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(id[i]);
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (alnum || (i > 0 && (c == '_' || c == '-'))) continue;
+    char shown[16];
+    std::snprintf(shown, sizeof shown, c >= 0x20 && c < 0x7f ? "'%c'" : "byte 0x%02x", c);
+    return "has " + std::string(shown) + " at byte " + std::to_string(i + 1) + rule;
+  }
+  return "";
+}
 
 const std::vector<std::string>& knownOverlays() {
   static const std::vector<std::string> names = {

@@ -28,6 +28,13 @@ namespace world {
 inline constexpr size_t MAX_CAPTION_BYTES = 2000;
 /// Longest id, strings key or name in a tour or strings file, bytes.
 inline constexpr size_t MAX_NAME_BYTES = 128;
+/// Longest chapter id, bytes: ids go into file names (`tour --headless` key frames).
+inline constexpr size_t MAX_FILE_NAME_ID_BYTES = 48;
+
+/// "" when `id` can go into a file name as it is: 1 to MAX_FILE_NAME_ID_BYTES of a-z, 0-9, '_'
+/// and '-', the first a letter or digit (no '/', no "..", nothing hidden, the same on every file
+/// system); otherwise what is wrong with it.
+std::string checkFileNameId(const std::string& id);
 
 /// Overlay names a step may switch on (the renderer and panels know these).
 const std::vector<std::string>& knownOverlays();
