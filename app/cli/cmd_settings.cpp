@@ -20,10 +20,17 @@ struct SettingsOptions {
 
 int runSettings(const SettingsOptions& options) {
   const std::filesystem::path path = settingsPath();
-  LoadedSettings loaded = loadSettings(path);
+  if (path.empty()) {
+    std::fprintf(stderr,
+                 "dcwalk: settings: no settings file: XDG_CONFIG_HOME and HOME are not set and "
+                 "the user has no home folder (set DCWALK_SETTINGS to choose one)\n");
+    return EXIT_FAILURE_RUNTIME;
+  }
+  const bool change = options.setSub->parsed() || options.resetSub->parsed();
+  // Showing changes nothing: an unusable file is only reported (set or reset sets it aside).
+  LoadedSettings loaded = loadSettings(path, /*setAside=*/change);
   if (!loaded.message.empty()) std::fprintf(stderr, "dcwalk: %s\n", loaded.message.c_str());
   Settings settings = loaded.settings;
-  const bool change = options.setSub->parsed() || options.resetSub->parsed();
   if (options.setSub->parsed()) {
     std::string error;
     if (!setSetting(settings, options.set[0], options.set[1], error)) {

@@ -286,7 +286,7 @@ LoadedFile readFileOrDefaults(const fs::path& path, const ReadDesc& desc) {
 
   result.contents = desc.defaults;
   result.usedDefaults = true;
-  if (result.unreadable) {
+  if (result.unreadable || !desc.setAside) {
     result.message = path.string() + ": " + problem + "; using defaults (left where it is)";
     return result;
   }

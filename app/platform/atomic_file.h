@@ -82,13 +82,15 @@ struct ReadDesc {
   std::string defaults;           // returned when the file is missing or unusable
   ContentCheck check;             // empty: any readable file within maxBytes is usable
   uint64_t maxBytes = 16u << 20;  // larger files count as corrupt (16 MiB, powers of two)
+  bool setAside = true;           // false: a corrupt file is reported and left where it is
 };
 
 /// Reads `path`. Missing: the defaults, no message. Unreadable (not a regular file, or its open
 /// or read fails: permissions, I/O): the defaults, with a message, and the file left where it is
 /// (it may be fine). Too large or refused by `desc.check` (corrupt): renamed to
-/// PATH.corrupt-<YYYYMMDDTHHMMSSZ> with a message naming both files, and the defaults are
-/// returned. When even the rename fails, the message says so.
+/// PATH.corrupt-<YYYYMMDDTHHMMSSZ> with a message naming both files (unless `desc.setAside` is
+/// false: then it stays where it is, and the message says so), and the defaults are returned.
+/// When even the rename fails, the message says so.
 LoadedFile readFileOrDefaults(const std::filesystem::path& path, const ReadDesc& desc);
 
 }  // namespace app

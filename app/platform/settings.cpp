@@ -1,5 +1,8 @@
 #include "app/platform/settings.h"
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -40,19 +43,26 @@ std::string validate(const nlohmann::json& root, Settings& out) {
 }  // namespace
 
 std::filesystem::path configHome() {
-  if (const char* config = std::getenv("XDG_CONFIG_HOME"); config && *config) return config;
-  const char* home = std::getenv("HOME");
-  return std::filesystem::path(home && *home ? home : ".") / ".config";
+  // XDG Base Directory: a relative XDG_CONFIG_HOME is ignored. A HOME that is unset or relative
+  // gives way to the user's home in the password database (as glib's g_get_home_dir does).
+  if (const char* config = std::getenv("XDG_CONFIG_HOME"); config && *config == '/') return config;
+  if (const char* home = std::getenv("HOME"); home && *home == '/')
+    return std::filesystem::path(home) / ".config";
+  if (const passwd* user = ::getpwuid(::getuid()); user && user->pw_dir && *user->pw_dir == '/')
+    return std::filesystem::path(user->pw_dir) / ".config";
+  return {};
 }
 
 std::filesystem::path settingsPath() {
   if (const char* path = std::getenv("DCWALK_SETTINGS"); path && *path) return path;
-  return configHome() / "dcwalk" / "settings.json";
+  const std::filesystem::path config = configHome();
+  return config.empty() ? config : config / "dcwalk" / "settings.json";
 }
 
-LoadedSettings loadSettings(const std::filesystem::path& path) {
+LoadedSettings loadSettings(const std::filesystem::path& path, bool setAside) {
   LoadedSettings loaded;
   ReadDesc desc;
+  desc.setAside = setAside;
   desc.defaults = settingsJson(Settings{});
   desc.maxBytes = MAX_SETTINGS_BYTES;
   desc.check = [&path](const std::string& text) {

@@ -23,11 +23,12 @@ struct Settings {
 inline constexpr double MIN_UI_SCALE = 0.5;
 inline constexpr double MAX_UI_SCALE = 4.0;
 
-/// The user's configuration folder: $XDG_CONFIG_HOME, else ~/.config.
+/// The user's configuration folder: $XDG_CONFIG_HOME (absolute), else $HOME/.config, else the
+/// home folder of the password database's entry /.config; empty when there is none (never a
+/// folder relative to wherever the program was started).
 std::filesystem::path configHome();
 
-/// $DCWALK_SETTINGS, else $XDG_CONFIG_HOME/dcwalk/settings.json, else
-/// ~/.config/dcwalk/settings.json.
+/// $DCWALK_SETTINGS, else CONFIG_HOME/dcwalk/settings.json; empty when there is no configHome().
 std::filesystem::path settingsPath();
 
 struct LoadedSettings {
@@ -36,8 +37,9 @@ struct LoadedSettings {
   bool unreadable = false;  // it exists but could not be read: saving would be refused
 };
 
-/// Reads `path`; missing gives the defaults silently, unusable is set aside with a message.
-LoadedSettings loadSettings(const std::filesystem::path& path);
+/// Reads `path`; missing gives the defaults silently, unusable is set aside with a message (or,
+/// with `setAside` false, for showing the settings, left where it is: reading changes nothing).
+LoadedSettings loadSettings(const std::filesystem::path& path, bool setAside = true);
 
 /// Writes `settings` to `path` atomically (creating its folder), keeping the keys of the file
 /// there that this dcwalk does not know; refused when that file exists but cannot be read.

@@ -1,6 +1,7 @@
 // The user's settings (app/platform/settings.h): defaults, round trips, unusable files set aside
 // with a message, `dcwalk settings` from the command line, and the app killed while it saves.
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,8 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -33,6 +36,11 @@ fs::path freshDir(const std::string& name) {
 
 void writeText(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string readText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 int setAsideCount(const fs::path& dir) {
@@ -259,3 +267,57 @@ TEST(Settings, KillingDcwalkWhileItSavesNeverCorruptsTheFile) {
 }
 
 }  // namespace
+
+TEST(Settings, ShowingAnUnusableOrLinkedFileChangesNothing) {
+  // Before: `dcwalk settings`, which only shows, renamed a file that is not JSON (or the link to
+  // one) to settings.json.corrupt-<time>.
+  const fs::path dir = freshDir("show");
+  writeText(dir / "target.json", "not json");
+  fs::create_symlink(dir / "target.json", dir / "linked.json");
+  writeText(dir / "plain.json", "not json {");
+  for (const char* name : {"plain.json", "linked.json"}) {
+    const std::string env = "DCWALK_SETTINGS='" + (dir / name).string() + "'";
+    const testcli::CliRun run = testcli::dcwalk("settings", true, env);
+    EXPECT_EQ(run.status, 0) << run.out;
+    EXPECT_NE(run.out.find((dir / name).string() + ": "), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("left where it is"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("\"language\": \"en\""), std::string::npos) << run.out;
+  }
+  EXPECT_EQ(setAsideCount(dir), 0);
+  EXPECT_TRUE(fs::is_symlink(dir / "linked.json"));
+  EXPECT_EQ(readText(dir / "target.json"), "not json");
+  EXPECT_EQ(readText(dir / "plain.json"), "not json {");
+  // Changing the settings sets the unusable file aside first, as before.
+  const testcli::CliRun set = testcli::dcwalk(
+      "settings set language de", true, "DCWALK_SETTINGS='" + (dir / "plain.json").string() + "'");
+  EXPECT_EQ(set.status, 0) << set.out;
+  EXPECT_EQ(setAsideCount(dir), 1);
+  EXPECT_EQ(app::loadSettings(dir / "plain.json").settings.language, "de");
+  fs::remove_all(dir);
+}
+
+TEST(Settings, WithoutHomeTheConfigFolderIsNeverRelative) {
+  // Before: with HOME unset, settings were read from and written to ./.config, in whatever
+  // folder dcwalk was started from.
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved;
+  for (const char* name : {"HOME", "XDG_CONFIG_HOME"}) {
+    const char* value = std::getenv(name);
+    saved.emplace_back(name, value ? std::optional<std::string>(value) : std::nullopt);
+    ::unsetenv(name);
+  }
+  const passwd* user = ::getpwuid(::getuid());
+  ASSERT_NE(user, nullptr);
+  const fs::path expected = fs::path(user->pw_dir) / ".config";
+  EXPECT_EQ(app::configHome(), expected);
+  ::setenv("XDG_CONFIG_HOME", "relative/config", 1);  // ignored (XDG Base Directory)
+  ::setenv("HOME", "relative-home", 1);               // not a home folder
+  EXPECT_EQ(app::configHome(), expected);
+  EXPECT_TRUE(app::settingsPath().is_absolute() || std::getenv("DCWALK_SETTINGS"));
+  for (const auto& [name, value] : saved) {
+    if (value) {
+      ::setenv(name.c_str(), value->c_str(), 1);
+    } else {
+      ::unsetenv(name.c_str());
+    }
+  }
+}
