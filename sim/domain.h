@@ -68,6 +68,12 @@ inline constexpr Domain VIRTUAL_STAGES = wholeNumbers(1, 1024);
 inline constexpr Domain SEQ_LEN = wholeNumbers(1, 1 << 24, "tokens");
 inline constexpr Domain REQUEST_TOKENS = realNumbers(1, 1e8, "tokens");  // ISL, OSL (means)
 inline constexpr Domain BATCH = wholeNumbers(1, 1 << 20);
+/// What the training model is declared to price: a step of at most a day (Llama 3 405B's is ~5 s
+/// on 16k H100s; a step of a day is no run anyone makes) and a run of at most 1000 years (GPT-3
+/// on one V100, the classic worst case, is ~355). A scenario past either is refused naming the
+/// fields that set it, rather than printed as a figure nobody could mean.
+inline constexpr Domain TRAINING_STEP = realNumbers(0, 86400, "s");
+inline constexpr Domain TRAINING_TIME = realNumbers(0, 1000 * 365.25 * 86400, "s");
 }  // namespace domains
 
 /// The range of a catalog figure's non-zero value in `unit` (0 is left to the loader that reads

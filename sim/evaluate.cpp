@@ -265,7 +265,8 @@ Result<Evaluation> evaluateScenario(const ScenarioDesc& scenario, const Catalog&
   auto context = detail::resolve(scenario, catalog);
   if (!context) return Result<Evaluation>::failure(context.error());
   for (const std::string& error :
-       {detail::checkWorkload(*context), detail::checkCollective(*context)}) {
+       {detail::checkAccelerator(*context), detail::checkWorkload(*context),
+        detail::checkCollective(*context)}) {
     if (!error.empty()) return Result<Evaluation>::failure(error);
   }
   std::stringstream list(scenario.cost.compare);

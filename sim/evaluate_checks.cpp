@@ -3,6 +3,7 @@
 // contradict each other, which the model would otherwise price as something else than asked.
 // Each message names the field to change.
 #include <cmath>
+#include <span>
 #include <string>
 
 #include "sim/calc/parallelism.h"
@@ -69,6 +70,22 @@ std::string checkTraining(const Context& c) {
     return "workload.seq_len: " + str(wl.seqLen) + " tokens exceed the model's context of " +
            std::to_string(c.model.contextTokens) + " tokens" + contextSource(c);
   }
+  const calc::TrainingStep step = calc::trainingStep(trainingDesc(c));
+  if (std::string why = domainError(domains::TRAINING_STEP, step.step_s); !why.empty()) {
+    return "workload: a training step of " + str(step.step_s) + " s (" +
+           str(step.step_s / (365.25 * 86400)) +
+           " years) is outside the modelled domain of a step (at most " +
+           str(domains::TRAINING_STEP.max) +
+           " s): the GPU's figures (accelerator.*, its catalog entry) or the layout "
+           "(workload.tp, workload.pp, workload.dp, workload.micro_batch) are far from any "
+           "training run";
+  }
+  const double time = trainingTime_s(c, step);
+  if (std::string why = domainError(domains::TRAINING_TIME, time); !why.empty()) {
+    return "workload.training_tokens: " + str(trainingTokens(c)) + " tokens take " + str(time) +
+           " s (" + str(time / (365.25 * 86400)) +
+           " years) at this step, outside the modelled domain of a run (at most 1000 years)";
+  }
   return "";
 }
 
@@ -101,7 +118,49 @@ std::string checkServing(const Context& c) {
   return "";
 }
 
+// The field a GPU figure came from: the scenario's override, else the catalog entry's.
+std::string gpuField(const Context& c, double overridden, const char* scenarioKey,
+                     const char* catalogKey) {
+  return overridden > 0 ? std::string("accelerator.") + scenarioKey
+                        : "gpus." + c.gpu.id + "." + catalogKey;
+}
+
 }  // namespace
+
+std::string checkAccelerator(const Context& c) {
+  const AcceleratorDesc& a = c.scenario.accelerator;
+  const GpuSpec& g = c.gpu;
+  // A board draws at least its idle power: a TDP below it would price a busy GPU below an idle one.
+  if (g.tdp_W > 0 && g.idle_W > 0 && g.tdp_W < g.idle_W) {
+    return gpuField(c, a.tdp_W, "tdp_W", "tdp_W") + ": " + str(g.tdp_W) +
+           " W is below the GPU's idle power of " + str(g.idle_W) + " W (gpus." + g.id +
+           ".idle_power_W); a TDP is at least the idle draw";
+  }
+  // Narrower formats run at least as fast as wider ones on the same tensor cores (FP4 >= FP8 >=
+  // BF16, where the device has them): a lower figure is a typo or a sparse/dense mix-up.
+  struct Peak {
+    double flops, overridden;
+    const char *scenarioKey, *catalogKey, *format;
+  };
+  const Peak peaks[] = {
+      {g.denseBf16_flops, a.denseBf16_flops, "dense_bf16_flops", "dense_bf16_flops", "BF16"},
+      {g.denseFp8_flops, a.denseFp8_flops, "dense_fp8_flops", "dense_fp8_flops", "FP8"},
+      {g.denseFp4_flops, a.denseFp4_flops, "dense_fp4_flops", "dense_fp4_flops", "FP4"},
+  };
+  const Peak* wider = &peaks[0];
+  for (const Peak& p : std::span(peaks).subspan(1)) {
+    if (p.flops <= 0) continue;  // the device has no such path
+    if (p.flops < wider->flops) {
+      return gpuField(c, p.overridden, p.scenarioKey, p.catalogKey) + ": the " + p.format +
+             " peak of " + str(p.flops) + " FLOP/s is below the " + wider->format + " peak of " +
+             str(wider->flops) + " FLOP/s (" +
+             gpuField(c, wider->overridden, wider->scenarioKey, wider->catalogKey) +
+             "); a narrower format is at least as fast";
+    }
+    wider = &p;
+  }
+  return "";
+}
 
 std::string checkWorkload(const Context& c) {
   if (std::string error = checkLayoutFits(c); !error.empty()) return error;

@@ -78,6 +78,9 @@ calc::ServingResult serve(const Context& c, const GpuSpec& gpu);
 calc::TrainingDesc trainingDesc(const Context& c);
 /// Training tokens: the scenario's or the model's catalogued ones.
 double trainingTokens(const Context& c);
+/// Wall time of the training run with step `s`: its steps (at least one) x the step time /
+/// the effective-training-time share.
+double trainingTime_s(const Context& c, const calc::TrainingStep& s);
 /// GPUs of one model replica: tp x cp x pp.
 double replicaGpus(const Context& c);
 
@@ -87,6 +90,10 @@ std::string checkCollective(const Context& c);
 /// 64-bit arithmetic, divides the model, no two fields that contradict each other), else the
 /// message naming the field (sim/evaluate_checks.cpp).
 std::string checkWorkload(const Context& c);
+/// The GPU's figures after the scenario's accelerator overrides: TDP >= idle power, peaks ordered
+/// by precision (FP4 >= FP8 >= BF16 where present); "" or the refusal naming the field
+/// (accelerator.* when the scenario set it, else the catalog's gpus.ID.*).
+std::string checkAccelerator(const Context& c);
 
 void hardware(const Context& c, Writer& w);
 void fabric(const Context& c, Writer& w);

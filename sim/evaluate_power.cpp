@@ -36,11 +36,6 @@ double busyShare(const Context& c) {
   return std::clamp((it.matmul_s + it.attention_s + it.elementwise_s) / it.total_s, 0.0, 1.0);
 }
 
-double trainingTime_s(const Context& c) {
-  const calc::TrainingStep s = calc::trainingStep(trainingDesc(c));
-  return trainingTokens(c) / s.tokensPerStep * s.step_s / c.hw.rules.effectiveTrainingTime;
-}
-
 }  // namespace
 
 void power(const Context& c, Writer& w) {
@@ -94,7 +89,7 @@ void power(const Context& c, Writer& w) {
   w.num("gpus_within_budget", racks * c.scenario.cluster.systemsPerRack * c.system.gpus, "count");
   if (c.scenario.workload.kind != "training") return;
   const double gpus = replicaGpus(c) * c.scenario.workload.dp;
-  const double time = trainingTime_s(c);
+  const double time = trainingTime_s(c, calc::trainingStep(trainingDesc(c)));
   const double gpuMean = idle + busy * (c.gpu.tdp_W - idle);
   w.num("training_gpu_energy_kWh", calc::joulesToKWh(calc::energy_J(gpus * gpuMean, time)), "kWh");
   w.num("training_facility_energy_kWh",

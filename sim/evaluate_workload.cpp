@@ -112,6 +112,15 @@ void servingCompute(const Context& c, Writer& w) {
   w.text("batching", wl.batching);
   w.num("max_concurrency", r.maxConcurrency, "count");
   w.num("concurrency", r.concurrency, "count");
+  w.num("replicas", wl.dp, "count");
+  if (r.maxConcurrency < 1) {
+    // Nothing is served, so no request has a latency and no iteration a time: the keys are left
+    // out (0 s would read as infinitely fast) and the reason said instead.
+    w.text("latency",
+           "not applicable: not one request fits in the serving budget beside the "
+           "weights (memory.fits is false)");
+    return;
+  }
   w.num("ttft_s", r.ttft_s, "s");
   w.num("tpot_s", r.tpot_s, "s");
   w.num("tokens_per_s_per_sequence", r.tpot_s > 0 ? 1.0 / r.tpot_s : 0.0, "tokens/s");
@@ -134,7 +143,6 @@ void servingCompute(const Context& c, Writer& w) {
   w.num("iteration_tp_comm_s", r.iteration.tpComm_s, "s");
   w.num("iteration_fixed_s", r.iteration.fixed_s, "s");
   w.num("prefill_s", r.prefill.total_s, "s");
-  w.num("replicas", wl.dp, "count");
   w.num("cluster_tokens_per_s", wl.dp * perReplica, "tokens/s");
 }
 
@@ -143,7 +151,7 @@ void trainingCompute(const Context& c, Writer& w) {
   const calc::TrainingStep s = calc::trainingStep(d);
   const double gpus = replicaGpus(c) * c.scenario.workload.dp;
   const double tokens = trainingTokens(c);
-  const double time = tokens / s.tokensPerStep * s.step_s / c.hw.rules.effectiveTrainingTime;
+  const double time = trainingTime_s(c, s);
   criticalBatch(c, w, d.peak_flops, bytesPerElement(c.weights));
   w.num("model_flops_per_token", s.modelFlopsPerToken, "FLOP");
   w.num("layer_compute_s", s.layerCompute_s, "s");
@@ -183,6 +191,12 @@ void trainingCompute(const Context& c, Writer& w) {
 double trainingTokens(const Context& c) {
   return c.scenario.workload.trainingTokens > 0 ? c.scenario.workload.trainingTokens
                                                 : c.model.trainingTokens;
+}
+
+double trainingTime_s(const Context& c, const calc::TrainingStep& s) {
+  // At least one step: a run of fewer tokens than a step holds still takes a whole step.
+  const double steps = std::max(1.0, trainingTokens(c) / s.tokensPerStep);
+  return steps * s.step_s / c.hw.rules.effectiveTrainingTime;
 }
 
 calc::ServingDesc servingDesc(const Context& c, const GpuSpec& gpu) {

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <vector>
 
+#include "sim/input_file.h"
+
 namespace sim {
 namespace {
 
@@ -248,6 +250,8 @@ Result<JsonFile> parseJsonText(std::string text, const std::filesystem::path& di
 }
 
 Result<JsonFile> readJsonFile(const std::filesystem::path& path) {
+  if (std::string why = regularFileError(path); !why.empty())
+    return Result<JsonFile>::failure(path.string() + ": " + why);
   std::error_code ec;
   auto size = std::filesystem::file_size(path, ec);
   if (ec) return Result<JsonFile>::failure(path.string() + ": cannot read: " + ec.message());

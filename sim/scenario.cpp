@@ -9,6 +9,7 @@
 
 #include "sim/catalog.h"
 #include "sim/domain.h"
+#include "sim/input_file.h"
 
 namespace sim {
 namespace {
@@ -255,10 +256,20 @@ Result<ScenarioDesc> loadScenarioFile(const std::filesystem::path& path) {
   auto file = readJsonFile(path);
   if (!file) return Result<ScenarioDesc>::failure(file.error());
   auto scenario = parseScenario(*file);
-  // A config.json named by a scenario file is found next to the file, wherever it is run from.
-  if (scenario && !scenario->model.hfConfig.empty() &&
-      std::filesystem::path(scenario->model.hfConfig).is_relative()) {
-    scenario->model.hfConfig = (path.parent_path() / scenario->model.hfConfig).string();
+  // A config.json named by a scenario file is found next to the file, wherever it is run from,
+  // and stays in its folder as an asset's files stay in theirs: a scenario someone shares cannot
+  // read (and echo) other files of the machine.
+  if (scenario && !scenario->model.hfConfig.empty()) {
+    std::error_code ec;
+    const auto folder =
+        std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec).parent_path(), ec);
+    std::filesystem::path resolved;
+    if (std::string why = confinedPathError(folder, scenario->model.hfConfig, &resolved);
+        !why.empty()) {
+      return Result<ScenarioDesc>::failure(
+          file->where(nlohmann::json::json_pointer("/model/hf_config")) + ": " + why);
+    }
+    scenario->model.hfConfig = resolved.string();
   }
   return scenario;
 }
@@ -272,6 +283,8 @@ Result<ScenarioDesc> loadScenario(const std::string& fileOrName) {
     std::filesystem::path builtin = assetsDir() / "scenarios" / (fileOrName + ".json");
     if (std::filesystem::is_regular_file(builtin, ec)) return loadScenarioFile(builtin);
   }
+  // Something else by that name (a directory, a FIFO, a device): refused for what it is.
+  if (std::filesystem::exists(fileOrName, ec)) return loadScenarioFile(fileOrName);
   std::string known;
   for (const std::string& name : builtinScenarioNames()) {
     known += (known.empty() ? "" : ", ") + name;

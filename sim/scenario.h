@@ -39,6 +39,8 @@ struct AcceleratorDesc {
   double gemmFraction = 0;             // achieved matmul share (every format)
   double hbmFraction = 0;              // achieved streaming share
   double attentionFraction = 0;        // achieved fused-attention share
+
+  bool operator==(const AcceleratorDesc&) const = default;
 };
 
 /// A model given by its dimensions or a Hugging Face config.json instead of a catalog id.

@@ -162,13 +162,21 @@ int runEngine(const SimOptions& o) {
   auto engine = sim::engine::Engine::create(*catalog, *desc);
   if (!engine) return fail(engine.error());
   sim::engine::Engine& e = **engine;
+  // --until on the engine's step grid: the run ends at a whole step (a time below one step would
+  // be no step at all, and a loop waiting for it would never end).
+  const double dt_s = e.desc().dt_s;
+  const uint64_t steps = sim::engine::stepsUntil(o.until_s, dt_s);
+  if (o.until_s > 0 && o.until_s < dt_s * (1 - 1e-9)) {
+    return fail("--until " + sim::numberText(o.until_s) + ": shorter than one engine step (" +
+                sim::numberText(dt_s) + " s); give 0 or at least one step");
+  }
   SimProgress progress("dcwalk sim", e.time_s(), o.until_s);
   if (!o.trace.dir.empty()) {
     if (int status = runEngineTrace(o, e, progress); status != EXIT_OK) return status;
   }
   // In slices of one simulated second, so a long run reports its progress on stderr.
-  while (e.time_s() < o.until_s) {
-    e.advanceTo(std::min(o.until_s, e.time_s() + 1.0));
+  while (e.stepCount() < steps) {
+    e.advanceTo(std::min(double(steps) * dt_s, e.time_s() + 1.0));
     progress.update(e.time_s());
   }
   progress.finish(e.time_s());
@@ -275,6 +283,19 @@ Command addSimCommand(CLI::App& cli) {
                   "With --engine: simulated seconds to run (at most 3600)");
   sub->add_option("--series", options->seriesFormat, "With --engine: csv or json")
       ->capture_default_str();
+  // Options one mode would ignore are refused with the other mode's flag named, not dropped.
+  sub->get_option("--json")->excludes("--engine");
+  sub->get_option("--list")
+      ->excludes("--scenario")
+      ->excludes("--engine")
+      ->excludes("--set")
+      ->excludes("--hf-config")
+      ->excludes("--validate");
+  sub->get_option("--validate")
+      ->excludes("--scenario")
+      ->excludes("--engine")
+      ->excludes("--set")
+      ->excludes("--hf-config");
   sub->add_option("--fault", options->faults,
                   "With --engine: KIND[:TARGET]@START[-END][,severity=X][,deadlock] (repeatable)")
       ->take_all();

@@ -16,6 +16,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/flag_domains.h"
+#include "app/cli/options.h"
 #include "app/cli/trace_out.h"
 #include "app/session/trace_replay.h"
 #include "sim/engine/engine.h"
@@ -252,9 +253,6 @@ int writeModelledRanks(const TraceOptions& o, const std::vector<RankTrace>& real
     if (r.rank >= traceWorldSize(engine))
       return fail("--trace-out: " + r.file + " is rank " + std::to_string(r.rank) + ", but " +
                   o.scenario + "'s job has ranks 0-" + std::to_string(traceWorldSize(engine) - 1));
-    if (std::find(ranks.begin(), ranks.end(), r.rank) != ranks.end())
-      return fail("--trace-out: " + r.file + " is rank " + std::to_string(r.rank) +
-                  " again (one modelled file per rank)");
     ranks.push_back(r.rank);
     const sim::trace::StepWindow* step = o.step ? r.step(*o.step) : nullptr;
     offsets.push_back(std::max<int64_t>(0, r.originNs + (step ? step->start_ns : 0)));
@@ -269,17 +267,17 @@ int writeModelledRanks(const TraceOptions& o, const std::vector<RankTrace>& real
 }
 
 int runTrace(const TraceOptions& o) {
-  std::vector<RankTrace> ranks;
-  for (const std::string& file : o.files) {
-    auto rank = sim::trace::loadRankTrace(file);
-    if (!rank) return fail(rank.error());
-    if (o.step && !rank->step(*o.step)) {
-      return fail(file + ": --step " + std::to_string(*o.step) + ": no ProfilerStep#" +
-                  std::to_string(*o.step) + " (" + stepList(*rank) + ")");
+  auto loaded = sim::trace::loadRankTraces(o.files);
+  if (!loaded) return fail(loaded.error());
+  std::vector<RankTrace> ranks = std::move(*loaded);
+  for (const RankTrace& rank : ranks) {
+    if (o.step && !rank.step(*o.step)) {
+      return fail(rank.file + ": --step " + std::to_string(*o.step) + ": no ProfilerStep#" +
+                  std::to_string(*o.step) + " (" + stepList(rank) + ")");
     }
-    ranks.push_back(std::move(*rank));
   }
   sim::trace::fillMissingRanks(ranks);
+  if (std::string why = sim::trace::rankSetError(ranks); !why.empty()) return fail(why);
   std::vector<TraceComparison> comparisons;
   if (!o.scenario.empty()) {
     auto desc = sim::engine::builtinScenario(o.scenario);
@@ -327,7 +325,7 @@ Command addTraceCommand(CLI::App& cli) {
       "trace", "where the GPU time of PyTorch profiler (Kineto) traces went, one file per rank");
   sub->add_option("FILE", options->files, "Kineto trace (.json or .json.gz), one per rank")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(regularFile());
   sub->add_flag("--json", options->json, "Print JSON (times in seconds, sizes in bytes)");
   addNumberOption(*sub, "trace", "--step", options->step,
                   "Only the GPU work launched in ProfilerStep#N");

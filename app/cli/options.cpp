@@ -4,6 +4,8 @@
 #include <map>
 #include <string_view>
 
+#include "sim/input_file.h"
+
 namespace app {
 namespace {
 
@@ -60,12 +62,22 @@ void addRenderOptions(CLI::App& sub, RenderOptions& options) {
           CLI::ignore_case));
 }
 
+const CLI::Validator& regularFile() {
+  static const CLI::Validator check(
+      [](const std::string& path) {
+        const std::string why = sim::regularFileError(path);
+        return why.empty() ? std::string() : path + ": " + why;
+      },
+      "FILE");
+  return check;
+}
+
 void addTraceOptions(CLI::App& sub, TraceRequest& trace) {
   CLI::Option* files =
       sub.add_option("--trace", trace.files,
                      "PyTorch profiler (Kineto) traces, one per rank: replay them on the "
                      "scenario's cluster instead of the model (docs/trace.md)")
-          ->check(CLI::ExistingFile)
+          ->check(regularFile())
           ->expected(1, 1 << 20);
   sub.add_option("--rank-layout", trace.rankLayout,
                  "the traced job's layout, fastest dimension first, e.g. tp=8,pp=2,dp=8 (each TP "
@@ -73,7 +85,7 @@ void addTraceOptions(CLI::App& sub, TraceRequest& trace) {
       ->needs(files);
   sub.add_option("--rank-map", trace.rankMap,
                  "a file of RANK GPU lines (two integers) placing every rank")
-      ->check(CLI::ExistingFile)
+      ->check(regularFile())
       ->needs(files)
       ->excludes("--rank-layout");
 }

@@ -209,8 +209,9 @@ int runBench(const BenchOptions& options) {
     }
   }
   Session session;
-  if (int status =
-          openSession(options.render, nullptr, fontPixelsFor(options.render.height), session)) {
+  const SessionDesc desc{.engineScenario = options.scenario, .campusScale = options.campusScale};
+  if (int status = openSession(options.render, nullptr, fontPixelsFor(options.render.height),
+                               session, desc)) {
     return status;
   }
   // First frame: what a user waits for after launch (the world built, one frame drawn).

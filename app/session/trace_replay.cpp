@@ -58,12 +58,9 @@ std::vector<TraceComparison> compareWithModel(const std::vector<sim::trace::Rank
 R ReplayHost::open(const TraceRequest& request, const sim::engine::Snapshot& snapshot,
                    const sim::Catalog& catalog, uint32_t firstGpu) {
   const sim::engine::Cluster& cluster = *snapshot.cluster;
-  std::vector<sim::trace::RankTrace> ranks;
-  for (const std::string& file : request.files) {
-    auto rank = sim::trace::loadRankTrace(file);
-    if (!rank) return R::failure("--trace: " + rank.error());
-    ranks.push_back(std::move(*rank));
-  }
+  auto loaded = sim::trace::loadRankTraces(request.files);
+  if (!loaded) return R::failure("--trace: " + loaded.error());
+  std::vector<sim::trace::RankTrace> ranks = std::move(*loaded);
   sim::trace::fillMissingRanks(ranks);
   const int64_t world = ranks.front().worldSize;
   sim::Result<std::vector<uint32_t>> gpus =

@@ -69,8 +69,8 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   using R = Result<std::unique_ptr<Engine>>;
   if (!(desc.dt_s > 0) || desc.dt_s > 10) return R::failure("dt_s must be within (0, 10] s");
   if (desc.seriesEvery < 1) return R::failure("seriesEvery must be >= 1");
-  if (desc.seriesCapacity < 1 || desc.seriesCapacity > 10'000'000)
-    return R::failure("seriesCapacity must be 1..10,000,000");
+  if (desc.seriesCapacity < 2 || desc.seriesCapacity > 10'000'000)
+    return R::failure("seriesCapacity must be 2..10,000,000");
   if (auto valid = checkEngineDesc(desc); !valid) return R::failure(valid.error());
   auto figures = loadEngineFigures(catalog);
   if (!figures) return R::failure(figures.error());
@@ -146,6 +146,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   e->m_stageUtil.assign(stages, 0);
   e->m_stageHbm_Bps.assign(stages, 0);
   e->m_series.resize(desc.seriesCapacity);
+  e->m_seriesEvery = desc.seriesEvery;
   for (const FaultDesc& f : desc.faults) {
     e->m_faultActive.push_back(0);
     e->m_faultClear_s.push_back(f.end_s);
@@ -528,14 +529,20 @@ void Engine::step() {
   ++m_steps;
   m_time_s = double(m_steps) * dt;
   aggregate();
-  if (m_steps % m_desc.seriesEvery == 0) {
-    const size_t cap = m_series.size();
-    m_series[(m_seriesHead + m_seriesCount) % cap] = m_agg;
-    if (m_seriesCount < cap)
-      ++m_seriesCount;
-    else
-      m_seriesHead = (m_seriesHead + 1) % cap;
+  recordSeries();
+}
+
+void Engine::recordSeries() {
+  if (m_steps % m_seriesEvery != 0) return;
+  if (m_seriesCount == m_series.size()) {
+    // Full: keep the rows at even multiples of the interval (the 2nd, 4th, ...), in place.
+    size_t kept = 0;
+    for (size_t i = 1; i < m_seriesCount; i += 2) m_series[kept++] = m_series[i];
+    m_seriesCount = kept;
+    m_seriesEvery *= 2;
+    if (m_steps % m_seriesEvery != 0) return;
   }
+  m_series[m_seriesCount++] = m_agg;
 }
 
 void Engine::averagePower(double dt_s, bool stepEnded) {
@@ -556,8 +563,14 @@ void Engine::averagePower(double dt_s, bool stepEnded) {
   m_windowClosed = true;
 }
 
+uint64_t stepsUntil(double t_s, double dt_s) {
+  if (!(t_s > 0)) return 0;
+  return static_cast<uint64_t>(std::ceil(t_s / dt_s - 1e-9));
+}
+
 void Engine::advanceTo(double t_s) {
-  while (m_time_s + 1e-9 * m_desc.dt_s < t_s) step();
+  const uint64_t target = stepsUntil(t_s, m_desc.dt_s);
+  while (m_steps < target) step();
 }
 
 void Engine::aggregate() {
@@ -742,10 +755,6 @@ Result<bool> Engine::replaceFaults(const std::vector<FaultDesc>& faults) {
   m_faultClear_s = std::move(cleared);
   m_pfcHops = std::move(hops);
   return true;
-}
-
-const Aggregates& Engine::seriesRow(size_t i) const {
-  return m_series[(m_seriesHead + i) % m_series.size()];
 }
 
 uint64_t Engine::stateHash() const {

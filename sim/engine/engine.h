@@ -27,6 +27,11 @@ namespace sim::engine {
 /// the earlier end); NEVER_S when they are the same faults.
 double firstDifference_s(const std::vector<FaultDesc>& a, const std::vector<FaultDesc>& b);
 
+/// Steps of `dt_s` that advanceTo(t_s) takes from t = 0: the first whole step that ends at or
+/// after t_s (a time within 1e-9 of a step of the grid is on it). Every engine time input lands on
+/// this grid; 0 for t_s <= 0.
+uint64_t stepsUntil(double t_s, double dt_s);
+
 class Engine {
  public:
   // The mean rack power's window (docs/sim.md "Step-mean power"): a training step, closed after
@@ -41,7 +46,7 @@ class Engine {
 
   /// Advances one fixed step dt.
   void step();
-  /// Steps until time() >= t_s.
+  /// Steps until time() >= t_s, i.e. to step stepsUntil(t_s, dt).
   void advanceTo(double t_s);
   /// Schedules a fault (scenario, CLI or UI); it takes effect at its start time.
   void addFault(const FaultDesc& fault);
@@ -110,9 +115,13 @@ class Engine {
   double itEnergy_J() const { return m_itEnergy_J; }
   double heatRemoved_J() const { return m_heatRemoved_J; }
 
-  /// Rows of the aggregate series, oldest first.
+  /// Rows of the aggregate series, oldest first: one every seriesEvery() steps from the first
+  /// step on. When the desc's seriesCapacity is full, every other row is dropped and the interval
+  /// doubles, so a run of any length keeps its start and stays evenly spaced (docs/sim.md).
   size_t seriesRows() const { return m_seriesCount; }
-  const Aggregates& seriesRow(size_t i) const;
+  const Aggregates& seriesRow(size_t i) const { return m_series[i]; }
+  /// Steps between two rows of the series now.
+  uint64_t seriesEvery() const { return m_seriesEvery; }
 
   /// FNV-1a hash of the hot state (determinism tests pin it).
   uint64_t stateHash() const;
@@ -131,6 +140,8 @@ class Engine {
   /// step (or a stalled one's STALLED_WINDOW_STEPS fault-free steps, a service's
   /// SERVICE_POWER_WINDOW_S) and publishes its mean power.
   void averagePower(double dt_s, bool stepEnded);
+  /// Appends the aggregates to the series on its interval, halving it first when it is full.
+  void recordSeries();
   void aggregate();
   double computeRate() const;
   double phaseDuration_s(TrainingPhase phase, double rate) const;
@@ -203,7 +214,8 @@ class Engine {
 
   Aggregates m_agg;
   std::vector<Aggregates> m_series;
-  size_t m_seriesHead = 0, m_seriesCount = 0;
+  size_t m_seriesCount = 0;
+  uint64_t m_seriesEvery = 1;  // steps between rows now (desc.seriesEvery, doubled at each halving)
 };
 
 }  // namespace sim::engine

@@ -54,13 +54,19 @@ Result<FaultDesc> parseFaultSpec(std::string_view spec) {
   const size_t comma = rest.find(',');
   std::string_view times = rest.substr(0, comma);
   std::string_view options = comma == std::string_view::npos ? "" : rest.substr(comma + 1);
-  const size_t dash = times.find('-');
-  if (!parseDouble(times.substr(0, dash), fault.start_s) || fault.start_s < 0) {
-    return fail("START must be a time in seconds >= 0");
+  // The dash between START and END, not the sign of an exponent ("1e-3-2e-3").
+  size_t dash = times.find('-', 1);
+  while (dash != std::string_view::npos && (times[dash - 1] == 'e' || times[dash - 1] == 'E'))
+    dash = times.find('-', dash + 1);
+  const std::string range = "0.." + std::to_string(int(MAX_FAULT_TIME_S)) + " s";
+  if (!parseDouble(times.substr(0, dash), fault.start_s) || fault.start_s < 0 ||
+      fault.start_s > MAX_FAULT_TIME_S) {
+    return fail("START must be a time in seconds in " + range);
   }
   if (dash != std::string_view::npos) {
-    if (!parseDouble(times.substr(dash + 1), fault.end_s) || fault.end_s <= fault.start_s) {
-      return fail("END must be a time in seconds after START");
+    if (!parseDouble(times.substr(dash + 1), fault.end_s) || fault.end_s <= fault.start_s ||
+        fault.end_s > MAX_FAULT_TIME_S) {
+      return fail("END must be a time in seconds after START, in " + range);
     }
   }
   while (!options.empty()) {

@@ -12,6 +12,10 @@
 
 namespace sim::engine {
 
+/// Latest start or end a fault may name, seconds of simulated time: a day, past every command's
+/// run (sim --until at most 3600 s); the tours hold their faults to the same.
+inline constexpr double MAX_FAULT_TIME_S = 86400.0;
+
 /// Parses one fault spec; the error quotes the spec and says which part is wrong.
 Result<FaultDesc> parseFaultSpec(std::string_view spec);
 

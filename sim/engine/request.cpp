@@ -301,8 +301,7 @@ Result<EngineDesc> convertScenario(const ScenarioDesc& s) {
   if (!s.model.hfConfig.empty() || s.model.layers > 0) {
     return R::failure("model: the time engine runs catalog models (workload.model)");
   }
-  if (!s.accelerator.name.empty() || s.accelerator.denseBf16_flops > 0 ||
-      s.accelerator.hbmBandwidth_Bps > 0 || s.accelerator.hbmBytes > 0) {
+  if (s.accelerator != AcceleratorDesc{}) {  // any accelerator.* field, e.g. a tdp_W
     return R::failure("accelerator: the time engine runs catalog GPUs (cluster.gpu)");
   }
   if (!s.cluster.gpu.empty()) {

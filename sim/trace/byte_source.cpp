@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "sim/input_file.h"
+
 namespace sim::trace {
 namespace {
 
@@ -28,8 +30,8 @@ ByteSource::~ByteSource() {
 
 Result<std::unique_ptr<ByteSource>> ByteSource::openFile(const std::filesystem::path& path) {
   using R = Result<std::unique_ptr<ByteSource>>;
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return R::failure(path.string() + ": is a folder");
+  if (std::string why = regularFileError(path); !why.empty())
+    return R::failure(path.string() + ": " + why);
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) return R::failure(path.string() + ": cannot open: " + std::strerror(errno));
   std::unique_ptr<ByteSource> source(new ByteSource());
@@ -111,6 +113,25 @@ size_t ByteSource::inflateInto(char* out, size_t capacity) {
 }
 
 size_t ByteSource::read(char* out, size_t capacity) {
+  const size_t n = decode(out, capacity);
+  m_decoded += n;
+  if (m_decoded > m_limits.maxDecodedBytes) {
+    m_error = "decodes to more than " + std::to_string(m_limits.maxDecodedBytes) +
+              " bytes (the cap on one trace file's text)";
+    return 0;
+  }
+  if (m_gzip && m_decoded > m_limits.ratioCheckAfterBytes &&
+      m_decoded / m_limits.maxCompressionRatio > m_compressedRead) {
+    m_error = "gzip data inflates more than " + std::to_string(m_limits.maxCompressionRatio) +
+              ":1 (" + std::to_string(m_decoded) + " bytes from the first " +
+              std::to_string(m_compressedRead) +
+              " compressed bytes): a gzip bomb, not a profiler trace";
+    return 0;
+  }
+  return n;
+}
+
+size_t ByteSource::decode(char* out, size_t capacity) {
   if (!m_error.empty() || capacity == 0) return 0;
   if (!m_started) {
     m_started = true;

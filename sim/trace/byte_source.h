@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/result.h"
+#include "sim/trace/limits.h"
 
 namespace sim::trace {
 
@@ -25,8 +26,11 @@ class ByteSource {
   ByteSource(const ByteSource&) = delete;
   ByteSource& operator=(const ByteSource&) = delete;
 
-  /// Up to `capacity` decoded bytes into `out`; 0 at the end. Corrupt or truncated gzip data
-  /// sets error() and returns 0.
+  /// Holds the decoded bytes to `limits` (maxDecodedBytes, maxCompressionRatio after
+  /// ratioCheckAfterBytes); unlimited until called.
+  void limit(const ReadLimits& limits) { m_limits = limits; }
+  /// Up to `capacity` decoded bytes into `out`; 0 at the end. Corrupt or truncated gzip data, or
+  /// decoded bytes past the limits, set error() and return 0.
   size_t read(char* out, size_t capacity);
   /// "" or what went wrong (e.g. "gzip data truncated after 1234 compressed bytes").
   const std::string& error() const { return m_error; }
@@ -35,6 +39,7 @@ class ByteSource {
 
  private:
   ByteSource();
+  size_t decode(char* out, size_t capacity);
   size_t readRaw(char* out, size_t capacity);
   bool fillInput();
   size_t inflateInto(char* out, size_t capacity);
@@ -44,7 +49,8 @@ class ByteSource {
   bool m_started = false, m_gzip = false, m_streamEnded = false, m_rawEnded = false;
   std::vector<unsigned char> m_input;  // compressed bytes not yet inflated
   size_t m_inputPos = 0, m_inputEnd = 0;
-  uint64_t m_compressedRead = 0;
+  uint64_t m_compressedRead = 0, m_decoded = 0;
+  ReadLimits m_limits{.maxDecodedBytes = UINT64_MAX, .maxCompressionRatio = UINT64_MAX};
   struct Inflater;
   std::unique_ptr<Inflater> m_z;
   std::string m_error;

@@ -166,9 +166,14 @@ class Reader {
  private:
   void charge(uint64_t bytes) {
     m_recordBytes += bytes;
-    if (m_recordBytes > m_limits.maxRecordBytes) {
-      m_json.fail("the trace needs more than " + std::to_string(m_limits.maxRecordBytes) +
-                  " bytes of records (the reader's memory budget)");
+    if (m_limits.recordBytesHeld + m_recordBytes > m_limits.maxRecordBytes) {
+      m_json.fail("the trace needs more than " +
+                  std::to_string(m_limits.maxRecordBytes -
+                                 std::min(m_limits.maxRecordBytes, m_limits.recordBytesHeld)) +
+                  " bytes of records (the reader's memory budget of " +
+                  std::to_string(m_limits.maxRecordBytes) + " bytes for all of a command's " +
+                  "trace files, " + std::to_string(m_limits.recordBytesHeld) +
+                  " of them held by the files before it)");
     }
   }
 
@@ -554,6 +559,7 @@ class Reader {
 };
 
 Result<RawTrace> readFrom(ByteSource& source, const std::string& name, const ReadLimits& limits) {
+  source.limit(limits);
   Reader reader(source, name, limits);
   try {
     return reader.read();

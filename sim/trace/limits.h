@@ -15,11 +15,23 @@ struct ReadLimits {
   int maxDepth = 64;
   /// Most entries in `traceEvents` (about 25 GB of JSON at Kineto's ~250 bytes an event).
   uint64_t maxEvents = 100'000'000;
-  /// Bytes of compact records kept while streaming (GPU events, launches, annotations).
+  /// Bytes of compact records kept while streaming (GPU events, launches, annotations), of all
+  /// the files one command reads (see recordBytesHeld).
   uint64_t maxRecordBytes = 1ull << 30;
   /// Distinct interned names (kernel names, collective kinds, dtypes) and their total bytes.
   size_t maxNames = 1u << 20;
   uint64_t maxNameBytes = 64ull << 20;
+  /// Decoded (after gunzip) bytes of one file: 16 GiB, past the ~12 GiB of text 100 M events take
+  /// at the JSON readers' pace.
+  uint64_t maxDecodedBytes = 16ull << 30;
+  /// Decoded bytes per compressed byte of a gzipped file, once past `ratioCheckAfterBytes`: Kineto
+  /// JSON gzips 5-20:1, whitespace or one repeated event 1000:1 (a gzip bomb: 67 MB that inflate
+  /// to 64 GiB), so a bomb is refused within its first `ratioCheckAfterBytes` + 256 KiB.
+  uint64_t maxCompressionRatio = 200;
+  uint64_t ratioCheckAfterBytes = 64ull << 20;
+  /// Record bytes that earlier files of the same command already hold: `maxRecordBytes` is the
+  /// budget of all of one command's trace files together (loadRankTraces sets it), not one's.
+  uint64_t recordBytesHeld = 0;
 };
 
 /// Longest number literal accepted, characters (int64 needs 20; Kineto writes at most ~25).

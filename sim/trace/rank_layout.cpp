@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/input_file.h"
+
 namespace sim::trace {
 namespace {
 
@@ -130,6 +132,7 @@ Result<std::vector<uint32_t>> readRankMapFile(const std::filesystem::path& path,
                                               uint32_t gpuCount) {
   using R = Result<std::vector<uint32_t>>;
   const std::string name = path.string();
+  if (std::string why = regularFileError(path); !why.empty()) return R::failure(name + ": " + why);
   std::ifstream in(path, std::ios::binary);
   if (!in) return R::failure(name + ": cannot be read");
   std::string text(static_cast<size_t>(MAX_MAP_BYTES) + 1, '\0');

@@ -278,6 +278,49 @@ Result<RankTrace> loadRankTrace(const std::filesystem::path& path, const ReadLim
   return buildRankTrace(std::move(*raw));
 }
 
+uint64_t heldBytes(const RankTrace& rank) {
+  uint64_t bytes = sizeof(RankTrace) + rank.file.capacity() + rank.device.capacity();
+  bytes += rank.streams.capacity() * sizeof(GpuStream);
+  bytes += rank.intervals.capacity() * sizeof(GpuInterval);
+  bytes += rank.steps.capacity() * sizeof(StepWindow);
+  bytes += rank.collectives.capacity() * sizeof(Collective);
+  for (const Collective& c : rank.collectives) {
+    bytes += c.kind.capacity() + c.algorithm.capacity() + c.protocol.capacity() +
+             c.dtype.capacity() + c.source.capacity() + c.bytesSource.capacity();
+  }
+  bytes += rank.names.capacity() * sizeof(std::string);
+  for (const std::string& name : rank.names) bytes += name.capacity();
+  return bytes;
+}
+
+Result<std::vector<RankTrace>> loadRankTraces(const std::vector<std::string>& files,
+                                              ReadLimits limits) {
+  using R = Result<std::vector<RankTrace>>;
+  std::vector<RankTrace> ranks;
+  for (const std::string& file : files) {
+    auto rank = loadRankTrace(file, limits);
+    if (!rank) return R::failure(rank.error());
+    limits.recordBytesHeld += heldBytes(*rank);
+    ranks.push_back(std::move(*rank));
+  }
+  return ranks;
+}
+
+std::string rankSetError(const std::vector<RankTrace>& ranks) {
+  std::map<int64_t, const RankTrace*> byRank;
+  for (const RankTrace& r : ranks) {
+    if (r.worldSize != ranks.front().worldSize) {
+      return r.file + ": world_size " + std::to_string(r.worldSize) + " differs from " +
+             ranks.front().file + "'s " + std::to_string(ranks.front().worldSize);
+    }
+    if (r.rank < 0 || r.rank >= r.worldSize)
+      return r.file + ": rank " + std::to_string(r.rank) + " outside its world";
+    const auto [it, fresh] = byRank.emplace(r.rank, &r);
+    if (!fresh) return r.file + ": rank " + std::to_string(r.rank) + " is also " + it->second->file;
+  }
+  return "";
+}
+
 void fillMissingRanks(std::vector<RankTrace>& ranks) {
   for (size_t i = 0; i < ranks.size(); ++i) {
     if (ranks[i].rankFromTrace) continue;

@@ -86,8 +86,18 @@ struct RankTrace {
 RankTrace buildRankTrace(RawTrace&& raw);
 /// readKinetoFile + buildRankTrace.
 Result<RankTrace> loadRankTrace(const std::filesystem::path& path, const ReadLimits& limits = {});
+/// Bytes `rank` holds in memory (its arrays and strings): what it keeps of a command's budget.
+uint64_t heldBytes(const RankTrace& rank);
+/// loadRankTrace of every file in order, all within one memory budget (limits.maxRecordBytes):
+/// each file is read with what the ranks before it hold as limits.recordBytesHeld, so many files
+/// each inside the cap are refused together, naming the one that crossed it, not run out of memory.
+Result<std::vector<RankTrace>> loadRankTraces(const std::vector<std::string>& files,
+                                              ReadLimits limits = {});
 /// Ranks without distributedInfo take their position in `ranks` as rank and its size as world
 /// size (one file per rank, given in rank order).
 void fillMissingRanks(std::vector<RankTrace>& ranks);
+/// "" when `ranks` are one job's: one world size, every rank inside it, none twice; else the
+/// refusal naming the file (what `trace` and the replay both require).
+std::string rankSetError(const std::vector<RankTrace>& ranks);
 
 }  // namespace sim::trace

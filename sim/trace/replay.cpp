@@ -125,24 +125,9 @@ Result<Replay> Replay::create(std::vector<RankTrace> ranks, std::vector<uint32_t
                               const engine::Cluster& cluster) {
   using R = Result<Replay>;
   if (ranks.empty()) return R::failure("no trace files");
+  if (std::string why = rankSetError(ranks); !why.empty()) return R::failure(why);
   Replay replay;
   replay.m_worldSize = ranks.front().worldSize;
-  std::vector<const RankTrace*> byRank(
-      static_cast<size_t>(std::max<int64_t>(0, replay.m_worldSize)), nullptr);
-  for (const RankTrace& r : ranks) {
-    if (r.worldSize != replay.m_worldSize) {
-      return R::failure(r.file + ": world_size " + std::to_string(r.worldSize) + " differs from " +
-                        ranks.front().file + "'s " + std::to_string(replay.m_worldSize));
-    }
-    if (r.rank < 0 || r.rank >= r.worldSize) {
-      return R::failure(r.file + ": rank " + std::to_string(r.rank) + " outside its world");
-    }
-    if (byRank[static_cast<size_t>(r.rank)]) {
-      return R::failure(r.file + ": rank " + std::to_string(r.rank) + " is also " +
-                        byRank[static_cast<size_t>(r.rank)]->file);
-    }
-    byRank[static_cast<size_t>(r.rank)] = &r;
-  }
   if (gpuOfRank.size() != static_cast<size_t>(replay.m_worldSize)) {
     return R::failure("the rank map has " + std::to_string(gpuOfRank.size()) +
                       " ranks; the traces' world has " + std::to_string(replay.m_worldSize));

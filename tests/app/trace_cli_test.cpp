@@ -2,6 +2,7 @@
 // world_size, device, span/compute/communication/exposed/memcpy/idle seconds, collectives), the
 // table, --step, and bad files and flags -> exit status 2 with a message naming them.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <filesystem>
@@ -114,11 +115,37 @@ TEST(TraceCli, BadFilesAndFlagsExitTwoNamingThem) {
 
   run = testcli::dcwalk("trace /nonexistent/rank0.json");
   EXPECT_EQ(run.status, 2) << run.out;
-  EXPECT_NE(run.out.find("/nonexistent/rank0.json"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("/nonexistent/rank0.json: no such file"), std::string::npos) << run.out;
+
+  // Only regular files are read: a FIFO with no writer would block the open forever.
+  const std::string fifo = (dir / "rank0.fifo").string();
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  run = testcli::dcwalk("trace '" + fifo + "'", true, "timeout 60");
+  EXPECT_EQ(run.status, 2) << run.out;
+  EXPECT_NE(run.out.find(fifo + ": is not a regular file (a FIFO)"), std::string::npos) << run.out;
+  run = testcli::dcwalk("trace '" + dir.string() + "'");
+  EXPECT_EQ(run.status, 2) << run.out;
+  EXPECT_NE(run.out.find(dir.string() + ": is a directory"), std::string::npos) << run.out;
+  run = testcli::dcwalk("trace /dev/zero", true, "timeout 60");
+  EXPECT_EQ(run.status, 2) << run.out;
+  EXPECT_NE(run.out.find("/dev/zero: is not a regular file (a device)"), std::string::npos)
+      << run.out;
 
   run = testcli::dcwalk("trace --step 999 " + trace("mi250_minitoy_train_kineto.json.gz"));
   EXPECT_EQ(run.status, 2) << run.out;
   EXPECT_NE(run.out.find("no ProfilerStep#999 (its steps: 1, 2)"), std::string::npos) << run.out;
+
+  // Files of one job only, as the replay needs: no rank twice, one world size (sampled_rank-* are
+  // ranks 0 and 1 of 128; the a100 trace's ranks are of a world of 2).
+  run = testcli::dcwalk("trace " + trace("sampled_rank-0.json.gz") + " " +
+                        trace("sampled_rank-0.json.gz"));
+  EXPECT_EQ(run.status, 2) << run.out;
+  EXPECT_NE(run.out.find("sampled_rank-0.json.gz: rank 0 is also"), std::string::npos) << run.out;
+  run = testcli::dcwalk("trace " + trace("sampled_rank-1.json.gz") + " " +
+                        trace("a100_2rank_allreduce.json.gz"));
+  EXPECT_EQ(run.status, 2) << run.out;
+  EXPECT_NE(run.out.find("differs from"), std::string::npos) << run.out;
 
   run = testcli::dcwalk("trace --step -3 " + trace("mi250_minitoy_train_kineto.json.gz"));
   EXPECT_EQ(run.status, 2) << run.out;

@@ -2,6 +2,7 @@
 // the gap named. The shares are checked against the trace's own JSON breakdown (computed from the
 // raw events in tests/sim/trace_real_test.cpp) and the model's against the evaluation keys.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <cstdio>
@@ -54,6 +55,10 @@ TEST(TraceReplayCli, ShotRefusesBadTraceFlagsWithExitTwo) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "map.txt") << "0 5\n1 5\n";
   std::ofstream(dir / "bad.json") << "{\"traceEvents\": [ {\"ph\": \"X\", ";
+  // A FIFO with no writer: opening it to read would wait for one forever.
+  const std::string fifo = (dir / "fifo").string();
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   const Case cases[] = {
       {"--trace " + sampled() + " --rank-layout tp=3,dp=3", "--rank-layout: tp x pp x dp = 9"},
       {"--trace " + sampled() + " --rank-layout ep=2", "--rank-layout: 'ep=2'"},
@@ -65,10 +70,15 @@ TEST(TraceReplayCli, ShotRefusesBadTraceFlagsWithExitTwo) {
       {"--step 3", "--step needs --trace"},
       {"--trace " + trace("sampled_rank-0.json.gz") + " " + trace("sampled_rank-0.json.gz"),
        "rank 0 is also"},
+      {"--trace '" + fifo + "'", "--trace: " + fifo + ": is not a regular file (a FIFO)"},
+      {"--trace " + sampled() + " --rank-map '" + fifo + "'",
+       "--rank-map: " + fifo + ": is not a regular file (a FIFO)"},
+      {"--trace " + sampled() + " --rank-map '" + dir.string() + "'",
+       "--rank-map: " + dir.string() + ": is a directory"},
   };
   for (const Case& c : cases) {
-    const testcli::CliRun run =
-        testcli::dcwalk("shot --station rack --size 64x36 --out '" + out + "' " + c.args);
+    const testcli::CliRun run = testcli::dcwalk(
+        "shot --station rack --size 64x36 --out '" + out + "' " + c.args, true, "timeout 120");
     EXPECT_EQ(run.status, 2) << c.args << "\n" << run.out;
     EXPECT_NE(run.out.find(c.says), std::string::npos) << c.args << "\n" << run.out;
   }

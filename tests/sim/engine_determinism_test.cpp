@@ -104,13 +104,20 @@ TEST(EngineSeries, CsvAndJsonCarryEveryRecordedRow) {
   EXPECT_EQ(parseSeriesFormat("xml"), std::nullopt);
 }
 
-TEST(EngineSeries, TheRingKeepsTheNewestRows) {
+// Issue 40: a run longer than the rows hold used to drop its start (the newest 20,000 rows of a
+// ring: `--until 3600` began at t = 1600 s). Full rows are halved and the interval doubled:
+// 100 rows of every step fill at step 100 (-> steps 2, 4 .. 100), again at step 200 (-> 4, 8 ..
+// 200); by step 250 the rows are steps 4, 8 .. 248: 62 rows, 40 ms apart, from 0.04 s.
+TEST(EngineSeries, AFullSeriesKeepsItsStartEvenlySpaced) {
   EngineDesc d;
   d.seriesEvery = 1;
   d.seriesCapacity = 100;
   auto e = run(d, 250);
   ASSERT_TRUE(e);
-  EXPECT_EQ(e->seriesRows(), 100u);
-  EXPECT_NEAR(e->seriesRow(0).time_s, 1.51, 1e-9);
-  EXPECT_NEAR(e->seriesRow(99).time_s, 2.50, 1e-9);
+  EXPECT_EQ(e->seriesEvery(), 4u);
+  ASSERT_EQ(e->seriesRows(), 62u);
+  for (size_t i = 0; i < e->seriesRows(); ++i)
+    EXPECT_NEAR(e->seriesRow(i).time_s, 0.04 * double(i + 1), 1e-9) << i;
+  d.seriesCapacity = 1;  // a series of one row could keep nothing but its last
+  EXPECT_FALSE(Engine::create(enginetest::catalog(), d).ok());
 }

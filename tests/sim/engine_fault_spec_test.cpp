@@ -42,3 +42,22 @@ TEST(FaultSpec, RefusesMalformedSpecs) {
     }
   }
 }
+
+// Issue 40: "1e-3" was split at its exponent's sign as a START-END range, and a fault at 1e9 s,
+// which no command runs to, was taken silently.
+TEST(FaultSpec, ExponentsAreNotRangesAndTimesStayWithinADay) {
+  auto small = parseFaultSpec("link_down@1e-3");
+  ASSERT_TRUE(small.ok()) << small.error();
+  EXPECT_DOUBLE_EQ(small->start_s, 1e-3);
+  EXPECT_TRUE(std::isinf(small->end_s));
+  auto range = parseFaultSpec("link_down@1E-3-2e-3");
+  ASSERT_TRUE(range.ok()) << range.error();
+  EXPECT_DOUBLE_EQ(range->start_s, 1e-3);
+  EXPECT_DOUBLE_EQ(range->end_s, 2e-3);
+  EXPECT_TRUE(parseFaultSpec("link_down@86400").ok());
+  for (const char* late : {"link_down@86401", "link_down@1-1e9", "pump_trip@1e300"}) {
+    auto f = parseFaultSpec(late);
+    ASSERT_FALSE(f.ok()) << late;
+    EXPECT_NE(f.error().find("0..86400 s"), std::string::npos) << f.error();
+  }
+}

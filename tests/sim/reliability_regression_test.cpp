@@ -108,9 +108,14 @@ TEST(Reliability, R5_LayoutProductsNeverWrap) {
   EXPECT_EQ(calc::layoutGpus({8, 0, 1, 1, 1}), std::nullopt);
   // Huge micro-batch counts gave a negative bubble share (m + p overflowed in int).
   EXPECT_DOUBLE_EQ(calc::bubbleShareOfIteration(16, big), 15.0 / (2147483647.0 + 15.0));
-  const Evaluation many = evaluated(TRAINING, {"workload.micro_batches=1048576"});
-  EXPECT_NEAR(many.number("parallelism.bubble_share_of_iteration"), 15.0 / (1048576.0 + 15.0),
+  // 2^17 micro-batches: a step of ~11 hours. At the field's maximum, 2^20, the step (3.6 days)
+  // leaves the training step's declared domain (sim::domains::TRAINING_STEP) and is refused.
+  const Evaluation many = evaluated(TRAINING, {"workload.micro_batches=131072"});
+  EXPECT_NEAR(many.number("parallelism.bubble_share_of_iteration"), 15.0 / (131072.0 + 15.0),
               1e-15);
+  EXPECT_NE(refusal(TRAINING, {"workload.micro_batches=1048576"})
+                .find("outside the modelled domain of a step"),
+            std::string::npos);
   EXPECT_GT(many.number("compute.training_time_s"), 0);
   EXPECT_GT(many.number("power.training_facility_energy_kWh"), 0);
 }

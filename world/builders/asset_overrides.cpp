@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "sim/input_file.h"
 #include "sim/json_checker.h"
 #include "world/builders/builders.h"
 
@@ -105,15 +106,8 @@ class OverrideParser : sim::JsonChecker {
   // relative, no "..", and no symbolic link that leads out.
   bool confined(const Pointer& at, const std::filesystem::path& folder, const std::string& path,
                 std::filesystem::path& out) {
-    const std::filesystem::path relative(path);
-    if (relative.is_absolute() || relative.has_root_name() || relative.has_root_directory())
-      return flag(at, "\"" + path + "\" is an absolute path; name the model relative to " +
-                          folder.string());
-    for (const std::filesystem::path& part : relative)
-      if (part == "..")
-        return flag(at, "\"" + path + "\" climbs out of " + folder.string() + " with \"..\"");
-    if (!insideFolder(folder, folder / relative, &out))
-      return flag(at, "\"" + path + "\" resolves outside " + folder.string());
+    if (std::string why = sim::confinedPathError(folder, path, &out); !why.empty())
+      return flag(at, why);
     return true;
   }
 

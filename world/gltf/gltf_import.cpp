@@ -8,6 +8,7 @@
 #include <new>
 #include <system_error>
 
+#include "sim/input_file.h"
 #include "world/gltf/gltf_internal.h"
 
 namespace world {
@@ -28,9 +29,8 @@ uint32_t readU32(const std::vector<unsigned char>& bytes, size_t offset) {
 /// Reads a whole file after checking its size against `maxBytes`; "" on success, else why not.
 std::string readCapped(const std::filesystem::path& path, uint64_t maxBytes,
                        std::vector<unsigned char>* out) {
+  if (std::string why = sim::regularFileError(path); !why.empty()) return why;
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return "no such file";
-  if (!std::filesystem::is_regular_file(path, ec)) return "not a regular file";
   const uint64_t size = std::filesystem::file_size(path, ec);
   if (ec) return "cannot read: " + ec.message();
   if (size > maxBytes) {
@@ -96,7 +96,7 @@ struct FsPolicy {
 };
 
 bool insideRoot(const FsPolicy& policy, const std::string& path, std::filesystem::path* resolved) {
-  return insideFolder(policy.root, path, resolved);
+  return sim::insideFolder(policy.root, path, resolved);
 }
 
 bool policyFileExists(const std::string& path, void* user) {
@@ -251,17 +251,6 @@ bool policyLoadImage(tinygltf::Image* image, const int imageIndex, std::string* 
 }
 
 }  // namespace
-
-bool insideFolder(const std::filesystem::path& folder, const std::filesystem::path& path,
-                  std::filesystem::path* resolved) {
-  std::error_code ec;
-  std::filesystem::path canon = std::filesystem::weakly_canonical(path, ec);
-  if (ec) return false;
-  std::filesystem::path rel = canon.lexically_relative(folder);
-  if (rel.empty() || rel == "." || *rel.begin() == "..") return false;
-  *resolved = canon;
-  return true;
-}
 
 uint64_t ImportedModel::triangleCount() const {
   uint64_t total = 0;

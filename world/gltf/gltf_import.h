@@ -119,12 +119,6 @@ sim::Result<ImportedModel> importGltf(const std::filesystem::path& file,
 /// Model-space bounds of every instance (each mesh's box transformed by its instance).
 Bounds computeBounds(const ImportedModel& model);
 
-/// `path` with its symbolic links resolved, when that stays inside `folder` (canonical); false
-/// when it leaves it or cannot be resolved. The confinement of every file a model names (and of
-/// the models an asset override file names).
-bool insideFolder(const std::filesystem::path& folder, const std::filesystem::path& path,
-                  std::filesystem::path* resolved);
-
 /// How fitToSize places the scaled model.
 enum class FitAnchor { Center, MinCorner };
 

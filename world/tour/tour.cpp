@@ -8,6 +8,7 @@
 #include <set>
 
 #include "sim/catalog.h"
+#include "sim/engine/fault_spec.h"
 #include "sim/json_checker.h"
 
 namespace world {
@@ -24,7 +25,6 @@ constexpr size_t MAX_CHUNKS_PER_STEP = 8;
 constexpr size_t MAX_FAULTS_PER_STEP = 16;
 constexpr size_t NUMBER_KEYS = 10;  // chapters 1-9 and 0 (= 10) have a key; the finale does not
 constexpr double MAX_HOLD_S = 600.0;
-constexpr double MAX_FAULT_TIME_S = 86400.0;
 
 // 0.5 -> "0.5", 600 -> "600" (std::to_string would print "600.000000").
 std::string shortNumber(double value) {
@@ -271,10 +271,11 @@ class TourParser : sim::JsonChecker {
       if (!named(f / "kind", kinds, "fault kind", kind)) return false;
       fault.kind =
           static_cast<FaultKind>(std::find(kinds.begin(), kinds.end(), kind) - kinds.begin());
-      if (find(f / "start_s") && !number(f / "start_s", 0.0, MAX_FAULT_TIME_S, fault.start_s))
+      if (find(f / "start_s") &&
+          !number(f / "start_s", 0.0, sim::engine::MAX_FAULT_TIME_S, fault.start_s))
         return false;
       if (find(f / "end_s")) {
-        if (!number(f / "end_s", 0.0, MAX_FAULT_TIME_S, fault.end_s)) return false;
+        if (!number(f / "end_s", 0.0, sim::engine::MAX_FAULT_TIME_S, fault.end_s)) return false;
         if (fault.end_s <= fault.start_s) return flag(f / "end_s", "must be after start_s");
       }
       double target = 0;
