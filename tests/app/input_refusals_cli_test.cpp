@@ -18,8 +18,8 @@ bool says(const testcli::CliRun& run, const std::string& words) {
 TEST(InputRefusalsCli, OptionsAModeWouldIgnoreAreRefusedNamingBoth) {
   const std::pair<std::string, std::string> cases[] = {
       {"sim --engine training_405b --json --until 0.1", "--json excludes --engine"},
-      {"sim --list --scenario llama70b-inference-h100", "--list excludes --scenario"},
-      {"sim --validate --set workload.tp=4", "--validate excludes --set"},
+      {"sim --list --scenario llama70b-inference-h100", "--scenario excludes --list"},
+      {"sim --validate --set workload.tp=4", "--set excludes --validate"},
   };
   for (const auto& [args, expected] : cases) {
     const testcli::CliRun run = testcli::dcwalk(args);
