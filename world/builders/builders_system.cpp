@@ -142,7 +142,6 @@ PrototypeId buildSwitchTray(BuildContext& ctx) {
            " switch chips)";
   p.component = component::SWITCH_TRAY;
   p.lod = proxyLod(looks::NIC, TRAY_OPEN_PX);
-  p.lod.proxyEndsOnly = true;  // in its slot between trays: only its front and back show
   addChassis(p, ctx, w, h, d, true, looks::NIC);
   // A plain front, unlike the compute trays' grilles and cages: its NVLink ports face the copper
   // spine at the back. At the left its management ports, each with a link LED; at the right a
@@ -174,7 +173,6 @@ PrototypeId buildPowerShelf(BuildContext& ctx) {
   p.name = "power shelf";
   p.component = component::POWER_SHELF;
   p.lod = proxyLod(looks::DARK_STEEL, TRAY_OPEN_PX);
-  p.lod.proxyEndsOnly = true;  // in its slot between trays: only its front and back show
   addChassis(p, ctx, w, h, d, true, looks::DARK_STEEL);
   for (int i = 0; i < psus; ++i) {
     const double cell = w / psus;
@@ -221,7 +219,6 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   p.name = desc.hero ? "GB200 NVL72 rack (hero)" : "GB200 NVL72 rack";
   if (!desc.hero) p.component = component::RACK;
   p.lod = proxyLod(looks::DARK_STEEL, 60.0f);
-  p.lod.closedInContext = true;  // in the rows behind the row station's hero
   const double post = CABINET_POST_M, panel = CABINET_PANEL_M, cap = 0.05;
   addCabinetFrame(p, box, dvec3(W, H, D), cap);
 

@@ -253,8 +253,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
       frame.triangleBudget == UINT64_MAX
           ? UINT64_MAX
           : frame.triangleBudget - std::min(frame.triangleBudget, animatedTriangles);
-  const CollectStats stats = m_scene.collect(view, {m_primitives.box, m_primitives.frontFace},
-                                             m_scratch, &m_collectScratch);
+  const CollectStats stats = m_scene.collect(view, m_primitives.box, m_scratch, &m_collectScratch);
   if (m_scratch.size() <= m_primitives.box.index) m_scratch.resize(m_primitives.box.index + 1);
   auto& boxes = m_scratch[m_primitives.box.index];
   boxes.insert(boxes.end(), m_animated.begin(), m_animated.end());
@@ -292,9 +291,7 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
       batch.instanceCount = static_cast<uint32_t>(out.instances.size()) - batch.firstInstance;
       if (batch.instanceCount == 0) continue;
       batch.textured = textured;
-      // The box's front face alone (ends-only proxies, LED lines) is drawn as the box's is.
-      batch.boxDetail = batch.mesh.index == m_primitives.box.index ||
-                        batch.mesh.index == m_primitives.frontFace.index;
+      batch.boxDetail = batch.mesh.index == m_primitives.box.index;
       out.batches.push_back(batch);
     }
   }

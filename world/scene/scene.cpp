@@ -75,7 +75,7 @@ struct CollectWalk {
   const CullView& view;
   Frustum frustum;
   double focal_px;  // pixels per (radius / distance)
-  ProxyMeshes proxies;
+  MeshId proxyMesh;
   std::vector<std::vector<gpu::Instance>>& out;
   const std::vector<uint32_t>& meshTriangles;
   CollectStats stats;
@@ -144,14 +144,6 @@ struct CollectWalk {
 
   enum class Fate { Culled, Proxy, Open };
 
-  // judge() within the studio: inside a neighbour, what is closedInContext stays its proxy.
-  Fate judgeIn(const Prototype& proto, const glm::dmat4& world, int studio, double& px) {
-    const Fate fate = judge(proto, world, px);
-    return fate == Fate::Open && proto.lod.closedInContext && view.studio.context(studio)
-               ? Fate::Proxy
-               : fate;
-  }
-
   // Whether an instance of `proto` under `world` is culled, drawn as its proxy or opened; `px` is
   // its projected radius.
   Fate judge(const Prototype& proto, const glm::dmat4& world, double& px) {
@@ -179,15 +171,7 @@ struct CollectWalk {
                  uint32_t tintState) {
     const glm::dmat4 m = world * boxTransform(proto.bounds.center(), proto.bounds.size());
     const Look* tint = view.tint ? view.tint->look(tintState, true) : nullptr;
-    const Aabb box = transformAabb(world, proto.bounds);
-    if (proto.lod.proxyEndsOnly) {
-      // The front face, and the same face turned half round about Y: the back.
-      static const glm::dmat4 TURNED = glm::rotate(glm::dmat4(1.0), M_PI, glm::dvec3(0, 1, 0));
-      emit(proxies.face, m, proto.lod.proxyLook, box, selected, tint);
-      emit(proxies.face, m * TURNED, proto.lod.proxyLook, box, selected, tint);
-    } else {
-      emit(proxies.box, m, proto.lod.proxyLook, box, selected, tint);
-    }
+    emit(proxyMesh, m, proto.lod.proxyLook, transformAabb(world, proto.bounds), selected, tint);
     ++stats.proxies;
     const Look* partTint = view.tint ? view.tint->look(tintState, false) : nullptr;
     for (const Part& part : proto.lod.farParts) {
@@ -228,7 +212,7 @@ struct CollectWalk {
 
   // Triangles of the proxy box and the parts drawn with it.
   uint64_t proxyCost(const Prototype& proto) const {
-    uint64_t n = trianglesOf(proxies.box);  // at most: an ends-only proxy has fewer
+    uint64_t n = trianglesOf(proxyMesh);
     for (const Part& part : proto.lod.farParts) n += trianglesOf(part.mesh);
     return n;
   }
@@ -259,7 +243,7 @@ struct CollectWalk {
     if (overBudget() || studioHides(studio)) return;
     const Prototype& proto = scene.prototype(id);
     double px = 0;
-    const Fate fate = judgeIn(proto, world, studio, px);
+    const Fate fate = judge(proto, world, px);
     if (fate == Fate::Culled) return;
     const bool encloses = studioEncloses(studio);
     if (fate == Fate::Proxy) {
@@ -301,7 +285,7 @@ struct BudgetWalk {
     if (walk.studioHides(studio)) return;
     const Prototype& proto = walk.scene.prototype(id);
     double px = 0;
-    const CollectWalk::Fate fate = walk.judgeIn(proto, world, studio, px);
+    const CollectWalk::Fate fate = walk.judge(proto, world, px);
     if (fate == CollectWalk::Fate::Culled) return;
     if (fate == CollectWalk::Fate::Proxy) {
       if (!walk.studioEncloses(studio)) {
@@ -332,7 +316,7 @@ struct BudgetWalk {
   void run(PrototypeId root, const glm::dmat4& rootTransform) {
     heap.clear();
     waiting = 0;
-    const uint64_t proxyTriangles = walk.trianglesOf(walk.proxies.box);
+    const uint64_t proxyTriangles = walk.trianglesOf(walk.proxyMesh);
     place(root, rootTransform, 0, 0, 0);
     while (!heap.empty()) {
       std::pop_heap(heap.begin(), heap.end(), smaller);
@@ -573,12 +557,12 @@ std::optional<Aabb> Scene::worldBounds(const std::string& path) const {
   return transformAabb(found->first, prototype(found->second).bounds);
 }
 
-CollectStats Scene::collect(const CullView& view, const ProxyMeshes& proxies,
+CollectStats Scene::collect(const CullView& view, MeshId proxyMesh,
                             std::vector<std::vector<gpu::Instance>>& perMesh,
                             CollectScratch* scratch) const {
   if (m_prototypes.empty()) return {};
   const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);
-  CollectWalk walk{*this, view, makeFrustum(view), focal, proxies, perMesh, m_meshTriangles, {}};
+  CollectWalk walk{*this, view, makeFrustum(view), focal, proxyMesh, perMesh, m_meshTriangles, {}};
   const bool budgeted = view.triangleBudget != UINT64_MAX;
   CollectScratch local;
   CollectScratch& buffers = scratch ? *scratch : local;
