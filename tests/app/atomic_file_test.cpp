@@ -18,23 +18,16 @@
 #include <thread>
 
 #include "app/platform/atomic_file.h"
+#include "tests/common/paths.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-/// A fresh, empty folder for one test.
-fs::path freshDir(const std::string& name) {
-  fs::path dir =
-      fs::temp_directory_path() / ("dcwalk-atomic-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+using testpaths::readAll;
 
-std::string readAll(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+fs::path freshDir(const std::string& name) {
+  return testpaths::freshDir("atomic-" + name);
 }
 
 void writePlain(const fs::path& path, const std::string& text) {

@@ -28,18 +28,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A fresh, empty folder for one test.
-fs::path freshDir(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("dcwalk-output-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+using testpaths::readAll;
 
-std::string readAll(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+fs::path freshDir(const std::string& name) {
+  return testpaths::freshDir("output-" + name);
 }
 
 bool has(const std::string& text, const std::string& part) {

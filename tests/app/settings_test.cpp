@@ -22,16 +22,14 @@
 
 #include "app/platform/settings.h"
 #include "tests/common/cli.h"
+#include "tests/common/paths.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
 fs::path freshDir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("dcwalk-settings-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return testpaths::freshDir("settings-" + name);
 }
 
 void writeText(const fs::path& path, const std::string& text) {

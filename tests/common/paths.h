@@ -1,8 +1,12 @@
 // Where tests find things: the project's own tree, and ../shared (test data nobody here wrote).
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 namespace testpaths {
@@ -17,6 +21,21 @@ inline std::filesystem::path sourceDir() {
 inline std::filesystem::path sharedDir() {
   if (const char* env = std::getenv("DCWALK_SHARED"); env && *env) return env;
   return sourceDir().parent_path() / "shared";
+}
+
+/// A fresh, empty folder for one test: dcwalk-TAG-<pid> in the temporary folder.
+inline std::filesystem::path freshDir(const std::string& tag) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("dcwalk-" + tag + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+/// A file's bytes ("" when it cannot be read).
+inline std::string readAll(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 }  // namespace testpaths
