@@ -306,11 +306,6 @@ class WindowApp : public TourView {
     const ImGuiIO& io = ImGui::GetIO();
     world::Camera& camera = m_driver.camera();
     const world::World& w = *m_session.world;
-    const double clearance = std::max(0.0, w.nearestSurface(camera.position()));
-    const double scale = world::locate(w, camera.position(), camera.forward()).scale_m;
-    const world::ClearanceAt clearanceAt = [&w](const glm::dvec3& p) {
-      return w.nearestSurface(p);
-    };
     if (!io.WantCaptureMouse) {
       if (input.mouseDeltaX != 0 || input.mouseDeltaY != 0) {
         leavePath();
@@ -325,7 +320,7 @@ class WindowApp : public TourView {
       }
       if (input.scroll != 0) {
         leavePath();
-        camera.dolly(input.scroll, clearance, scale, clearanceAt);
+        dolly(input.scroll, w);
       }
       // A click on a panel is the panel's even when the pointer got there in the same frame
       // (WantCaptureMouse is still last frame's): it must not also select what lies behind.
@@ -346,7 +341,7 @@ class WindowApp : public TourView {
       if (input.keyHeld[GLFW_KEY_LEFT_SHIFT]) axes *= 4.0;
       if (axes != glm::dvec3(0.0)) {
         leavePath();
-        camera.fly(axes, dt, clearance, scale, clearanceAt);
+        TourView::fly(axes, dt, w);
       }
     }
   }
@@ -396,8 +391,7 @@ class WindowApp : public TourView {
     // things run.
     const world::Camera& camera = m_driver.camera();
     const world::Whereabouts here =
-        world::locate(*m_session.world, camera.position(), camera.forward(),
-                      frameDesc(context.extent, context.sim).studio);
+        world::locate(*m_session.world, camera.position(), camera.forward(), studio());
     std::string place;
     switch (here.kind) {
       case world::Whereabouts::Kind::Station:
@@ -503,7 +497,7 @@ class WindowApp : public TourView {
     world::Camera& camera = m_driver.camera();
     const world::World& w = *m_session.world;
     const double clearance = std::max(0.0, w.nearestSurface(camera.position()));
-    const double scale = world::locate(w, camera.position(), camera.forward()).scale_m;
+    const double scale = placeScale(w);
     const double distance = std::max(clearance, 0.1 * scale);
     world::OrbitPose target = world::toOrbitPose(camera.pose(), distance);
     target.distance_m = distance + 0.6 * scale;

@@ -35,8 +35,11 @@ class TourDriver {
 
   void next() { m_player.next(); }
   void prev() { m_player.prev(); }
-  /// Number keys: 1-9 chapters 1-9, 0 chapter 10.
-  void chapter(int digit) { m_player.jumpToChapterKey(digit); }
+  /// Number keys: 1-9 chapters 1-9, 0 chapter 10; from free flight, a flight back to the path
+  /// there.
+  void chapter(int digit) {
+    if (m_player.jumpToChapterKey(digit) && !m_player.onPath()) returnToPath();
+  }
   /// Leaves the path (the visitor flies); cancels a fly-to.
   void leavePath();
   /// Back to the tour from free flight, flying from where the camera is.

@@ -6,6 +6,7 @@
 #include "app/session/tour_session.h"
 #include "app/session/world_rebuild.h"
 #include "app/ui/narration.h"
+#include "world/live/selection.h"
 
 namespace app {
 
@@ -23,9 +24,8 @@ void TourView::advance(double dt_s, std::vector<SimCommand>& commands) {
 world::FrameDesc TourView::frameDesc(VkExtent2D extent, const SimHost& sim) const {
   world::FrameDesc frame =
       m_driver.frameDesc(extent.width, extent.height, m_panel.hbmFill(), sim.time_s());
-  // A step that has landed at its station is in that station's studio.
   const world::TourFrame& step = m_driver.player().frame();
-  if (!step.freeFlight && !step.cameraMoving) frame.studio = step.station;
+  frame.studio = studio();
   frame.eventTime_s = m_eventTime_s;
   if (step.overlays.roofline) frame.compute = m_panel.rooflineGlow(m_eventTime_s);
   if (step.overlays.compare) frame.valueBars = m_panel.valueBars();
@@ -34,7 +34,50 @@ world::FrameDesc TourView::frameDesc(VkExtent2D extent, const SimHost& sim) cons
   return frame;
 }
 
+std::string TourView::studio() const {
+  const world::TourFrame& step = m_driver.player().frame();
+  if (step.freeFlight) return m_flightStudio;
+  return step.cameraMoving ? std::string() : step.station;  // landed: the station's studio
+}
+
+double TourView::placeScale(const world::World& world) const {
+  const world::Camera& camera = m_driver.camera();
+  return world::locate(world, camera.position(), camera.forward(), studio()).scale_m;
+}
+
+void TourView::fly(const glm::dvec3& axes, double dt_s, const world::World& world) {
+  m_driver.leavePath();
+  world::Camera& camera = m_driver.camera();
+  const double clearance = std::max(0.0, world.nearestSurface(camera.position()));
+  camera.fly(axes, dt_s, clearance, placeScale(world),
+             [&world](const glm::dvec3& p) { return world.nearestSurface(p); });
+}
+
+void TourView::dolly(double steps, const world::World& world) {
+  m_driver.leavePath();
+  world::Camera& camera = m_driver.camera();
+  const double clearance = std::max(0.0, world.nearestSurface(camera.position()));
+  camera.dolly(steps, clearance, placeScale(world),
+               [&world](const glm::dvec3& p) { return world.nearestSurface(p); });
+}
+
 void TourView::follow(FrameContext& context) {
+  // Free flight keeps the studio it started in while the camera stays near enough, and takes a
+  // smaller one it flies into; leaving the path takes the studio the step had landed in.
+  const world::TourFrame& step = m_driver.player().frame();
+  const world::Camera& camera = m_driver.camera();
+  if (!step.freeFlight) {
+    m_flightStudio = studio();
+  } else if (const world::Station* kept = context.world.station(m_flightStudio)) {
+    const world::Station* seen = context.world.stationInView(camera.position(), camera.forward());
+    if (seen && seen->scale_m < kept->scale_m) {
+      m_flightStudio = seen->name;
+    } else if (!world::inStudioReach(*kept, camera.position())) {
+      m_flightStudio.clear();
+    }
+  } else {
+    m_flightStudio.clear();
+  }
   m_panel.follow(m_driver.player().frame(), m_language, context.sim.generation());
 }
 

@@ -52,6 +52,18 @@ class TourView : public FrameSource {
   bool reducedMotion() const override { return m_driver.player().reducedMotion(); }
   void worldRebuilt(const world::World& old, const world::World& world) override;
 
+  /// The studio the frame is lit and filtered as: a landed step's station; in free flight, the
+  /// one the visitor left (or a smaller one flown into) while the camera stays within its reach;
+  /// else none (the world finds one from what the view looks at).
+  std::string studio() const;
+  /// The size of the place the camera is in, in studio(): the pace of free flight.
+  double placeScale(const world::World& world) const;
+  /// Free flight: leaves the path and moves along `axes` (right, up, forward; 1 is full speed)
+  /// for `dt_s` at the pace of the place, stopping short of what it flies into.
+  void fly(const glm::dvec3& axes, double dt_s, const world::World& world);
+  /// Free flight: `steps` notches of the wheel towards what is ahead (negative: away).
+  void dolly(double steps, const world::World& world);
+
  private:
   TourDriver& m_driver;
   TourPanel& m_panel;
@@ -65,6 +77,8 @@ class TourView : public FrameSource {
   // landed at the step's station).
   uint64_t m_eventSerial = UINT64_MAX;
   double m_eventTime_s = 0;
+  // In free flight: the studio kept from the path (see studio()).
+  std::string m_flightStudio;
 };
 
 /// The frame source of the station views (shot, bench): a camera the mode places, a heat

@@ -383,7 +383,7 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
 const Station* studioStation(const std::vector<Station>& stations, const glm::dvec3& eye,
                              const glm::dvec3& focus) {
   const Station* best = nullptr;
-  double bestMismatch = std::log(3.0);
+  double bestMismatch = std::log(STUDIO_DISTANCE_RATIO);
   const double focus_m = glm::length(focus - eye);
   for (const Station& s : stations) {
     if (s.scale_m > MAX_STUDIO_SCALE_PER_FOCUS * focus_m) continue;
@@ -401,6 +401,11 @@ const Station* studioStation(const std::vector<Station>& stations, const glm::dv
     }
   }
   return best;
+}
+
+bool inStudioReach(const Station& station, const glm::dvec3& eye) {
+  return glm::length(eye - station.viewpoint.target) <=
+         STUDIO_DISTANCE_RATIO * station.viewpoint.distance_m;
 }
 
 Station makeStation(const StationSpec& spec, const Aabb& bounds, const glm::dmat4& transform,

@@ -98,9 +98,16 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
 /// The station whose studio the camera at `eye` is in, looking at `focus` (the point its view
 /// ray meets): of the stations whose studio holds the focus and that are no more than
 /// MAX_STUDIO_SCALE_PER_FOCUS times the distance to it in size, the one whose framing distance
-/// is nearest (in ratio, within 3x) to the eye's distance from it; nullptr when none is.
+/// is nearest (in ratio, within STUDIO_DISTANCE_RATIO) to the eye's distance from it; nullptr
+/// when none is.
 const Station* studioStation(const std::vector<Station>& stations, const glm::dvec3& eye,
                              const glm::dvec3& focus);
+/// An eye this many times farther from a station's subject than its framing distance (or this
+/// many times nearer) no longer views that station.
+inline constexpr double STUDIO_DISTANCE_RATIO = 3.0;
+/// Whether an eye that left `station`'s view by flying is still in its studio: no farther from
+/// what the station frames than STUDIO_DISTANCE_RATIO times its framing distance.
+bool inStudioReach(const Station& station, const glm::dvec3& eye);
 /// A studio far larger than the distance the eye looks at is not the one it is in: inside a hall,
 /// looking at a row 10 m away, the 600 m campus (whose studio holds every hall) is not a studio.
 inline constexpr double MAX_STUDIO_SCALE_PER_FOCUS = 8.0;

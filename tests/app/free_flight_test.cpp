@@ -1,0 +1,122 @@
+// Free flight starts where the visitor is (issue 38, item 1): a tap of W at any chapter's
+// station keeps that station's studio and moves at the scale of what it shows. It once threw
+// the camera from the scalable unit and the fabric into "the campus · 1.64 km": leaving the path
+// dropped the studio, so the hall's walls closed round a camera that flew at the campus's pace.
+// And a chapter key pressed in free flight flies to that chapter (it once changed the title and
+// the panel and left the camera where it was).
+#include <gtest/gtest.h>
+
+#include "app/session/frame.h"
+#include "app/session/session.h"
+#include "app/session/tour_session.h"
+#include "app/session/tour_view.h"
+#include "world/live/selection.h"
+
+namespace {
+
+struct Flight {
+  app::Session session;
+  std::optional<app::TourPanel> panel;
+  std::unique_ptr<app::TourDriver> driver;
+  std::unique_ptr<app::TourView> view;
+
+  Flight() {
+    app::RenderOptions options;
+    EXPECT_EQ(app::openSession(options, nullptr, app::fontPixelsFor(options.height), session), 0);
+    auto player = app::makeTourPlayer(*session.world, "default", {});
+    EXPECT_TRUE(player) << player.error();
+    auto loaded = app::TourPanel::load(*session.catalog);
+    EXPECT_TRUE(loaded) << loaded.error();
+    panel = std::move(*loaded);
+    driver = std::make_unique<app::TourDriver>(std::move(*player));
+    view = std::make_unique<app::TourView>(*driver, *panel, "en");
+    std::vector<app::SimCommand> commands;
+    driver->start(commands, true);
+    for (auto& c : commands) session.sim->queue(std::move(c));
+  }
+
+  // A window frame at 30 frames a second.
+  void frame() {
+    app::FrameSpec spec;
+    spec.dt_s = 1.0 / 30.0;
+    spec.extent = {1280, 720};
+    app::runFrame(session, *view, spec);
+  }
+};
+
+// Where the camera is, in the studio the frame is drawn in.
+world::Whereabouts here(const Flight& f) {
+  const world::Camera& c = f.driver->camera();
+  return world::locate(*f.session.world, c.position(), c.forward(), f.view->studio());
+}
+
+}  // namespace
+
+TEST(FreeFlight, ATapOfWAtEveryChapterKeepsItsStudioAndItsScale) {
+  Flight f;
+  const world::World& w = *f.session.world;
+  ASSERT_GE(f.driver->player().tour().chapters.size(), 10u);
+  size_t checked = 0;
+  // The number keys 1-9 and 0, each pressed in the free flight the previous chapter left.
+  for (int key : {1, 2, 3, 4, 5, 6, 7, 8, 9, 0}) {
+    f.driver->chapter(key);
+    EXPECT_FALSE(f.driver->player().frame().freeFlight) << "key " << key;
+    f.driver->player().land();
+    f.frame();
+    const world::TourFrame step = f.driver->player().frame();
+    EXPECT_EQ(step.chapterNumber, key == 0 ? 10 : key);
+    EXPECT_LT(glm::length(f.driver->camera().position() - world::toPose(step.target).position),
+              1e-6 * step.target.distance_m);
+    const world::Station* station = w.station(step.station);
+    if (!station) continue;  // a step framed by an explicit orbit has no studio to keep
+    SCOPED_TRACE(step.chapterTitle + " at " + station->name);
+    ASSERT_EQ(f.view->studio(), station->name);
+    const glm::dvec3 before = f.driver->camera().position();
+    // A 0.3 s tap of W, as a visitor's first try: nine frames.
+    for (int i = 0; i < 9; ++i) {
+      f.view->fly({0, 0, 1}, 1.0 / 30.0, w);
+      f.frame();
+    }
+    EXPECT_TRUE(f.driver->player().frame().freeFlight);
+    const world::Whereabouts at = here(f);
+    // Still in the chapter's studio, at the size of what it shows, not in the campus's sky.
+    EXPECT_EQ(f.view->studio(), station->name);
+    EXPECT_LE(at.scale_m, station->scale_m * (1 + 1e-9));
+    if (station->name != "campus") {
+      EXPECT_NE(at.kind, world::Whereabouts::Kind::Campus);
+    }
+    // It moved, and by less than half the way to what the station frames.
+    const double moved = glm::length(f.driver->camera().position() - before);
+    EXPECT_GT(moved, 0.0);
+    EXPECT_LT(moved, 0.5 * station->viewpoint.distance_m);
+    ++checked;
+  }
+  EXPECT_GE(checked, 10u);
+}
+
+TEST(FreeFlight, FlyingFarFromTheStudioLeavesIt) {
+  Flight f;
+  const world::World& w = *f.session.world;
+  const world::Station* rack = w.station("rack");
+  ASSERT_NE(rack, nullptr);
+  // The chapter whose first step frames the rack.
+  bool found = false;
+  for (size_t chapter = 0; !found && chapter < f.driver->player().tour().chapters.size();
+       ++chapter) {
+    f.driver->player().jumpToChapter(chapter);
+    found = f.driver->player().frame().station == "rack";
+  }
+  ASSERT_TRUE(found);
+  f.driver->player().land();
+  f.frame();
+  f.view->fly({0, 0, -1}, 1.0 / 30.0, w);
+  f.frame();
+  EXPECT_EQ(f.view->studio(), "rack");
+  // Four framing distances back from the rack (the studio reaches three): no longer its studio.
+  world::Camera& camera = f.driver->camera();
+  world::Pose far = camera.pose();
+  far.position = rack->viewpoint.target - camera.forward() * (4.0 * rack->viewpoint.distance_m);
+  camera.setPose(far);
+  f.frame();
+  EXPECT_NE(f.view->studio(), "rack");
+}
