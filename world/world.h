@@ -129,6 +129,11 @@ class World {
   /// The part under pixel (x, y), if any, of what the last frame drew (its studio).
   std::optional<PickHit> pick(const Camera& camera, double x_px, double y_px,
                               const FrameDesc& frame) const;
+  /// The part the ray from `origin` along `direction` meets first, of what the last frame drew
+  /// (its studio): a click or a line of sight never meets a part the studio hides.
+  std::optional<PickHit> pickAlong(const glm::dvec3& origin, const glm::dvec3& direction) const {
+    return m_scene.pick(origin, direction, &m_studio);
+  }
   /// The station whose hero the camera at `eye` looks at along `forward` (the studio a frame
   /// there is lit as; `hint`: the one the frame names, FrameDesc::studio), or nullptr.
   const Station* stationInView(const glm::dvec3& eye, const glm::dvec3& forward,

@@ -340,3 +340,33 @@ TEST(Selection, ThePlaceInFrontOfTheFirstRowIsTheHall) {
 }
 
 }  // namespace
+
+TEST(Selection, AClickOnlyMeetsWhatTheFrameDrew) {
+  // Issue 38, item 2: in the isolated-rack view a click on the empty background selected a
+  // hidden neighbour ("Rack 2"): the click's ray ignored the studio the frame was drawn in.
+  // At every station, on a grid of clicks over the whole view, what a click selects is what the
+  // drawn frame shows there (the part itself, or the hero GPU under the cover it hit), and a
+  // click where the frame shows nothing selects nothing.
+  Fixture& f = fixture();
+  world::FrameDesc frame{1280, 720};
+  int clicks = 0;
+  for (const world::Station& s : f.world->stations()) {
+    SCOPED_TRACE(s.name);
+    world::Camera camera;
+    camera.setPose(world::toPose(s.viewpoint));
+    frame.studio = s.name;
+    world::RenderList list;
+    f.world->buildRenderList(camera, frame, list);
+    for (int y = 10; y < 720; y += 40) {
+      for (int x = 10; x < 1280; x += 40) {
+        const auto drawn = f.world->pick(camera, x, y, frame);
+        const auto hit = world::pickForSelection(*f.world, camera, x, y, frame);
+        if (!hit) continue;
+        ++clicks;
+        ASSERT_TRUE(drawn.has_value()) << "(" << x << ", " << y << ") selected " << hit->path;
+        if (hit->part != "GPU package") EXPECT_EQ(hit->path, drawn->path);
+      }
+    }
+  }
+  EXPECT_GT(clicks, 1000);
+}

@@ -170,7 +170,7 @@ std::optional<PickHit> pickForSelection(const World& world, const Camera& camera
                                         double y_px, const FrameDesc& frame) {
   const glm::dvec3 eye = camera.position();
   const glm::dvec3 dir = camera.rayThroughPixel(x_px, y_px, frame.width_px, frame.height_px);
-  std::optional<PickHit> hit = world.scene().pick(eye, dir);
+  std::optional<PickHit> hit = world.pickAlong(eye, dir);
   if (!hit) return std::nullopt;
   // A hero GPU behind what covers it in its tray (its cold plate, the lid): the GPU.
   const HeroGpu* best = nullptr;
@@ -290,7 +290,7 @@ OrbitPose frameSelection(const World& world, const PickHit& hit, const Camera& c
     const glm::dvec3 eye = centre + dir * distance;
     // Outside it, and nothing else between the eye and it.
     if (holds(box, eye)) continue;
-    const auto first = world.scene().pick(eye, centre - eye);
+    const auto first = world.pickAlong(eye, centre - eye);
     if (first && !holds(box, first->worldBounds.center())) continue;
     chosen = dir;
     break;

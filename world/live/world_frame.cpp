@@ -519,7 +519,7 @@ void World::addOverlayLabels(const CullView& view, const FrameDesc& frame, Rende
 std::optional<PickHit> World::pick(const Camera& camera, double x_px, double y_px,
                                    const FrameDesc& frame) const {
   const glm::dvec3 dir = camera.rayThroughPixel(x_px, y_px, frame.width_px, frame.height_px);
-  return m_scene.pick(camera.position(), dir, &m_studio);
+  return pickAlong(camera.position(), dir);
 }
 
 }  // namespace world
