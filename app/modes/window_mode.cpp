@@ -70,16 +70,16 @@ class WindowApp : public TourView {
         break;
       case GLFW_KEY_HOME:
       case GLFW_KEY_BACKSPACE:
-        m_ladderTarget.reset();
+        forgetLadder();
         m_driver.returnToPath();
         break;
       case GLFW_KEY_EQUAL:
       case GLFW_KEY_KP_ADD:
-        zoomScale(-1);
+        zoom(-1, *m_session.world);
         break;
       case GLFW_KEY_MINUS:
       case GLFW_KEY_KP_SUBTRACT:
-        zoomScale(+1);
+        zoom(+1, *m_session.world);
         break;
       case GLFW_KEY_B:
         backOut();
@@ -358,7 +358,7 @@ class WindowApp : public TourView {
   void worldRebuilt(const world::World& old, const world::World& world) override {
     // The picked part and the ladder rung were the old world's.
     m_selection.reset();
-    m_ladderTarget.reset();
+    forgetLadder();
     TourView::worldRebuilt(old, world);
   }
 
@@ -477,19 +477,7 @@ class WindowApp : public TourView {
 
   void leavePath() {
     m_driver.leavePath();
-    m_ladderTarget.reset();
-  }
-
-  // One rung of the scale ladder: from the rung a flight is going to, else from where the
-  // camera is.
-  void zoomScale(int direction) {
-    const auto& stations = m_session.world->stations();
-    const world::Pose from = m_ladderTarget ? world::toPose(stations[*m_ladderTarget].viewpoint)
-                                            : m_driver.camera().pose();
-    const std::optional<size_t> next = world::ladderStep(stations, from, direction);
-    if (!next) return;
-    m_driver.flyTo(stations[*next].viewpoint);
-    m_ladderTarget = next;
+    forgetLadder();
   }
 
   // B: back away from whatever the camera is close to, to see the place it is in.
@@ -502,14 +490,14 @@ class WindowApp : public TourView {
     world::OrbitPose target = world::toOrbitPose(camera.pose(), distance);
     target.distance_m = distance + 0.6 * scale;
     m_driver.flyTo(target);
-    m_ladderTarget.reset();
+    forgetLadder();
   }
 
   // F: the selected thing framed whole, from outside it.
   void flyToSelection() {
     if (!m_selection) return;
     m_driver.flyTo(world::frameSelection(*m_session.world, *m_selection, m_driver.camera()));
-    m_ladderTarget.reset();
+    forgetLadder();
   }
 
   Session& m_session;
@@ -532,8 +520,7 @@ class WindowApp : public TourView {
   size_t m_menuChoice = 0;
   bool m_showTimeline = true;
   WhatIfPanel m_whatIf;
-  ScrubRange m_scrubRange;               // the timeline's slider: the run on screen so far
-  std::optional<size_t> m_ladderTarget;  // the rung a ladder flight goes to
+  ScrubRange m_scrubRange;  // the timeline's slider: the run on screen so far
   bool m_wantScreenshot = false;
   bool m_toggleRecording = false;
   bool m_showHelp = false;

@@ -46,6 +46,8 @@ class TourDriver {
   void returnToPath() { m_player.returnToPath(m_camera.pose()); }
   /// Off the path: an eased flight from the camera to `target`.
   void flyTo(const world::OrbitPose& target);
+  /// Whether a flyTo flight is under way.
+  bool flying() const { return m_flight.has_value(); }
 
   /// The world was rebuilt: the player takes its views (on the path the camera cuts to the
   /// step's view in it); off the path the camera goes to `free` (the place it was at).

@@ -47,6 +47,7 @@ double TourView::placeScale(const world::World& world) const {
 
 void TourView::fly(const glm::dvec3& axes, double dt_s, const world::World& world) {
   m_driver.leavePath();
+  forgetLadder();
   world::Camera& camera = m_driver.camera();
   const double clearance = std::max(0.0, world.nearestSurface(camera.position()));
   camera.fly(axes, dt_s, clearance, placeScale(world),
@@ -55,10 +56,31 @@ void TourView::fly(const glm::dvec3& axes, double dt_s, const world::World& worl
 
 void TourView::dolly(double steps, const world::World& world) {
   m_driver.leavePath();
+  forgetLadder();
   world::Camera& camera = m_driver.camera();
   const double clearance = std::max(0.0, world.nearestSurface(camera.position()));
   camera.dolly(steps, clearance, placeScale(world),
                [&world](const glm::dvec3& p) { return world.nearestSurface(p); });
+}
+
+bool TourView::zoom(int direction, const world::World& world) {
+  const std::vector<world::Station>& stations = world.stations();
+  std::string from = m_ladderTarget.empty() ? studio() : m_ladderTarget;
+  const world::Station* here = world.station(from);
+  if (!here || !here->onLadder) {
+    const std::optional<size_t> rung = world::ladderRungAt(stations, m_driver.camera().pose());
+    if (!rung) return false;
+    from = stations[*rung].name;
+  }
+  const std::optional<size_t> next = world::neighbourOnLadder(stations, from, direction);
+  if (!next) return false;
+  const world::Station& to = stations[*next];
+  const world::Station* kept = world.station(studio());
+  m_driver.flyTo(to.viewpoint);
+  // Out: the flight is in the larger studio from its start; in: it lands in the smaller one.
+  if (!kept || to.scale_m > kept->scale_m) m_flightStudio = to.name;
+  m_ladderTarget = to.name;
+  return true;
 }
 
 void TourView::follow(FrameContext& context) {
@@ -68,6 +90,12 @@ void TourView::follow(FrameContext& context) {
   const world::Camera& camera = m_driver.camera();
   if (!step.freeFlight) {
     m_flightStudio = studio();
+    m_ladderTarget.clear();
+  } else if (!m_ladderTarget.empty()) {
+    if (!m_driver.flying()) {  // landed on its rung
+      m_flightStudio = m_ladderTarget;
+      m_ladderTarget.clear();
+    }
   } else if (const world::Station* kept = context.world.station(m_flightStudio)) {
     const world::Station* seen = context.world.stationInView(camera.position(), camera.forward());
     if (seen && seen->scale_m < kept->scale_m) {

@@ -63,6 +63,12 @@ class TourView : public FrameSource {
   void fly(const glm::dvec3& axes, double dt_s, const world::World& world);
   /// Free flight: `steps` notches of the wheel towards what is ahead (negative: away).
   void dolly(double steps, const world::World& world);
+  /// One rung of the scale ladder out (+1) or in (-1): from the rung a ladder flight is going to,
+  /// else the studio the camera is in, else the rung nearest its pose; a flight there, landing in
+  /// that station's studio. False at the ladder's ends.
+  bool zoom(int direction, const world::World& world);
+  /// Another flight or the world's rebuild ends a ladder flight's claim on the next rung.
+  void forgetLadder() { m_ladderTarget.clear(); }
 
  private:
   TourDriver& m_driver;
@@ -77,8 +83,9 @@ class TourView : public FrameSource {
   // landed at the step's station).
   uint64_t m_eventSerial = UINT64_MAX;
   double m_eventTime_s = 0;
-  // In free flight: the studio kept from the path (see studio()).
+  // In free flight: the studio kept from the path or a ladder flight landed in (see studio()).
   std::string m_flightStudio;
+  std::string m_ladderTarget;  // the station a ladder flight goes to
 };
 
 /// The frame source of the station views (shot, bench): a camera the mode places, a heat

@@ -120,3 +120,82 @@ TEST(FreeFlight, FlyingFarFromTheStudioLeavesIt) {
   f.frame();
   EXPECT_NE(f.view->studio(), "rack");
 }
+
+namespace {
+
+// Frames until the ladder flight under way has landed (at most a minute of them).
+void land(Flight& f) {
+  for (int i = 0; i < 1800 && f.driver->flying(); ++i) f.frame();
+  f.frame();
+}
+
+// After landing on `rung`: in its studio, at its size, with its subject under the centre of the
+// view (not an empty sky).
+void expectAt(Flight& f, const std::string& rung) {
+  const world::World& w = *f.session.world;
+  const world::Station* s = w.station(rung);
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(f.driver->flying());
+  EXPECT_EQ(f.view->studio(), rung);
+  EXPECT_LE(here(f).scale_m, s->scale_m * (1 + 1e-9));
+  const world::FrameDesc frame{1280, 720};
+  EXPECT_TRUE(w.pick(f.driver->camera(), 640, 360, frame).has_value()) << "nothing at the centre";
+}
+
+}  // namespace
+
+TEST(FreeFlight, MinusAndPlusWalkTheLadderFromTheSmToTheCampusAndBackOneRungAtATime) {
+  // Issue 38, item 6: - from the scalable unit skipped the data hall and landed on the campus,
+  // + from the cooling plant gave an empty sky. From the SM's chapter, - (zoom(+1)) to the
+  // campus, then + back to the SM, landing on every rung of the ladder in its order.
+  Flight f;
+  const world::World& w = *f.session.world;
+  std::vector<std::string> ladder;
+  for (const world::Station& s : w.stations())
+    if (s.onLadder) ladder.push_back(s.name);
+  ASSERT_EQ(ladder.front(), "sm");
+  ASSERT_EQ(ladder.back(), "campus");
+  f.driver->chapter(2);
+  f.driver->player().land();
+  f.frame();
+  ASSERT_EQ(f.view->studio(), "sm");
+  for (size_t k = 1; k < ladder.size(); ++k) {
+    SCOPED_TRACE("out to " + ladder[k]);
+    ASSERT_TRUE(f.view->zoom(+1, w));
+    land(f);
+    expectAt(f, ladder[k]);
+  }
+  EXPECT_FALSE(f.view->zoom(+1, w));  // the campus is the top
+  for (size_t k = ladder.size() - 1; k-- > 0;) {
+    SCOPED_TRACE("in to " + ladder[k]);
+    ASSERT_TRUE(f.view->zoom(-1, w));
+    land(f);
+    expectAt(f, ladder[k]);
+  }
+  EXPECT_FALSE(f.view->zoom(-1, w));  // the SM is the bottom
+}
+
+TEST(FreeFlight, ALadderStepFromAChaptersViewGoesToTheNextRungOfItsStation) {
+  // A chapter frames its station from a view of its own: the rung is the station's, not the
+  // one nearest that view.
+  Flight f;
+  const world::World& w = *f.session.world;
+  for (int key : {1, 2, 3, 4, 5, 6, 7, 8, 9, 0}) {
+    f.driver->chapter(key);
+    f.driver->player().land();
+    f.frame();
+    const world::Station* s = w.station(f.driver->player().frame().station);
+    if (!s || !s->onLadder) continue;
+    for (int direction : {+1, -1}) {
+      const auto next = world::neighbourOnLadder(w.stations(), s->name, direction);
+      if (!next) continue;
+      SCOPED_TRACE(s->name + (direction > 0 ? " out" : " in"));
+      f.driver->chapter(key);
+      f.driver->player().land();
+      f.frame();
+      ASSERT_TRUE(f.view->zoom(direction, w));
+      land(f);
+      expectAt(f, w.stations()[*next].name);
+    }
+  }
+}

@@ -364,7 +364,9 @@ TEST(Selection, AClickOnlyMeetsWhatTheFrameDrew) {
         if (!hit) continue;
         ++clicks;
         ASSERT_TRUE(drawn.has_value()) << "(" << x << ", " << y << ") selected " << hit->path;
-        if (hit->part != "GPU package") EXPECT_EQ(hit->path, drawn->path);
+        if (hit->part != "GPU package") {
+          EXPECT_EQ(hit->path, drawn->path);
+        }
       }
     }
   }

@@ -468,11 +468,4 @@ std::optional<size_t> ladderRungAt(const std::vector<Station>& stations, const P
   return best;
 }
 
-std::optional<size_t> ladderStep(const std::vector<Station>& stations, const Pose& pose,
-                                 int direction) {
-  const std::optional<size_t> here = ladderRungAt(stations, pose);
-  if (!here) return std::nullopt;
-  return neighbourOnLadder(stations, stations[*here].name, direction);
-}
-
 }  // namespace world

@@ -124,8 +124,5 @@ std::optional<size_t> neighbourOnLadder(const std::vector<Station>& stations,
 /// angle between its view and the station's centre (exactly the station at its own viewpoint;
 /// the right one after any flight of the ladder; a fair guess in free flight).
 std::optional<size_t> ladderRungAt(const std::vector<Station>& stations, const Pose& pose);
-/// The ladder station one rung out (direction +1) or in (-1) from where the camera is.
-std::optional<size_t> ladderStep(const std::vector<Station>& stations, const Pose& pose,
-                                 int direction);
 
 }  // namespace world
