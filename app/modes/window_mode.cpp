@@ -68,6 +68,9 @@ class WindowApp : public TourView {
       case GLFW_KEY_LEFT:
         m_driver.prev();
         break;
+      case GLFW_KEY_G:
+        m_driver.player().setAutoAdvance(!m_driver.player().autoAdvance());
+        break;
       case GLFW_KEY_HOME:
       case GLFW_KEY_BACKSPACE:
         forgetLadder();

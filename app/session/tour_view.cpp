@@ -6,6 +6,7 @@
 #include "app/session/tour_session.h"
 #include "app/session/world_rebuild.h"
 #include "app/ui/narration.h"
+#include "app/ui/ui_text.h"
 #include "world/live/selection.h"
 
 namespace app {
@@ -126,6 +127,14 @@ HudInfo TourView::hud(FrameContext& context) {
     }
   } else {
     hud.panelOnRight = view != nullptr;
+    // Where the visitor is in the tour and what moves it on (the kiosk says it in its banner).
+    const world::TourPlayer& player = m_driver.player();
+    if (m_interactive && player.onPath()) {
+      const world::TourFrame frame = player.frame();
+      hud.subtitle =
+          withValue(uiText(player.autoAdvance() ? "hud.tour_playing" : "hud.tour_step", m_language),
+                    std::to_string(frame.beatNumber) + " / " + std::to_string(frame.beatTotal));
+    }
   }
   if (!m_hint.empty()) hud.caption = m_hint;
   if (!m_banner.empty()) hud.banner = m_banner;

@@ -58,6 +58,10 @@ constexpr Entry TABLE[] = {
     {"hud.fps", "{} fps", "{} fps"},
     {"hud.help_hint", "H keys", "H Tasten"},
     {"hud.step", "step {}", "Schritt {}"},
+    {"hud.tour_step", "Step {} · Space: next   ←: back   G: play by itself",
+     "Schritt {} · Leertaste: weiter   ←: zurück   G: von selbst abspielen"},
+    {"hud.tour_playing", "Step {} · playing by itself   G: stop",
+     "Schritt {} · spielt von selbst   G: anhalten"},
     {"hud.fault_free_step", "fault-free step {}", "fehlerfreier Schritt {}"},
     {"hud.tokens", "{} tokens/s", "{} Tokens/s"},
     {"hud.quit_confirm", "Press Esc again to quit", "Zum Beenden noch einmal Esc drücken"},
@@ -65,13 +69,13 @@ constexpr Entry TABLE[] = {
     {"hud.details_hide", "V: fewer figures", "V: weniger Zahlen"},
     // Key help.
     {"help.keys",
-     "Space/PageDown next   PageUp back   1-9 0 chapters   Home back to the tour\n"
+     "Space/PageDown next   PageUp back   1-9 0 chapters   G play   Home back to the tour\n"
      "WASD fly   Q/E down/up   Shift fast   right-drag look   wheel closer/farther\n"
      "+/- one scale in/out   B back out   F frame the selection   click select\n"
      "O heat overlay   X traffic   V panel figures   T timeline   I what-if\n"
      "P pause   [ ] speed   N step   L language   R reduced motion   M chapters\n"
      "F12 screenshot   F9 record   H hide keys   Esc clear / quit",
-     "Leertaste/BildAb weiter   BildAuf zurück   1-9 0 Kapitel   Pos1 zurück zur Tour\n"
+     "Leertaste/BildAb weiter   BildAuf zurück   1-9 0 Kapitel   G abspielen   Pos1 zur Tour\n"
      "WASD fliegen   Q/E ab/auf   Umschalt schnell   Rechtsziehen schauen   Rad näher/ferner\n"
      "+/- eine Größenstufe   B zurückweichen   F Auswahl einrahmen   Klick auswählen\n"
      "O Wärmebild   X Verkehr   V Panelzahlen   T Zeitleiste   I Was-wäre-wenn\n"

@@ -4,6 +4,14 @@
 #include <glm/glm.hpp>
 
 namespace world {
+namespace {
+
+// A step's beats: its narration chunks, then its call to action.
+size_t beatsOf(const TourStep& s) {
+  return s.narration.size() + (s.action.empty() ? 0 : 1);
+}
+
+}  // namespace
 
 sim::Result<TourPlayer> TourPlayer::create(TourBundle bundle,
                                            std::map<std::string, OrbitPose> views,
@@ -58,8 +66,7 @@ const TourStep& TourPlayer::step() const {
 }
 
 size_t TourPlayer::beatCount() const {
-  const TourStep& s = step();
-  return s.narration.size() + (s.action.empty() ? 0 : 1);
+  return beatsOf(step());
 }
 
 double TourPlayer::beatDuration_s() const {
@@ -246,6 +253,14 @@ TourFrame TourPlayer::frame() const {
   TourFrame f;
   f.chapter = c;
   f.step = s;
+  f.beatNumber = m_beat + 1;
+  f.beatTotal = 0;
+  for (size_t i = 0; i < m_order.size(); ++i) {
+    const auto [oc, os] = m_order[i];
+    const size_t beats = beatsOf(m_bundle.tour.chapters[oc].steps[os]);
+    f.beatTotal += beats;
+    if (i < m_index) f.beatNumber += beats;
+  }
   f.beat = m_beat;
   f.beatCount = beatCount();
   if (!chapter.finale) {

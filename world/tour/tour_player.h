@@ -29,7 +29,11 @@ struct TourPlayerDesc {
 struct TourFrame {
   size_t chapter = 0;  // index into the tour's chapters
   size_t step = 0;     // index into the chapter's steps
-  size_t beat = 0;     // 0..beatCount-1: the narration chunks, then the action
+  // 1..beatTotal: this beat among all the beats of the tour's played order, the pages Space
+  // turns (a visitor's "step 23 of 72").
+  size_t beatNumber = 1;
+  size_t beatTotal = 1;
+  size_t beat = 0;  // 0..beatCount-1: the narration chunks, then the action
   size_t beatCount = 1;
   int chapterNumber = 0;  // 1..10; 0 for the finale
   std::string chapterTitle;
@@ -94,6 +98,7 @@ class TourPlayer {
   /// Switches the caption language; false (and no change) when the bundle lacks it.
   bool setLanguage(const std::string& code);
   void setAutoAdvance(bool on) { m_desc.autoAdvance = on; }
+  bool autoAdvance() const { return m_desc.autoAdvance; }
   /// True once the last beat of the last step has been shown for its time (no loop).
   bool finished() const { return m_finished; }
   /// The frame's outputs.

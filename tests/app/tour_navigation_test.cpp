@@ -1,9 +1,9 @@
-// Free flight starts where the visitor is (issue 38, item 1): a tap of W at any chapter's
-// station keeps that station's studio and moves at the scale of what it shows. It once threw
-// the camera from the scalable unit and the fabric into "the campus · 1.64 km": leaving the path
-// dropped the studio, so the hall's walls closed round a camera that flew at the campus's pace.
-// And a chapter key pressed in free flight flies to that chapter (it once changed the title and
-// the panel and left the camera where it was).
+// Getting about the tour in the window (issue 38). Free flight starts where the visitor is: a tap
+// of W at any chapter's station keeps that station's studio and moves at the scale of what it
+// shows. It once threw the camera from the scalable unit and the fabric into "the campus · 1.64
+// km": leaving the path dropped the studio, so the hall's walls closed round a camera that flew at
+// the campus's pace. And a chapter key pressed in free flight flies to that chapter (it once
+// changed the title and the panel and left the camera where it was).
 #include <gtest/gtest.h>
 
 #include "app/session/frame.h"
@@ -36,11 +36,11 @@ struct Flight {
   }
 
   // A window frame at 30 frames a second.
-  void frame() {
+  app::FrameResult frame() {
     app::FrameSpec spec;
     spec.dt_s = 1.0 / 30.0;
     spec.extent = {1280, 720};
-    app::runFrame(session, *view, spec);
+    return app::runFrame(session, *view, spec);
   }
 };
 
@@ -198,4 +198,52 @@ TEST(FreeFlight, ALadderStepFromAChaptersViewGoesToTheNextRungOfItsStation) {
       expectAt(f, w.stations()[*next].name);
     }
   }
+}
+
+TEST(TourHint, TheWindowSaysWhichStepOfHowManyAndWhatMovesItOn) {
+  // Issue 38, item 7: a newcomer was not told what to do: no "Space: next" hint in the window
+  // (the kiosk has one), no step counter, no auto-advance.
+  Flight f;
+  f.view->setInteractive(true);
+  // The pages Space turns: each step's narration chunks and its call to action, counted here.
+  const auto beats = [](const world::TourStep& s) {
+    return s.narration.size() + (s.action.empty() ? 0 : 1);
+  };
+  size_t total = 0;
+  for (const auto& [c, s] : f.driver->player().order())
+    total += beats(f.driver->player().tour().chapters[c].steps[s]);
+  ASSERT_GT(total, 50u);
+  const std::string of = " / " + std::to_string(total);
+  app::HudInfo hud = f.frame().hud;
+  EXPECT_NE(hud.subtitle.find("Step 1" + of), std::string::npos) << hud.subtitle;
+  EXPECT_NE(hud.subtitle.find("Space: next"), std::string::npos) << hud.subtitle;
+  // Every Space turns one page.
+  f.driver->next();
+  f.driver->next();
+  hud = f.frame().hud;
+  EXPECT_NE(hud.subtitle.find("Step 3" + of), std::string::npos) << hud.subtitle;
+  // Chapter 10's first page comes after every page of the steps played before it.
+  f.driver->chapter(0);
+  size_t before = 0;
+  for (const auto& [c, s] : f.driver->player().order()) {
+    if (c == f.driver->player().frame().chapter) break;
+    before += beats(f.driver->player().tour().chapters[c].steps[s]);
+  }
+  hud = f.frame().hud;
+  EXPECT_NE(hud.subtitle.find("Step " + std::to_string(before + 1) + of), std::string::npos)
+      << hud.subtitle;
+  // G: the tour plays by itself, and says how to stop it; in German too.
+  f.driver->player().setAutoAdvance(true);
+  hud = f.frame().hud;
+  EXPECT_NE(hud.subtitle.find("G: stop"), std::string::npos) << hud.subtitle;
+  f.view->setLanguage("de");
+  hud = f.frame().hud;
+  EXPECT_NE(hud.subtitle.find("anhalten"), std::string::npos) << hud.subtitle;
+  // In free flight the caption says how to come back; a headless tour (nobody at the keys) has
+  // no hint.
+  f.view->fly({0, 0, 1}, 1.0 / 30.0, *f.session.world);
+  EXPECT_TRUE(f.frame().hud.subtitle.empty());
+  f.driver->returnToPath();
+  f.view->setInteractive(false);
+  EXPECT_TRUE(f.frame().hud.subtitle.empty());
 }
