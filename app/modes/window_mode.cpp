@@ -446,14 +446,17 @@ class WindowApp : public TourView {
     m_noticeSerial = notice.serial;
     if (!notice.cleared.empty()) {
       const std::string& lang = language();
-      std::string what;
-      for (const auto& f : notice.cleared.faults)
-        what += (what.empty() ? "" : "; ") + faultLabel(f, lang);
+      // One line: the first two changes named, the rest counted.
+      std::vector<std::string> changes;
+      for (const auto& f : notice.cleared.faults) changes.push_back(faultLabel(f, lang));
       if (!notice.cleared.scenario.empty())
-        what += (what.empty() ? "" : "; ") +
-                withValue(uiText("notice.your_scenario", lang), notice.cleared.scenario);
-      if (notice.cleared.fields)
-        what += (what.empty() ? "" : "; ") + std::string(uiText("notice.your_fields", lang));
+        changes.push_back(withValue(uiText("notice.your_scenario", lang), notice.cleared.scenario));
+      if (notice.cleared.fields) changes.push_back(uiText("notice.your_fields", lang));
+      std::string what;
+      for (size_t i = 0; i < std::min<size_t>(2, changes.size()); ++i)
+        what += (i ? "; " : "") + changes[i];
+      if (changes.size() > 2)
+        what += " " + withValue(uiText("notice.more", lang), std::to_string(changes.size() - 2));
       notify(withValue(uiText("notice.cleared", lang), notice.cleared.chapter) + what, 8.0);
     } else if (!notice.text.empty()) {
       notify(notice.text);

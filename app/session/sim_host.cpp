@@ -129,6 +129,7 @@ void SimHost::follow(const SimCommand& c) {
   cleared.chapter = c.done;
   const EngineRequest base = m_designed.value_or(EngineRequest{running.scenario, {}, {}});
   for (const sim::engine::FaultDesc& f : running.faults) {
+    if (f.end_s <= m_engine->time_s()) continue;  // one the visitor had cleared: nothing to undo
     const bool designed = std::find(base.faults.begin(), base.faults.end(), f) != base.faults.end();
     const bool kept =
         std::find(c.request.faults.begin(), c.request.faults.end(), f) != c.request.faults.end();
