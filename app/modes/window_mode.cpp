@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -35,6 +36,13 @@ namespace {
 // How long a first Esc (with nothing selected or open) waits for the second one that quits.
 constexpr double QUIT_CONFIRM_S = 3.0;
 
+// The capture folder as notices name it: in full, not relative to the folder dcwalk started in.
+std::filesystem::path inFull(const std::filesystem::path& folder) {
+  std::error_code error;
+  const std::filesystem::path full = std::filesystem::absolute(folder, error);
+  return error ? folder : full.lexically_normal();
+}
+
 // The window on top of the tour view: keys, mouse flight (which leaves the path; Home returns),
 // picking, zooming one scale, the selection, timeline, what-if and chapter-menu windows, and the
 // status line. Keys and windows ask the simulation for changes with commands.
@@ -48,7 +56,7 @@ class WindowApp : public TourView {
         m_driver(driver),
         m_settingsFile(options.settingsFile),
         m_settings{options.language, options.reducedMotion, options.uiScale},
-        m_captureDir(options.captureDir) {}
+        m_captureDir(inFull(options.captureDir)) {}
 
   /// Keys of the tour and the flight (not used in kiosk mode, which filters keys itself).
   void handleKey(int key, std::vector<SimCommand>& commands) {
@@ -103,6 +111,8 @@ class WindowApp : public TourView {
         m_settings.reducedMotion = !m_settings.reducedMotion;
         m_driver.player().setReducedMotion(m_settings.reducedMotion);
         saveSettings();
+        notify(uiText(m_settings.reducedMotion ? "notice.reduced_on" : "notice.reduced_off",
+                      language()));
         break;
       case GLFW_KEY_O:
         m_driver.cycleOverlay();
@@ -418,6 +428,7 @@ class WindowApp : public TourView {
     std::snprintf(fps, sizeof fps, "%.0f", m_fps);
     line2 += "   ·   " + withValue(uiText("hud.fps", lang), fps);
     if (!m_showHelp) line2 += "   ·   " + std::string(uiText("hud.help_hint", lang));
+    if (m_clip) line2 = std::string(uiText("hud.recording", lang)) + "   ·   " + line2;
     hud.status += "\n" + line2;
     if (m_showHelp) hud.help = uiText("help.keys", lang);
     return hud;
