@@ -610,7 +610,10 @@ void Engine::aggregate() {
     a.goodputCumulative = m_time_s > 0 ? std::min(1.0, m_useful_s / m_time_s) : 0;
     a.trainingSteps = double(m_completedSteps);
     a.lastStepTime_s = m_lastStepTime_s;
-    a.tokensPerSecond = m_lastStepTime_s > 0 ? p.tokensPerStep / m_lastStepTime_s : 0;
+    // One step's tokens over the last step's time, or over the current step's so far when it has
+    // run longer (a held step is no throughput).
+    a.tokensPerSecond =
+        m_lastStepTime_s > 0 ? p.tokensPerStep / std::max(m_lastStepTime_s, stepElapsed_s()) : 0;
     a.phase = double(m_phase);
     a.maxLinkUtilisation = m_linkUtil == &m_ppUtil   ? m_ppMaxUtil
                            : m_linkUtil == &m_dpUtil ? m_dpMaxUtil

@@ -129,6 +129,27 @@ TEST(EngineFaults, PfcDeadlockOutlivesItsTriggerUntilTheWatchdog) {
   EXPECT_NEAR(dead->lastStepTime_s(), t0, 1e-6);
 }
 
+TEST(EngineFaults, AHeldStepClaimsNoThroughput) {
+  // Issue 38, item 3: "held 32.5 s" beside 3.63 M tokens/s during a PFC deadlock. While nothing
+  // completes, the rate claims no more tokens than one step's over the time the current step has
+  // run; once steps complete again, it is one step's tokens over that step's time.
+  auto e = enginetest::make(withFault(
+      {.kind = FaultKind::PfcStorm, .start_s = 7, .end_s = 30, .target = 0, .deadlock = true}));
+  ASSERT_TRUE(e);
+  runUntil(*e, 20);
+  const Snapshot& held = e->snapshot();
+  ASSERT_GT(held.aggregates.lastStepTime_s, 0.0);
+  ASSERT_GT(held.stepElapsed_s, 2 * held.aggregates.lastStepTime_s);
+  const double tokensPerStep = e->training()->tokensPerStep;
+  EXPECT_LE(held.aggregates.tokensPerSecond * held.stepElapsed_s, tokensPerStep * (1 + 1e-9));
+  EXPECT_GT(held.aggregates.tokensPerSecond, 0.0);  // the step in flight still counts
+  runUntil(*e, 30 + e->figures().pfcWatchdog_s + 1);
+  enginetest::runTrainingSteps(*e, 2);
+  const Snapshot& after = e->snapshot();
+  EXPECT_NEAR(after.aggregates.tokensPerSecond, tokensPerStep / after.aggregates.lastStepTime_s,
+              1e-9 * after.aggregates.tokensPerSecond);
+}
+
 TEST(EngineFaults, PumpTripHeatsThrottlesSlowsThenRecovers) {
   // A coarser step (50 ms) for this 9-minute run: the loop's time constant is ~40 s.
   EngineDesc d = withFault({.kind = FaultKind::PumpTrip, .start_s = 10, .end_s = 210, .target = 0});
