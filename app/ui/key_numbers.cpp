@@ -6,6 +6,7 @@
 
 #include "sim/calc/cost.h"
 #include "sim/engine/scenarios.h"
+#include "sim/engine/snapshot.h"
 #include "sim/evaluate.h"
 #include "sim/scenario.h"
 
@@ -63,7 +64,9 @@ KeyNumbers keyNumbersFor(const std::string& scenario, const sim::Catalog& catalo
   // An engine built-in: what the engine's snapshot says now.
   const sim::engine::Aggregates& a = snapshot.aggregates;
   numbers.source = "engine";
-  numbers.facility_W = shown(a.facility_W);
+  // A run's power is its step's mean (it swings between compute and the collective within one).
+  numbers.facility_W =
+      shown(sim::engine::campusPower(snapshot, sim::engine::PowerWindow::StepMean).facility_W);
   numbers.tokensPerSecond = shown(a.tokensPerSecond);
   if (snapshot.training) {
     numbers.stepTime_s =

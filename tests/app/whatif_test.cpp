@@ -2,10 +2,12 @@
 // them: a fault injected or cleared now, refused requests that leave the running engine, field
 // overrides restarting the engine; the panel drawn headless through the one frame, and its
 // comparison of the previous run with the current one after the system changed.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -14,8 +16,10 @@
 #include "app/session/sim_host.h"
 #include "app/session/tour_view.h"
 #include "app/session/world_rebuild.h"
+#include "app/ui/key_numbers.h"
 #include "app/ui/whatif_panel.h"
 #include "sim/catalog.h"
+#include "sim/engine/engine.h"
 #include "sim/engine/fault_spec.h"
 #include "sim/engine/request.h"
 #include "sim/engine/scenarios.h"
@@ -193,6 +197,10 @@ TEST(WhatIf, ComparesThePreviousRunWithTheCurrentAfterTheSystemChanges) {
   EXPECT_FALSE(view.panel.comparison().has_value());  // one run so far: nothing to compare
   const sim::engine::Snapshot nvl72 = session.sim->snapshot();
   ASSERT_EQ(nvl72.cluster->specs.system.id, "gb200_nvl72");
+  // A run's power is its step's mean (issue 38, item 3: "now" swung between 39 and 73 MW from one
+  // sample to the next, with the phase of the step), read while the run's arrays are alive.
+  using sim::engine::PowerWindow;
+  const double nvl72Power_W = sim::engine::campusPower(nvl72, PowerWindow::StepMean).facility_W;
 
   std::vector<app::SimCommand> asked;  // as a pick in the system combo asks
   view.panel.chooseSystem("dgx_h100", "en", asked);
@@ -203,6 +211,7 @@ TEST(WhatIf, ComparesThePreviousRunWithTheCurrentAfterTheSystemChanges) {
   ASSERT_TRUE(session.sim->runTo(12.0));
   stillFrame(session, view, extent);
   const sim::engine::Snapshot dgx = session.sim->snapshot();
+  const double dgxPower_W = sim::engine::campusPower(dgx, PowerWindow::StepMean).facility_W;
 
   const auto comparison = view.panel.comparison();
   ASSERT_TRUE(comparison.has_value());
@@ -213,14 +222,15 @@ TEST(WhatIf, ComparesThePreviousRunWithTheCurrentAfterTheSystemChanges) {
   EXPECT_EQ(comparison->previous.time_s, nvl72.time_s);
   EXPECT_EQ(comparison->current.time_s, dgx.time_s);
   // The engine's own figures, each run's.
-  const std::pair<const app::KeyNumbers&, const sim::engine::Snapshot&> runs[] = {
-      {comparison->previous.numbers, nvl72}, {comparison->current.numbers, dgx}};
-  for (const auto& [numbers, snapshot] : runs) {
+  const std::tuple<const app::KeyNumbers&, const sim::engine::Snapshot&, double> runs[] = {
+      {comparison->previous.numbers, nvl72, nvl72Power_W},
+      {comparison->current.numbers, dgx, dgxPower_W}};
+  for (const auto& [numbers, snapshot, power_W] : runs) {
     EXPECT_EQ(numbers.source, "engine");
     ASSERT_TRUE(numbers.stepTime_s && numbers.tokensPerSecond && numbers.facility_W);
     EXPECT_EQ(*numbers.stepTime_s, snapshot.aggregates.lastStepTime_s);
     EXPECT_EQ(*numbers.tokensPerSecond, snapshot.aggregates.tokensPerSecond);
-    EXPECT_EQ(*numbers.facility_W, snapshot.aggregates.facility_W);
+    EXPECT_EQ(*numbers.facility_W, power_W);
     EXPECT_FALSE(numbers.tokensPerGpu);  // the whole campus's
   }
   // Other GPUs, another world: other numbers.
@@ -251,3 +261,26 @@ TEST(WhatIf, ComparesThePreviousRunWithTheCurrentAfterTheSystemChanges) {
 }
 
 }  // namespace
+
+TEST(WhatIf, ARunsPowerHoldsStillWithinAStep) {
+  // The comparison's power is the step's mean: between two step ends it does not move, while the
+  // instantaneous facility power swings between the compute and the collective.
+  auto desc = sim::engine::builtinScenario("training_405b");
+  ASSERT_TRUE(desc);
+  auto engine = sim::engine::Engine::create(catalog(), *desc);
+  ASSERT_TRUE(engine) << engine.error();
+  sim::engine::Engine& e = **engine;
+  while (e.completedSteps() < 1) e.step();
+  const uint64_t step = e.completedSteps();
+  const double held_W = *app::keyNumbersFor("training_405b", catalog(), e.snapshot()).facility_W;
+  double lo_W = 1e300, hi_W = 0;
+  for (e.step(); e.completedSteps() == step; e.step()) {
+    const sim::engine::Snapshot s = e.snapshot();
+    lo_W = std::min(lo_W, s.aggregates.facility_W);
+    hi_W = std::max(hi_W, s.aggregates.facility_W);
+    ASSERT_EQ(*app::keyNumbersFor("training_405b", catalog(), s).facility_W, held_W);
+  }
+  EXPECT_GT(hi_W, 1.05 * lo_W);  // what "now" would have shown
+  EXPECT_GT(held_W, lo_W);
+  EXPECT_LT(held_W, hi_W);
+}
