@@ -501,13 +501,21 @@ void World::addOverlayLabels(const CullView& view, const FrameDesc& frame, Rende
     }
     Label label;
     for (int k = 0; k < 3; ++k) label.anchor[k] = static_cast<float>(anchor[k]);
+    // The colour eases towards the engine's value (calm); the words say the value itself, the
+    // one the inspector and the panels show.
+    const OverlayState& now =
+        m_overlayTarget.metric == m_overlay.metric &&
+                m_overlayTarget.heroGpuValues.size() == m_overlay.heroGpuValues.size() &&
+                m_overlayTarget.rackValues.size() == m_overlay.rackValues.size()
+            ? m_overlayTarget
+            : m_overlay;
     if (gpu) {
-      const uint32_t local = m_heroGpus[index].local(m_overlay.gpusPerTray);
+      const uint32_t local = m_heroGpus[index].local(now.gpusPerTray);
       label.text = "GPU " + std::to_string(local) + "  " +
-                   formatValue(m_overlay.heroGpuValues[local], m_overlay.gpuRange.unit) + badge;
+                   formatValue(now.heroGpuValues[local], now.gpuRange.unit) + badge;
     } else {
       label.text = "rack " + std::to_string(index) + "  " +
-                   formatValue(m_overlay.rackValues[index], m_overlay.rackRange.unit) + badge;
+                   formatValue(now.rackValues[index], now.rackRange.unit) + badge;
     }
     // Nearer first when labels collide.
     label.priority = static_cast<float>(focal / std::max(1e-3, m_labelCandidates[c].first));
