@@ -57,6 +57,11 @@ Result<ModelSpec> resolveModel(const ScenarioDesc& s, const Catalog& catalog) {
     if (value < 1)
       return R::failure(std::string(field) + ": must be >= 1 when model.layers is set");
   }
+  if (m.headDim == 0 && m.hidden % m.heads != 0) {  // hidden / heads would be floored
+    return R::failure("model.hidden: " + std::to_string(m.hidden) +
+                      " is not a multiple of model.heads " + std::to_string(m.heads) +
+                      "; give model.head_dim");
+  }
   if (spec.headDim < 1) return R::failure("model.head_dim: must be >= 1");
   if (spec.heads % spec.kvHeads != 0) {
     return R::failure("model.kv_heads: " + std::to_string(spec.kvHeads) + " does not divide the " +
@@ -265,8 +270,8 @@ Result<Evaluation> evaluateScenario(const ScenarioDesc& scenario, const Catalog&
   auto context = detail::resolve(scenario, catalog);
   if (!context) return Result<Evaluation>::failure(context.error());
   for (const std::string& error :
-       {detail::checkAccelerator(*context), detail::checkWorkload(*context),
-        detail::checkCollective(*context)}) {
+       {detail::checkCluster(*context), detail::checkAccelerator(*context),
+        detail::checkWorkload(*context), detail::checkCollective(*context)}) {
     if (!error.empty()) return Result<Evaluation>::failure(error);
   }
   std::stringstream list(scenario.cost.compare);

@@ -147,6 +147,18 @@ std::string checkAccelerator(const Context& c) {
       {g.denseFp8_flops, a.denseFp8_flops, "dense_fp8_flops", "dense_fp8_flops", "FP8"},
       {g.denseFp4_flops, a.denseFp4_flops, "dense_fp4_flops", "dense_fp4_flops", "FP4"},
   };
+  // The driver never reports more than the stacks hold (capacity read as GiB, like with like).
+  if (g.hbmUsable_bytes > hbmDram_bytes(g)) {
+    return gpuField(c, a.hbmUsableBytes, "hbm_usable_bytes", "hbm_usable_bytes") + ": " +
+           str(g.hbmUsable_bytes) + " B is more than the GPU's HBM of " + str(g.hbmCapacity_bytes) +
+           " B (" + gpuField(c, a.hbmBytes, "hbm_bytes", "hbm_capacity_bytes") +
+           ", GiB-sized: " + str(hbmDram_bytes(g)) + " B of DRAM)";
+  }
+  // Math in a format the device has no peak for would be priced at a wider format's.
+  if (std::string missing = missingTensorFormat(g, c.compute); !missing.empty()) {
+    return "workload.compute_dtype: " + std::string(precisionName(c.compute)) + " math, but " +
+           missing + "; choose a format it has (cluster.gpu " + g.id + ")";
+  }
   const Peak* wider = &peaks[0];
   for (const Peak& p : std::span(peaks).subspan(1)) {
     if (p.flops <= 0) continue;  // the device has no such path
@@ -158,6 +170,29 @@ std::string checkAccelerator(const Context& c) {
              "); a narrower format is at least as fast";
     }
     wider = &p;
+  }
+  return "";
+}
+
+std::string checkCluster(const Context& c) {
+  const ClusterDesc& cl = c.scenario.cluster;
+  if (std::string error =
+          fabricPartsError(c.fabricSwitch, "cluster.switch", c.nic, "cluster.scale_out_nic");
+      !error.empty()) {
+    return error;
+  }
+  if (cl.systemsPerRack == 1) return "";
+  if (c.system.rackUnits <= 0) {
+    return "cluster.systems_per_rack: " + std::to_string(cl.systemsPerRack) + " " + c.system.id +
+           " per rack, but a " + c.system.id + " is a rack or more (systems." + c.system.id +
+           " has no rack_units): 1 per rack";
+  }
+  const double units = cl.systemsPerRack * c.system.rackUnits;
+  if (units > c.facility.rackUnits) {
+    return "cluster.systems_per_rack: " + std::to_string(cl.systemsPerRack) + " " + c.system.id +
+           " of " + str(c.system.rackUnits) + "U (systems." + c.system.id + ".rack_units) take " +
+           str(units) + "U, more than the " + str(c.facility.rackUnits) + "U rack (facility." +
+           c.scenario.facility.profile + ".rack_units)";
   }
   return "";
 }

@@ -90,10 +90,15 @@ std::string checkCollective(const Context& c);
 /// 64-bit arithmetic, divides the model, no two fields that contradict each other), else the
 /// message naming the field (sim/evaluate_checks.cpp).
 std::string checkWorkload(const Context& c);
-/// The GPU's figures after the scenario's accelerator overrides: TDP >= idle power, peaks ordered
-/// by precision (FP4 >= FP8 >= BF16 where present); "" or the refusal naming the field
+/// The GPU's figures after the scenario's accelerator overrides: TDP >= idle power, usable HBM
+/// within its capacity, a peak for the compute format, peaks ordered by precision (FP4 >= FP8 >=
+/// BF16 where present); "" or the refusal naming the field
 /// (accelerator.* when the scenario set it, else the catalog's gpus.ID.*).
 std::string checkAccelerator(const Context& c);
+/// The cluster's parts and their count: a scale-out switch and a NIC in the fabric's slots,
+/// systems per rack that fit the facility's rack (a rack-scale system alone in its rack); "" or
+/// the refusal naming the cluster field and the catalog's.
+std::string checkCluster(const Context& c);
 
 void hardware(const Context& c, Writer& w);
 void fabric(const Context& c, Writer& w);

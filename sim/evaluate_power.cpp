@@ -182,12 +182,24 @@ void comparison(const Context& c, Writer& w) {
     if (!gpu) continue;  // unknown ids are reported by evaluateScenario before we get here
     const double hourly =
         c.system.maxPower_W > 0 ? perGpuHour(c, *gpu, gpu->priceUsd) : gpu->cloudPricePerHourUsd;
+    // A GPU without the scenario's compute format, or on which not one request fits, serves
+    // nothing: its figures are left out with the reason (0 tokens/s would read as a measurement).
+    if (std::string missing = missingTensorFormat(*gpu, c.compute); !missing.empty()) {
+      w.text(id + "_serving", "not applicable: " + missing);
+      continue;
+    }
     const calc::ServingDesc d = servingDesc(c, *gpu);
-    const double perGpuTokens = serve(c, *gpu).outputTokensPerSecond / replicaGpus(c);
-    const double facilityPerGpu = gpu->tdp_W * c.facility.pue;
+    const calc::ServingResult served = serve(c, *gpu);
     const bool fits =
         calc::servingWeightsPerGpu(d) + d.reserve_bytes <= d.usable_bytes * d.memoryFraction;
     w.flag(id + "_weights_fit", fits);
+    if (served.maxConcurrency < 1) {
+      w.text(id + "_serving", "not applicable: not one request fits in " + id +
+                                  "'s serving budget beside the weights");
+      continue;
+    }
+    const double perGpuTokens = served.outputTokensPerSecond / replicaGpus(c);
+    const double facilityPerGpu = gpu->tdp_W * c.facility.pue;
     w.num(id + "_tokens_per_s_per_gpu", perGpuTokens, "tokens/s");
     if (hourly > 0 && perGpuTokens > 0) {
       const calc::ComparisonRow row =

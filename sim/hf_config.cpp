@@ -73,6 +73,42 @@ class ConfigReader {
     return value;
   }
 
+  // The heads split the hidden size evenly unless head_dim says otherwise (hidden / heads would
+  // be floored: a model of other shapes than the checkpoint's).
+  void headsDivide(int hidden, int heads) {
+    if (heads > 0 && hidden >= heads && hidden % heads != 0) {
+      fail(m_file.where(pointerTo("hidden_size")) + ": hidden_size " + std::to_string(hidden) +
+           " is not a multiple of num_attention_heads " + std::to_string(heads) +
+           " and the config gives no head_dim");
+    }
+  }
+
+  // Fields that make some layers differ from the others (DeepSeek's first dense layers, Qwen
+  // MoE's sparse step): the model prices every layer alike, so such a config is refused.
+  void everyLayerAlike() {
+    struct Uniform {
+      const char* key;
+      int value;  // the value under which every layer is alike
+    };
+    for (const Uniform u : {Uniform{"first_k_dense_replace", 0}, Uniform{"moe_layer_freq", 1},
+                            Uniform{"decoder_sparse_step", 1}}) {
+      if (!has(u.key)) continue;
+      const json& v = m_file.root[u.key];
+      if (v.is_number_integer() && v.get<int64_t>() == u.value) continue;
+      fail(m_file.where(pointerTo(u.key)) + ": \"" + u.key +
+           "\" makes some layers differ from the others (dense or sparse), which the model "
+           "does not price: every layer is modelled alike (" +
+           u.key + " " + std::to_string(u.value) + ")");
+      return;
+    }
+    if (has("mlp_only_layers") &&
+        !(m_file.root["mlp_only_layers"].is_array() && m_file.root["mlp_only_layers"].empty())) {
+      fail(m_file.where(pointerTo("mlp_only_layers")) +
+           ": \"mlp_only_layers\" makes some layers dense, which the model does not price: "
+           "every layer is modelled alike");
+    }
+  }
+
   bool boolean(const char* key, bool fallback) {
     if (!has(key)) return fallback;
     const json& v = m_file.root[key];
@@ -104,12 +140,22 @@ Result<HfModel> importDecoder(const JsonFile& file, const std::string& modelType
   m.hidden = r.integer("hidden_size", domains::HIDDEN);
   m.heads = r.integer("num_attention_heads", domains::HEADS);
   m.kvHeads = r.integer("num_key_value_heads", domains::HEADS, m.heads);
+  if (r.error().empty() && !r.has("head_dim")) r.headsDivide(m.hidden, m.heads);
   m.headDim = r.integer("head_dim", domains::HEAD_DIM, m.heads > 0 ? m.hidden / m.heads : 0);
   m.vocab = r.integer("vocab_size", domains::VOCAB);
   m.contextTokens = r.integer("max_position_embeddings", domains::CONTEXT_TOKENS, 0);
   // Llama/Mistral/Mixtral configs default to untied embeddings.
   m.tiedEmbeddings = r.boolean("tie_word_embeddings", false);
   m.experts = r.agreed({"num_local_experts", "n_routed_experts", "num_experts"}, domains::EXPERTS);
+  if (m.experts > 0 && modelType != "mixtral") {
+    // LlamaForCausalLM and MistralForCausalLM build every layer dense whatever the config says:
+    // experts in such a config are a mislabelled MoE, not a model to price either way.
+    r.fail(file.where(json::json_pointer("/model_type")) + ": model_type \"" + modelType +
+           "\" is a dense model, but the config gives it " + std::to_string(m.experts) +
+           " experts (num_local_experts / n_routed_experts / num_experts); a Mixtral-style MoE "
+           "is model_type \"mixtral\"");
+  }
+  r.everyLayerAlike();
   if (m.experts > 0) {
     m.expertsPerToken = r.integer("num_experts_per_tok", domains::EXPERTS);
     m.sharedExperts = r.integer("n_shared_experts", domains::EXPERTS, 0);
@@ -149,6 +195,7 @@ Result<HfModel> importBert(const JsonFile& file) {
   m.hidden = r.integer("hidden_size", domains::HIDDEN);
   m.heads = r.integer("num_attention_heads", domains::HEADS);
   m.kvHeads = m.heads;
+  if (r.error().empty()) r.headsDivide(m.hidden, m.heads);
   m.headDim = m.heads > 0 ? m.hidden / m.heads : 0;
   m.intermediate = r.integer("intermediate_size", domains::INTERMEDIATE);
   m.vocab = r.integer("vocab_size", domains::VOCAB);
@@ -177,14 +224,16 @@ Result<HfModel> importHfConfig(const JsonFile& file) {
   if (!file.root.is_object()) {
     return Result<HfModel>::failure(file.path.string() + ":1: config.json must be a JSON object");
   }
-  std::string modelType;
-  if (file.root.contains("model_type")) {
-    if (!file.root["model_type"].is_string()) {
-      return Result<HfModel>::failure(file.where(json::json_pointer("/model_type")) +
-                                      ": \"model_type\" must be a string");
-    }
-    modelType = file.root["model_type"].get<std::string>();
+  if (!file.root.contains("model_type")) {
+    return Result<HfModel>::failure(file.path.string() +
+                                    ": config.json lacks \"model_type\" (llama, mistral, "
+                                    "mixtral or bert)");
   }
+  if (!file.root["model_type"].is_string()) {
+    return Result<HfModel>::failure(file.where(json::json_pointer("/model_type")) +
+                                    ": \"model_type\" must be a string");
+  }
+  const std::string modelType = file.root["model_type"].get<std::string>();
   if (modelType == "bert") return importBert(file);
   for (std::string_view type : DECODER_TYPES) {
     if (modelType == type) return importDecoder(file, modelType);

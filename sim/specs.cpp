@@ -146,6 +146,13 @@ Result<GpuSpec> loadGpu(const Catalog& catalog, const std::string& id) {
   auto efficiency = loadEfficiency(catalog, id);
   if (!efficiency) return Result<GpuSpec>::failure(efficiency.error());
   g.efficiency = *efficiency;
+  if (g.hbmUsable_bytes > hbmDram_bytes(g)) {
+    return Result<GpuSpec>::failure(
+        "gpus." + id + ".hbm_usable_bytes: " + numberText(g.hbmUsable_bytes) +
+        " B is more than the HBM it has (gpus." + id + ".hbm_capacity_bytes " +
+        numberText(g.hbmCapacity_bytes) + " B, GiB-sized: " + numberText(hbmDram_bytes(g)) +
+        " B of DRAM)");
+  }
   return g;
 }
 
@@ -167,6 +174,7 @@ Result<SystemSpec> loadSystem(const Catalog& catalog, const std::string& id) {
   s.scaleOutNicId = r.text("scale_out_nic");
   s.maxPower_W = r.optionalNumber("max_power_W");
   s.priceUsd = r.optionalNumber("price_usd");
+  s.rackUnits = r.optionalNumber("rack_units");
   return finish(r, s);
 }
 
@@ -199,10 +207,14 @@ Result<SwitchSpec> loadSwitch(const Catalog& catalog, const std::string& id) {
   SwitchSpec s;
   s.id = id;
   s.name = r.text("name");
+  s.kind = r.text("kind");
   s.radix = r.count("radix", wholeNumbers(2, 1 << 16));
   s.portRate_bps = r.number("port_rate_bps");
   s.maxPower_W = r.optionalNumber("max_power_W");
   s.inNetworkReduction = r.flag("in_network_reduction");
+  if (r.error().empty() && s.kind != "scale_up" && s.kind != "scale_out") {
+    r.fail("switches." + id + ".kind must be scale_up or scale_out");
+  }
   return finish(r, s);
 }
 
@@ -251,6 +263,7 @@ Result<FacilitySpec> loadFacility(const Catalog& catalog, const std::string& id)
   f.junctionToCoolant_K_per_W = r.number("junction_to_coolant_K_per_W");
   f.powerBudget_W = r.number("power_budget_W");
   f.electricityPrice_usd_per_kWh = r.number("electricity_usd_per_kWh");
+  f.rackUnits = r.number("rack_units");
   if (r.error().empty() && f.pue < 1.0) r.fail("facility." + id + ".pue must be >= 1");
   return finish(r, f);
 }
@@ -363,6 +376,39 @@ Precision tensorFormat(const GpuSpec& gpu, Precision precision) {
       return Precision::FP32;
   }
   return Precision::BF16;
+}
+
+std::string missingTensorFormat(const GpuSpec& gpu, Precision precision) {
+  const Precision runs = tensorFormat(gpu, precision);
+  const std::string entry = "gpus." + gpu.id;
+  if ((precision == Precision::FP4 || precision == Precision::INT4) && runs != Precision::FP4) {
+    return gpu.id + " has no FP4 peak (" + entry + ".dense_fp4_flops)";
+  }
+  if (precision == Precision::FP8 && runs != Precision::FP8) {
+    return gpu.id + " has no FP8 peak (" + entry + ".dense_fp8_flops)";
+  }
+  if (precision == Precision::INT8 && runs == Precision::BF16) {
+    return gpu.id + " has no INT8 or FP8 peak (" + entry + ".dense_int8_ops, " + entry +
+           ".dense_fp8_flops)";
+  }
+  return "";
+}
+
+double hbmDram_bytes(const GpuSpec& gpu) {
+  return gpu.hbmCapacity_bytes / 1e9 * double(1ull << 30);
+}
+
+std::string fabricPartsError(const SwitchSpec& sw, const std::string& switchField,
+                             const InterconnectSpec& nic, const std::string& nicField) {
+  if (sw.kind != "scale_out") {
+    return switchField + ": " + sw.id + " is a " + sw.kind + " switch (switches." + sw.id +
+           ".kind); the scale-out fabric needs a scale_out switch";
+  }
+  if (nic.kind != "nic") {
+    return nicField + ": " + nic.id + " is a " + nic.kind + " interconnect (interconnects." +
+           nic.id + ".kind), not a NIC";
+  }
+  return "";
 }
 
 double denseFlops(const GpuSpec& gpu, Precision precision) {

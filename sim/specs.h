@@ -61,6 +61,7 @@ struct SystemSpec {
   std::string scaleOutNicId;  // interconnect id of the NIC
   double maxPower_W = 0;      // 0 when the vendor publishes none (TPU pods)
   double priceUsd = 0;        // 0 when not catalogued
+  double rackUnits = 0;       // chassis height, U; 0 = a rack or more (NVL72, TPU pods)
 };
 
 /// A link technology or NIC (catalog section "interconnects").
@@ -76,6 +77,7 @@ struct InterconnectSpec {
 struct SwitchSpec {
   std::string id;
   std::string name;
+  std::string kind;                 // "scale_up" (NVSwitch, NVLink switch) or "scale_out" (fabric)
   int radix = 0;                    // ports at portRate_bps
   double portRate_bps = 0;          // per port, one direction
   double maxPower_W = 0;            // 0 when not catalogued
@@ -115,6 +117,7 @@ struct FacilitySpec {
   double junctionToCoolant_K_per_W = 0;
   double powerBudget_W = 0;
   double electricityPrice_usd_per_kWh = 0;
+  double rackUnits = 0;  // height of the hall's racks, U
 };
 
 /// Capital-cost and amortisation inputs (catalog section "costs").
@@ -185,6 +188,19 @@ double achievedHbm_Bps(const GpuSpec& gpu);
 
 /// The tensor-core format math in `precision` runs in on `gpu` (the same fallbacks as denseFlops).
 Precision tensorFormat(const GpuSpec& gpu, Precision precision);
+/// "" when `gpu` has a tensor peak of its own for math in `precision` (FP16 runs as BF16, FP32 as
+/// TF32, INT8 on the FP8 datapath, INT4 on the FP4 one), else what the catalog lacks, naming the
+/// field: "a100_sxm has no FP8 peak (gpus.a100_sxm.dense_fp8_flops)". Math the device has no
+/// format for is refused, never priced at a wider format's peak.
+std::string missingTensorFormat(const GpuSpec& gpu, Precision precision);
+/// The GPU's HBM in bytes of DRAM: vendors' "GB" of HBM are GiB-sized (an H100's "80 GB" is five
+/// 16 GiB stacks; nvidia-smi shows 81,559 of 81,920 MiB), so hbm_capacity_bytes is read as GiB.
+/// The usable bytes a driver reports never exceed it.
+double hbmDram_bytes(const GpuSpec& gpu);
+/// "" when `sw` can switch the scale-out fabric and `nic` be its NIC, else the refusal naming
+/// `switchField` or `nicField` and the part's catalog kind (an NVLink switch is no fabric switch).
+std::string fabricPartsError(const SwitchSpec& sw, const std::string& switchField,
+                             const InterconnectSpec& nic, const std::string& nicField);
 /// Dense tensor peak for math in `precision`, FLOP/s; formats the device lacks fall back to the
 /// next wider one it has (FP4 -> FP8 -> BF16; INT8 -> FP8 -> BF16; FP32 uses BF16/2 as TF32).
 double denseFlops(const GpuSpec& gpu, Precision precision);

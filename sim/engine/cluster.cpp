@@ -23,6 +23,11 @@ Result<ClusterSpecs> loadClusterSpecs(const Catalog& catalog, const ClusterDesc&
   auto nic = loadInterconnect(catalog, desc.nicId.empty() ? s.system.scaleOutNicId : desc.nicId);
   if (!nic) return R::failure(nic.error());
   s.nic = *nic;
+  if (std::string error =
+          fabricPartsError(s.fabricSwitch, "cluster.switch", s.nic, "cluster.scale_out_nic");
+      !error.empty()) {
+    return R::failure(error);
+  }
   auto facility = loadFacility(catalog, desc.facilityProfile);
   if (!facility) return R::failure(facility.error());
   s.facility = *facility;

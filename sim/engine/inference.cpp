@@ -55,6 +55,10 @@ Result<InferencePlan> planInference(const Catalog& catalog, const Cluster& clust
   p.serving.tp = desc.tp;
   p.serving.weightBytes = bytesPerElement(desc.weights);
   p.serving.kvBytes = bytesPerElement(desc.kvCache);
+  if (std::string missing = missingTensorFormat(cluster.specs.gpu, desc.math); !missing.empty()) {
+    return R::failure("workload.inference.math: " + std::string(precisionName(desc.math)) +
+                      " math, but " + missing);
+  }
   applyHardware(p.serving, *hw, desc.math);
   p.kvCapacityTokensPerReplica = calc::kvCapacityTokens(p.serving);
   if (p.kvCapacityTokensPerReplica < desc.promptTokens + desc.outputTokens)

@@ -54,6 +54,11 @@ Result<TrainingPlan> planTraining(const Catalog& catalog, const Cluster& cluster
   p.params = paramCount(p.model);
   p.activeParams = activeParamCount(p.model);
   p.tokensPerStep = dp * m * mbTokens;
+  if (std::string missing = missingTensorFormat(cluster.specs.gpu, desc.precision);
+      !missing.empty()) {
+    return R::failure("workload.training.precision: " + std::string(precisionName(desc.precision)) +
+                      " math, but " + missing);
+  }
   p.peak_flops = denseFlops(cluster.specs.gpu, desc.precision);
 
   // Step parts from the training calculator (the same numbers `dcwalk sim` prints).

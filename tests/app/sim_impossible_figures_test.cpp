@@ -130,3 +130,16 @@ TEST(SimImpossibleFigures, TrainingLastsAtLeastOneStepAndStaysInItsDomain) {
   EXPECT_TRUE(says(endless, "workload.training_tokens: 1e+16 tokens take")) << endless.out;
   EXPECT_TRUE(says(endless, "outside the modelled domain of a run")) << endless.out;
 }
+
+// Issue 40, 3 (old HEAD: "h100_sxm_tokens_per_s_per_gpu": 0 beside "h100_sxm_weights_fit":
+// false): a compared GPU that serves nothing has no throughput in the JSON, and says why.
+TEST(SimImpossibleFigures, AComparedGpuThatServesNothingHasNoThroughput) {
+  const nlohmann::json j = simJson(SERVING + "--set workload.memory_fraction=0.01");
+  ASSERT_TRUE(j.contains("comparison")) << j.dump();
+  const nlohmann::json& c = j["comparison"];
+  EXPECT_FALSE(c.contains("h100_sxm_tokens_per_s_per_gpu")) << c.dump();
+  EXPECT_FALSE(c.contains("h100_sxm_per_million_tokens_usd")) << c.dump();
+  ASSERT_TRUE(c.contains("h100_sxm_serving")) << c.dump();
+  EXPECT_EQ(c["h100_sxm_serving"].get<std::string>().rfind("not applicable", 0), 0u);
+  EXPECT_EQ(c["h100_sxm_weights_fit"], false);
+}

@@ -110,11 +110,54 @@ TEST(HfConfig, BadConfigsNameFileAndLine) {
   ASSERT_FALSE(unsupported.ok());
   EXPECT_NE(unsupported.error().find("not supported"), std::string::npos);
 
-  auto gqa = import(llamaConfig(2, 64, 6, 128), "gqa.json");  // 6 heads, 8 KV heads
+  auto gqa = import(llamaConfig(2, 60, 6, 128), "gqa.json");  // 6 heads, 8 KV heads
   ASSERT_FALSE(gqa.ok());
   EXPECT_NE(gqa.error().find("num_key_value_heads"), std::string::npos) << gqa.error();
 
   auto notJson = import("{ oops", "broken.json");
   ASSERT_FALSE(notJson.ok());
   EXPECT_NE(notJson.error().find("broken.json:1"), std::string::npos) << notJson.error();
+}
+
+// Issue 40's weak spots in the import (old HEAD: each accepted). A llama config with Mixtral's
+// expert fields was priced as an MoE on every layer (LlamaForCausalLM builds it dense); DeepSeek's
+// first_k_dense_replace was ignored (its first k layers are dense); a config without model_type
+// was called `model_type ""`; 4096 / 3 heads was floored to a head_dim of 1365.
+TEST(HfConfig, I40_ConfigsTheModelWouldMisreadAreRefusedNamingTheField) {
+  const std::string dense = llamaConfig(32, 4096, 32, 14336);
+  const auto with = [&](const std::string& fields) {
+    return import(dense.substr(0, dense.size() - 1) + ", " + fields + "}", "c.json");
+  };
+  const auto refuses = [](const Result<HfModel>& r, const std::string& words) {
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find(words), std::string::npos) << r.error();
+  };
+  refuses(with(R"("num_local_experts": 8, "num_experts_per_tok": 2)"),
+          R"(model_type "llama" is a dense model, but the config gives it 8 experts)");
+  refuses(with(R"("first_k_dense_replace": 3)"), R"(c.json:3 (/first_k_dense_replace))");
+  refuses(with(R"("decoder_sparse_step": 2)"), R"("decoder_sparse_step" makes some layers)");
+  refuses(with(R"("mlp_only_layers": [0, 1])"), R"("mlp_only_layers" makes some layers dense)");
+  // The values under which every layer is alike change nothing.
+  auto alike =
+      with(R"("first_k_dense_replace": 0, "decoder_sparse_step": 1, "mlp_only_layers": [])");
+  ASSERT_TRUE(alike.ok()) << alike.error();
+  EXPECT_DOUBLE_EQ(alike->params, import(dense)->params);
+
+  std::string untyped = dense;
+  untyped.replace(untyped.find(R"("model_type": "llama",)"), 22, "");
+  refuses(import(untyped, "c.json"), R"(c.json: config.json lacks "model_type")");
+
+  // 4096 is not a multiple of 3 heads: refused without head_dim, taken as given with one.
+  refuses(import(llamaConfig(2, 4096, 3, 128), "c.json"),
+          "hidden_size 4096 is not a multiple of num_attention_heads 3");
+  const std::string three = llamaConfig(2, 4096, 3, 128);
+  std::string single = three;
+  single.replace(single.find(R"("num_key_value_heads": 8)"), 24, R"("num_key_value_heads": 1)");
+  auto given = import(single.substr(0, single.size() - 1) + R"(, "head_dim": 128})");
+  ASSERT_TRUE(given.ok()) << given.error();
+  EXPECT_EQ(given->spec.headDim, 128);
+  refuses(import(R"({"model_type": "bert", "vocab_size": 100, "hidden_size": 100,
+    "num_hidden_layers": 1, "num_attention_heads": 3, "intermediate_size": 10,
+    "max_position_embeddings": 16})"),
+          "hidden_size 100 is not a multiple of num_attention_heads 3");
 }

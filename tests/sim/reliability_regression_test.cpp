@@ -15,9 +15,12 @@
 #include "sim/calc/parallelism.h"
 #include "sim/catalog.h"
 #include "sim/domain.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/scenarios.h"
 #include "sim/evaluate.h"
 #include "sim/hf_config.h"
 #include "sim/scenario.h"
+#include "sim/specs.h"
 #include "tests/sim/shipped_catalog.h"
 
 using namespace sim;
@@ -95,9 +98,9 @@ TEST(Reliability, R5_LayoutProductsNeverWrap) {
   EXPECT_NE(dp.find("workload.dp must be <= 1048576"), std::string::npos) << dp;
   // Each degree inside its domain, the product (1024 x 4096 x 1024 x 2^20 = 2^52) far beyond any
   // int: refused against cluster.gpus, with the true product.
-  const std::string product =
-      refusal(TRAINING, {"cluster.system=gb200_nvl72", "workload.tp=1024", "workload.cp=4096",
-                         "workload.pp=1024", "workload.dp=1048576"});
+  const std::string product = refusal(
+      TRAINING, {"cluster.system=gb200_nvl72", "cluster.systems_per_rack=1", "workload.tp=1024",
+                 "workload.cp=4096", "workload.pp=1024", "workload.dp=1048576"});
   EXPECT_NE(product.find("= 4503599627370496 exceeds cluster.gpus = 16384"), std::string::npos)
       << product;
   // The product itself in 64 bits, and past 2^63 no product at all.
@@ -316,4 +319,121 @@ TEST(Reliability, OutputDomainsByUnit) {
   EXPECT_EQ(domainError(ranks, 1048577), "must be <= 1048576");
   EXPECT_EQ(domainError(ranks, std::nan("")), "must be a finite number");
   EXPECT_EQ(describeDomain(ranks), "integer 2..1048576 count, or 0 (default)");
+}
+
+// Issue 40, contradictory systems (old HEAD: each exit 0). --set cluster.systems_per_rack=1024
+// priced 1024 DGX H100 in one rack; accelerator.hbm_usable_bytes=1e15 gave an 80 GB GPU 931,323
+// GiB; cluster.switch=nvswitch_gen3 built the fabric of NVLink switches; compute_dtype=fp8 on an
+// A100 was priced at its BF16 peak (3.12e14 FLOP/s) and fp4 on an H100 at its FP8 one.
+TEST(Reliability, I40_ContradictorySystemsAreRefusedNamingBothFields) {
+  struct Case {
+    const char* base;
+    std::vector<std::string> sets;
+    std::vector<const char*> expected;  // every one in the refusal
+  };
+  const Case cases[] = {
+      {SERVING,
+       {"cluster.systems_per_rack=1024"},
+       {"cluster.systems_per_rack", "systems.dgx_h100.rack_units", "facility.default.rack_units"}},
+      // A 48U rack holds six 8U DGX H100 (48 / 8): the seventh is one too many.
+      {SERVING, {"cluster.systems_per_rack=7"}, {"cluster.systems_per_rack: 7", "56U", "48U"}},
+      // An NVL72 is a rack of its own.
+      {TRAINING,
+       {"cluster.system=gb200_nvl72", "cluster.systems_per_rack=2"},
+       {"cluster.systems_per_rack", "a rack or more"}},
+      {SERVING,
+       {"accelerator.hbm_usable_bytes=1e15"},
+       {"accelerator.hbm_usable_bytes", "gpus.h100_sxm.hbm_capacity_bytes"}},
+      {SERVING,
+       {"accelerator.hbm_bytes=40e9", "accelerator.hbm_usable_bytes=80e9"},
+       {"accelerator.hbm_usable_bytes", "accelerator.hbm_bytes"}},
+      {SERVING,
+       {"cluster.switch=nvswitch_gen3"},
+       {"cluster.switch: nvswitch_gen3 is a scale_up switch", "switches.nvswitch_gen3.kind"}},
+      {SERVING,
+       {"cluster.scale_out_nic=nvlink4"},
+       {"cluster.scale_out_nic: nvlink4", "interconnects.nvlink4.kind"}},
+      {SERVING,
+       {"cluster.system=dgx_a100", "workload.compute_dtype=fp8"},
+       {"workload.compute_dtype", "gpus.a100_sxm.dense_fp8_flops"}},
+      {SERVING,
+       {"workload.compute_dtype=fp4"},
+       {"workload.compute_dtype", "gpus.h100_sxm.dense_fp4_flops"}},
+  };
+  for (const Case& c : cases) {
+    std::string what = c.base;
+    for (const std::string& s : c.sets) what += " --set " + s;
+    const std::string error = refusal(c.base, c.sets);
+    for (const char* words : c.expected) {
+      EXPECT_NE(error.find(words), std::string::npos) << what << "\n  got: " << error;
+    }
+  }
+  // What is not contradictory: six DGX H100 in a rack, the H100's whole 80 GiB
+  // (80 x 2^30 bytes) usable, FP8 on an H100, FP4 on a B200.
+  EXPECT_EQ(refusal(SERVING, {"cluster.systems_per_rack=6"}), "");
+  EXPECT_EQ(refusal(SERVING, {"accelerator.hbm_usable_bytes=85899345920"}), "");
+  EXPECT_NE(refusal(SERVING, {"accelerator.hbm_usable_bytes=85900394496"}), "");  // + 1 MiB
+  EXPECT_EQ(refusal(SERVING, {"workload.compute_dtype=fp8"}), "");
+  EXPECT_EQ(refusal("llama70b-fp8-inference-b200", {"workload.compute_dtype=fp4"}), "");
+}
+
+// The time engine takes the same refusals: FP4 math on an H100 (its default GB200 has FP4), an
+// NVLink switch in the fabric.
+TEST(Reliability, I40_TheEngineRefusesAFormatTheGpuLacksAndAScaleUpFabricSwitch) {
+  auto training = engine::builtinScenario("training_405b");
+  ASSERT_TRUE(training.ok()) << training.error();
+  engine::EngineDesc fp4 = *training;
+  fp4.workload.training.precision = Precision::FP4;
+  EXPECT_TRUE(engine::Engine::create(shipped(), fp4).ok());
+  fp4.cluster.systemId = "dgx_h100";
+  auto e = engine::Engine::create(shipped(), fp4);
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().find("workload.training.precision"), std::string::npos) << e.error();
+  EXPECT_NE(e.error().find("gpus.h100_sxm.dense_fp4_flops"), std::string::npos) << e.error();
+  engine::EngineDesc nvswitch = *training;
+  nvswitch.cluster.switchId = "nvswitch_gen3";
+  auto f = engine::Engine::create(shipped(), nvswitch);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find("cluster.switch: nvswitch_gen3"), std::string::npos) << f.error();
+  EXPECT_TRUE(engine::Engine::create(shipped(), *training).ok());
+}
+
+// Every catalog GPU's usable HBM fits its capacity read as GiB (the check compares like with
+// like): nvidia-smi's 81,559 MiB of an H100 within 80 x 1024 MiB.
+TEST(Reliability, I40_EveryCatalogGpusUsableHbmFitsItsCapacity) {
+  for (const std::string& id : shipped().children("gpus")) {
+    auto gpu = loadGpu(shipped(), id);
+    ASSERT_TRUE(gpu.ok()) << gpu.error();
+    EXPECT_LE(gpu->hbmUsable_bytes, gpu->hbmCapacity_bytes / 1e9 * 1024.0 * 1024 * 1024) << id;
+  }
+  auto h100 = loadGpu(shipped(), "h100_sxm");
+  ASSERT_TRUE(h100.ok());
+  EXPECT_DOUBLE_EQ(h100->hbmUsable_bytes, 81559.0 * 1024 * 1024);
+}
+
+// Issue 40, 3 (old HEAD, --set workload.memory_fraction=0.01: comparison.h100_sxm_tokens_per_s_
+// per_gpu 0 beside h100_sxm_weights_fit false): a GPU that serves nothing has no throughput.
+TEST(Reliability, I40_AComparedGpuThatServesNothingHasNoThroughput) {
+  const Evaluation none = evaluated(SERVING, {"workload.memory_fraction=0.01"});
+  for (const char* id : {"h100_sxm", "h200", "b200", "mi300x"}) {
+    const std::string key = std::string("comparison.") + id;
+    EXPECT_EQ(none.find(key + "_tokens_per_s_per_gpu"), nullptr) << id;
+    EXPECT_EQ(none.find(key + "_tokens_per_J"), nullptr) << id;
+    const Output* why = none.find(key + "_serving");
+    ASSERT_NE(why, nullptr) << id;
+    EXPECT_EQ(std::get<std::string>(why->value).rfind("not applicable: not one request fits", 0),
+              0u);
+  }
+  // FP4 math: the B200 serves, the H100, H200 and MI300X have no FP4 peak and are not priced.
+  const Evaluation fp4 = evaluated("llama70b-fp8-inference-b200", {"workload.compute_dtype=fp4"});
+  EXPECT_GT(fp4.number("comparison.b200_tokens_per_s_per_gpu"), 0);
+  for (const char* id : {"h100_sxm", "h200", "mi300x"}) {
+    const std::string key = std::string("comparison.") + id;
+    EXPECT_EQ(fp4.find(key + "_tokens_per_s_per_gpu"), nullptr) << id;
+    const Output* why = fp4.find(key + "_serving");
+    ASSERT_NE(why, nullptr) << id;
+    EXPECT_NE(std::get<std::string>(why->value).find("has no FP4 peak"), std::string::npos);
+  }
+  // Where it serves, a GPU keeps its figures.
+  EXPECT_GT(evaluated(SERVING, {}).number("comparison.h100_sxm_tokens_per_s_per_gpu"), 0);
 }
