@@ -333,3 +333,42 @@ TEST(GltfHostile, TruncatedAndCorruptedGlbsNeverCrash) {
 }
 
 }  // namespace
+
+// Issue 40: what tinygltf refused in its own words (or read as 0) is refused in ours, naming the
+// field. Old HEAD: "primitive indices accessor out of bounds", "image[0] bufferView "3" not found
+// in the scene.", "Failed to decode 'uri' : data:... in Buffer", and a byteOffset of -8 accepted.
+TEST(GltfHostile, ReferencesLengthsAndOffsetsAreRefusedInOurWords) {
+  TempDir dir;
+  json doc = meshAsset(TRIANGLE, {0, 1, 2});
+  doc["meshes"][0]["primitives"][0]["indices"] = 5;
+  expectRefused(load(dir, doc), {"(/meshes/0/primitives/0/indices)",
+                                 "unresolved reference to accessors[5] (there are 2)"});
+  doc = meshAsset(TRIANGLE, {});
+  doc["images"] = {{{"bufferView", 3}, {"mimeType", "image/png"}}};
+  expectRefused(load(dir, doc),
+                {"(/images/0/bufferView)", "unresolved reference to bufferViews[3] (there are 1)"});
+  doc = meshAsset(TRIANGLE, {});
+  doc["accessors"][0]["bufferView"] = 4;
+  expectRefused(load(dir, doc), {"(/accessors/0/bufferView)", "bufferViews[4] (there are 1)"});
+  // The triangle's 36 bytes are 48 base64 characters; byteLength says 40.
+  doc = meshAsset(TRIANGLE, {});
+  doc["buffers"][0]["byteLength"] = 40;
+  expectRefused(load(dir, doc), {"(/buffers/0/uri)", "holds 36 bytes, byteLength declares 40"});
+  doc = meshAsset(TRIANGLE, {});
+  doc["buffers"][0]["uri"] = "data:application/octet-stream;base64,AAA*";
+  doc["buffers"][0]["byteLength"] = 3;
+  expectRefused(load(dir, doc), {"(/buffers/0/uri)", "not valid base64"});
+  for (const char* key : {"byteOffset", "byteStride"}) {
+    doc = meshAsset(TRIANGLE, {});
+    doc["bufferViews"][0][key] = -8;
+    expectRefused(load(dir, doc), {std::string("(/bufferViews/0/") + key + ")", "-8 is below"});
+  }
+  doc = meshAsset(TRIANGLE, {});
+  doc["accessors"][0]["byteOffset"] = -12;
+  expectRefused(load(dir, doc), {"(/accessors/0/byteOffset)", "-12 is below 0"});
+  doc = meshAsset(TRIANGLE, {});
+  doc["bufferViews"][0]["byteLength"] = -36;
+  expectRefused(load(dir, doc), {"(/bufferViews/0/byteLength)", "-36 is below 1"});
+  // The triangle itself still loads: the checks hold real files to the spec, nothing more.
+  EXPECT_TRUE(load(dir, meshAsset(TRIANGLE, {0, 1, 2})).ok());
+}

@@ -42,6 +42,11 @@ inline std::string pointerToken(const std::string& key) {
 /// `..` paths) and declared sizes against the caps.
 bool checkJson(Context& ctx);
 
+/// A reference `index` into a collection of `size` items (-1 = absent, allowed unless required):
+/// "unresolved reference to accessors[5] (there are 2)" at `pointer` when it does not resolve.
+bool ref(Context& ctx, int64_t index, size_t size, const std::string& pointer,
+         const char* collection, bool required = false);
+
 /// The KHR_texture_transform of the textureInfo at `pointer` in the raw JSON, if any: fills
 /// `transform` and, when the extension overrides it, `texCoord`. Refuses a malformed one.
 bool readTextureTransform(Context& ctx, const std::string& pointer, UvTransform* transform,

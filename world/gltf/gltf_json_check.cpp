@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iterator>
 #include <regex>
+#include <string_view>
 
 #include "world/gltf/gltf_internal.h"
 
@@ -65,6 +66,33 @@ bool checkInteger(Context& ctx, const json& owner, const std::string& pointer, c
         at, std::to_string(it->get<int64_t>()) + " exceeds the cap of " + std::to_string(maxValue));
   }
   return true;
+}
+
+/// An index property `key` of `owner` that must resolve into the top-level `collection` (checked
+/// here because tinygltf follows some references while loading and refuses a dangling one in its
+/// own words: "primitive indices accessor out of bounds").
+bool checkReference(Context& ctx, const json& owner, const std::string& pointer, const char* key,
+                    const char* collection, bool required = false) {
+  if (!checkInteger(ctx, owner, pointer, key, required, 0, UINT32_MAX)) return false;
+  auto it = owner.find(key);
+  if (it == owner.end()) return true;
+  const auto items = ctx.json.root.find(collection);
+  const size_t size = items != ctx.json.root.end() && items->is_array() ? items->size() : 0;
+  return ref(ctx, it->get<int64_t>(), size, pointer + "/" + key, collection, true);
+}
+
+/// Bytes a base64 payload decodes to (RFC 4648: groups of four of A-Z a-z 0-9 + /, '=' padding
+/// at the end only), or -1 when it is not base64.
+int64_t base64Bytes(std::string_view payload) {
+  if (payload.size() % 4 != 0) return -1;
+  size_t padding = 0;
+  while (padding < 2 && padding < payload.size() && payload[payload.size() - 1 - padding] == '=')
+    ++padding;
+  for (size_t i = 0; i < payload.size() - padding; ++i) {
+    const char c = payload[i];
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '/') return -1;
+  }
+  return int64_t(payload.size() / 4 * 3) - int64_t(padding);
 }
 
 int hexValue(char c) {
@@ -217,8 +245,17 @@ bool checkMesh(Context& ctx, const json& mesh, const std::string& pointer) {
           return ctx.fail(at + "/targets/" + str(t), "must be a non-empty JSON object");
       }
     }
-    for (const char* key : {"indices", "material", "mode"}) {
+    for (const char* key : {"material", "mode"}) {
       if (!checkInteger(ctx, primitive, at, key, false, 0, UINT32_MAX)) return false;
+    }
+    if (!checkReference(ctx, primitive, at, "indices", "accessors")) return false;
+    // Indices are read from their view: an accessor of zeros has none (tinygltf: "accessor[1]
+    // invalid bufferView").
+    if (auto indices = primitive.find("indices"); indices != primitive.end()) {
+      const json& accessor = ctx.json.root["accessors"][indices->get<size_t>()];
+      if (!accessor.contains("bufferView"))
+        return ctx.fail(at + "/indices", "accessors[" + std::to_string(indices->get<size_t>()) +
+                                             "] has no bufferView: indices need their data");
     }
   }
   return true;
@@ -257,9 +294,21 @@ bool checkBuffers(Context& ctx, const json& buffers) {
           at, ctx.glb ? "only buffer 0 of a GLB may omit 'uri'" : "property 'uri' is required");
     if (uri != buffer.end()) {
       if (!uri->is_string()) return ctx.fail(at + "/uri", "must be a string");
-      if (!checkUri(ctx, at + "/uri", uri->get<std::string>(),
+      const std::string text = uri->get<std::string>();
+      if (!checkUri(ctx, at + "/uri", text,
                     {"application/octet-stream", "application/gltf-buffer"}))
         return false;
+      // A data: URI must hold byteLength bytes exactly (tinygltf: "Failed to decode 'uri'").
+      if (text.size() > 5 && std::equal(text.begin(), text.begin() + 5, "data:",
+                                        [](char a, char b) { return std::tolower(a) == b; })) {
+        const int64_t bytes = base64Bytes(std::string_view(text).substr(text.find(',') + 1));
+        const uint64_t declared = buffer["byteLength"].get<uint64_t>();
+        if (bytes < 0) return ctx.fail(at + "/uri", "the data: URI is not valid base64");
+        if (uint64_t(bytes) != declared)
+          return ctx.fail(at + "/uri", "the data: URI holds " + std::to_string(bytes) +
+                                           " bytes, byteLength declares " +
+                                           std::to_string(declared));
+      }
     }
   }
   return true;
@@ -274,7 +323,7 @@ bool checkImages(Context& ctx, const json& images) {
     if ((uri == image.end()) == !hasView)
       return ctx.fail(at, "exactly one of 'uri' and 'bufferView' must be defined");
     if (hasView) {
-      if (!checkInteger(ctx, image, at, "bufferView", true, 0, UINT32_MAX)) return false;
+      if (!checkReference(ctx, image, at, "bufferView", "bufferViews", true)) return false;
       if (!image.contains("mimeType"))
         return ctx.fail(at, "'mimeType' is required with 'bufferView'");
       continue;
@@ -354,8 +403,23 @@ bool checkJson(Context& ctx) {
   }
   if (root.contains("accessors")) {
     for (size_t i = 0; i < root["accessors"].size(); ++i) {
-      if (!checkInteger(ctx, root["accessors"][i], "/accessors/" + str(i), "count", true, 1,
-                        ctx.limits.maxAccessorCount))
+      const json& accessor = root["accessors"][i];
+      const std::string at = "/accessors/" + str(i);
+      if (!checkInteger(ctx, accessor, at, "count", true, 1, ctx.limits.maxAccessorCount) ||
+          !checkReference(ctx, accessor, at, "bufferView", "bufferViews") ||
+          !checkInteger(ctx, accessor, at, "byteOffset", false, 0, UINT32_MAX))
+        return false;
+    }
+  }
+  if (root.contains("bufferViews")) {
+    // Offsets, lengths and strides are never negative (tinygltf read -8 as the default 0).
+    for (size_t i = 0; i < root["bufferViews"].size(); ++i) {
+      const json& view = root["bufferViews"][i];
+      const std::string at = "/bufferViews/" + str(i);
+      if (!checkReference(ctx, view, at, "buffer", "buffers", true) ||
+          !checkInteger(ctx, view, at, "byteLength", true, 1, ctx.limits.maxBufferBytes) ||
+          !checkInteger(ctx, view, at, "byteOffset", false, 0, ctx.limits.maxBufferBytes) ||
+          !checkInteger(ctx, view, at, "byteStride", false, 4, 252))  // glTF 2.0, 5.11
         return false;
     }
   }

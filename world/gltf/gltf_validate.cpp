@@ -14,9 +14,10 @@ std::string str(int64_t i) {
   return std::to_string(i);
 }
 
-/// A reference `index` into a collection of `size` items (-1 = absent, allowed unless required).
-bool ref(Context& ctx, int index, size_t size, const std::string& pointer, const char* collection,
-         bool required = false) {
+}  // namespace
+
+bool ref(Context& ctx, int64_t index, size_t size, const std::string& pointer,
+         const char* collection, bool required) {
   if (index == -1 && !required) return true;
   if (index < 0 || size_t(index) >= size) {
     return ctx.fail(pointer, "unresolved reference to " + std::string(collection) + "[" +
@@ -24,6 +25,8 @@ bool ref(Context& ctx, int index, size_t size, const std::string& pointer, const
   }
   return true;
 }
+
+namespace {
 
 bool isTriangleMode(int mode) {
   return mode == TINYGLTF_MODE_TRIANGLES || mode == TINYGLTF_MODE_TRIANGLE_STRIP ||
