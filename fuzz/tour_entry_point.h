@@ -56,6 +56,14 @@ inline std::string checkAcceptedTour(const world::Tour& tour,
   std::vector<std::string> keys = {tour.title};
   for (const world::TourChapter& chapter : tour.chapters) {
     keys.push_back(chapter.title);
+    // Chapter ids go into key frames' file names (03-<id>-2.png): 1 to 48 of a-z, 0-9, '_', '-',
+    // starting with a letter or digit, so no id leaves --out, hides a file or cuts a name short.
+    const std::string& id = chapter.id;
+    const auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+    if (id.empty() || id.size() > 48 || !alnum(id[0]) ||
+        !std::all_of(id.begin(), id.end(),
+                     [&](char c) { return alnum(c) || c == '_' || c == '-'; }))
+      return "accepted a chapter id that is no safe file name: \"" + id + "\"";
     if (auto p = checkKnown(chapter.panel, world::knownPanels(), "panel"); !p.empty()) return p;
     if (chapter.steps.empty()) return "accepted a chapter without steps";
     for (const world::TourStep& step : chapter.steps) {

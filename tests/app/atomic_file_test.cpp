@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "app/platform/atomic_file.h"
+#include "fuzz/output_entry_point.h"
 #include "tests/common/paths.h"
 
 namespace fs = std::filesystem;
@@ -241,40 +242,9 @@ TEST(AtomicFile, NewFileSetWritesAllOrNoneAndNeverOverwrites) {
   fs::remove_all(dir);
 }
 
-namespace {
-
-/// A file system that fails at the N-th call writeFileAtomic makes (write, fsync, close,
-/// rename): a write runs out of space, an fsync or close reports an I/O error.
-struct FailingCalls {
-  static inline int calls = 0;
-  static inline int failAt = 0;  // 0: never
-  static bool failNow() { return ++calls == failAt; }
-  static ssize_t write(int fd, const void* bytes, size_t size) {
-    if (failNow()) return errno = ENOSPC, -1;
-    return ::write(fd, bytes, size);
-  }
-  static int fsync(int fd) {
-    if (failNow()) return errno = EIO, -1;
-    return ::fsync(fd);
-  }
-  static int close(int fd) {
-    if (failNow()) return ::close(fd), errno = EIO, -1;
-    return ::close(fd);
-  }
-  static int rename(const char* from, const char* to) {
-    if (failNow()) return errno = ENOSPC, -1;
-    return ::rename(from, to);
-  }
-};
-
-/// Plays FailingCalls for as long as it lives.
-struct FailingFileSystem {
-  app::FileCalls previous = app::replaceFileCalls(
-      {FailingCalls::write, FailingCalls::fsync, FailingCalls::close, FailingCalls::rename});
-  ~FailingFileSystem() { app::replaceFileCalls(previous); }
-};
-
-}  // namespace
+// A file system that fails at the N-th call writeFileAtomic makes: the output fuzz target's.
+using fuzzentry::FailingCalls;
+using fuzzentry::FailingFileSystem;
 
 TEST(AtomicFile, AFileSystemFailingAtAnyCallLeavesTheOldFileOrTheNewOneWhole) {
   const fs::path dir = freshDir("failing");

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "fuzz/cli_entry_point.h"
+#include "fuzz/output_entry_point.h"
 #include "tests/common/paths.h"
 
 namespace fs = std::filesystem;
@@ -56,4 +57,20 @@ TEST(FuzzRegressions, CliEntryPointChecksAcceptedValuesAgainstTheirDomains) {
   EXPECT_EQ(run("shot\n--time\nnan"), "");  // refused: fine
   EXPECT_EQ(fuzzentry::cliArguments(reinterpret_cast<const uint8_t*>("a\n\nb"), 4),
             (std::vector<std::string>{"a", "", "b"}));
+}
+
+// Issue 40: the output target's regressions (fuzz/regressions/output: a save failing at each of
+// its calls, over an old file and a new one, of one to three 1 MiB writes) hold its contract.
+TEST(FuzzRegressions, ReplayOutputRegressions) {
+  const fs::path dir = testpaths::sourceDir() / "fuzz" / "regressions" / "output";
+  ASSERT_TRUE(fs::is_directory(dir)) << dir << " is missing: the replay would pass on nothing";
+  int files = 0;
+  for (const auto& file : fs::directory_iterator(dir)) {
+    if (!file.is_regular_file()) continue;
+    const std::string bytes = textOf(file.path());
+    EXPECT_EQ(fuzzentry::output(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), "")
+        << file.path();
+    ++files;
+  }
+  EXPECT_GE(files, 7);
 }
