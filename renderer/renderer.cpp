@@ -115,6 +115,7 @@ bool Renderer::init(const RendererDesc& desc, std::string& error) {
     recreateSwapchain(desc.extent);  // a 0x0 window gets its swapchain on the first real frame
   }
   m_pipelineCacheFile = desc.pipelineCacheFile;
+  m_saveFile = desc.saveFile;
   m_pipelineCache = vkutil::loadPipelineCache(m_ctx, m_pipelineCacheFile);
   m_quality = desc.quality;
   if (m_quality == Quality::Auto) {
@@ -160,7 +161,7 @@ Renderer::~Renderer() {
   if (m_post) m_post->destroy(m_ctx);
   if (m_downsample) m_downsample->destroy(m_ctx);
   m_scene.destroy(m_ctx);
-  vkutil::savePipelineCache(m_ctx, m_pipelineCache, m_pipelineCacheFile);
+  vkutil::savePipelineCache(m_ctx, m_pipelineCache, m_pipelineCacheFile, m_saveFile);
   vkDestroyPipelineCache(m_ctx.device, m_pipelineCache, nullptr);
   for (auto& frame : m_frames) {
     vkutil::destroyBuffer(m_ctx, frame->instances);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -40,6 +41,9 @@ struct RendererDesc {
   bool ui = true;  // set up ImGui's Vulkan backend (an ImGui context must exist)
   /// Pipeline cache file kept between runs; empty: no cache on disk.
   std::filesystem::path pipelineCacheFile;
+  /// Saves the cache's bytes to pipelineCacheFile when the renderer goes: the app's atomic writer
+  /// (app::writeFileAtomic), so the renderer has no file writer of its own; empty: not saved.
+  std::function<bool(const std::filesystem::path&, std::string_view)> saveFile;
   Quality quality = Quality::Auto;
 };
 
@@ -196,6 +200,7 @@ class Renderer {
   vkutil::Buffer m_readback;
   VkPipelineCache m_pipelineCache = VK_NULL_HANDLE;
   std::filesystem::path m_pipelineCacheFile;
+  std::function<bool(const std::filesystem::path&, std::string_view)> m_saveFile;
   FrameStats m_stats;
   bool m_measureOverdraw = false;
 };

@@ -94,6 +94,10 @@ int openHeadlessTour(const HeadlessTourOptions& options, const world::TourPlayer
     std::fprintf(stderr, "dcwalk: %s\n", runs.error().c_str());
     return EXIT_BAD_INPUT;
   }
+  if (auto text = checkTourText(player->bundle(), *out.session.catalog); !text) {
+    std::fprintf(stderr, "dcwalk: %s\n", text.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
   auto panel = TourPanel::load(*out.session.catalog);
   if (!panel) {
     std::fprintf(stderr, "dcwalk: %s\n", panel.error().c_str());

@@ -91,7 +91,13 @@ int runCompareShot(const ShotOptions& options) {
     half.render.width = halfWidth[side];
     Session session;  // one world at a time: this one is gone before the next is built
     const world::Station* station = nullptr;
-    if (int status = openShotSession(half, session, station)) return status;
+    if (int status = openShotSession(half, session, station)) {
+      // The message above is the session's; say which of the two it was about.
+      std::fprintf(stderr,
+                   "dcwalk: shot: --compare: the %s scenario, %s, failed; nothing written\n",
+                   side == 0 ? "left" : "right", half.scenario.c_str());
+      return status;
+    }
     const KeyNumbers numbers =
         keyNumbersFor(half.scenario, *session.catalog, session.sim->snapshot());
     const std::string line = keyNumbersLine(numbers);

@@ -138,6 +138,10 @@ int runSoak(const RenderOptions& render, const SoakOptions& options) {
     std::fprintf(stderr, "dcwalk: %s\n", runs.error().c_str());
     return EXIT_BAD_INPUT;
   }
+  if (auto text = checkTourText(fullTour->bundle(), *session.catalog); !text) {
+    std::fprintf(stderr, "dcwalk: %s\n", text.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
   TourDriver driver(std::move(*fullTour));
   TourView view(driver, *panel, options.language);
   view.setInteractive(true);

@@ -609,6 +609,10 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
     std::fprintf(stderr, "dcwalk: %s\n", player.error().c_str());
     return EXIT_BAD_INPUT;
   }
+  if (auto text = checkTourText(player->bundle(), *session.catalog); !text) {
+    std::fprintf(stderr, "dcwalk: %s\n", text.error().c_str());
+    return EXIT_BAD_INPUT;
+  }
   auto panel = TourPanel::load(*session.catalog);
   if (!panel) {
     std::fprintf(stderr, "dcwalk: %s\n", panel.error().c_str());

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "app/platform/atomic_file.h"
 #include "renderer/vk/pipeline_cache.h"
 #include "renderer/vk/validation.h"
 
@@ -22,6 +23,9 @@ renderer::RendererDesc rendererDesc(const RenderOptions& options) {
   desc.validation = options.validation || debugBuild || (env && std::string(env) == "1");
   if (auto dir = vkutil::defaultCacheDir(); !dir.empty()) {
     desc.pipelineCacheFile = dir / "pipeline-cache.bin";
+    desc.saveFile = [](const std::filesystem::path& file, std::string_view bytes) {
+      return writeFileAtomic(file, bytes).ok();
+    };
   }
   return desc;
 }

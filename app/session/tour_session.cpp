@@ -1,7 +1,10 @@
 #include "app/session/tour_session.h"
 
 #include <algorithm>
+#include <map>
 
+#include "app/ui/narration.h"
+#include "app/ui/panels.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/request.h"
 #include "sim/engine/scenarios.h"
@@ -64,6 +67,11 @@ sim::Result<bool> checkTourRuns(const world::Tour& tour, const sim::Catalog& cat
         return sim::Result<bool>::failure(step.where + ": chapter " + std::to_string(c + 1) +
                                           " \"" + chapter.id + "\": " + why);
       };
+      // A panel evaluates the step's scenario: without one it showed "no such scenario file".
+      if (!chapter.panel.empty() && step.scenario.empty()) {
+        return refuse("its panel \"" + chapter.panel +
+                      "\" needs a \"scenario\" (on the step or its chapter)");
+      }
       if (!step.scenario.empty() && std::find(scenariosDone.begin(), scenariosDone.end(),
                                               step.scenario) == scenariosDone.end()) {
         auto scenario = sim::loadScenario(step.scenario);
@@ -81,6 +89,57 @@ sim::Result<bool> checkTourRuns(const world::Tour& tour, const sim::Catalog& cat
       auto engine = sim::engine::Engine::create(catalog, *desc);
       if (!engine) return refuse("engine scenario " + step.engineScenario + ": " + engine.error());
       requestsDone.push_back(request);
+    }
+  }
+  return true;
+}
+
+sim::Result<bool> checkTourText(const world::TourBundle& bundle, const sim::Catalog& catalog) {
+  using R = sim::Result<bool>;
+  auto panels = loadPanels(panelsFile());
+  if (!panels) return R::failure(panels.error());
+  // Each (panel, scenario, language) evaluated once: what a step's panel shows when it starts.
+  std::map<std::string, PanelView> views;
+  const auto panelView = [&](const Panel& panel, const std::string& scenario,
+                             const std::string& language) -> const PanelView* {
+    const std::string id = panel.id + "|" + scenario + "|" + language;
+    if (auto found = views.find(id); found != views.end()) return &found->second;
+    auto base = sim::loadScenario(scenario);
+    if (!base) return nullptr;  // checkTourRuns names it
+    return &views
+                .emplace(id,
+                         evaluatePanel(panel, *base, defaultKnobValues(panel), catalog, language))
+                .first->second;
+  };
+  const world::Tour& tour = bundle.tour;
+  for (size_t c = 0; c < tour.chapters.size(); ++c) {
+    const world::TourChapter& chapter = tour.chapters[c];
+    const Panel* panel = panels->find(chapter.panel);
+    for (const std::vector<world::TourStep>* steps : {&chapter.steps, &chapter.traceSteps}) {
+      for (const world::TourStep& step : *steps) {
+        std::vector<std::string> keys = step.narration;
+        for (const std::string* key : {&step.action, &step.booth, &chapter.title})
+          if (!key->empty()) keys.push_back(*key);
+        for (const world::StringTable& strings : bundle.languages) {
+          for (const std::string& key : keys) {
+            const std::string* text = strings.find(key);
+            if (!text) continue;  // the loader refused missing keys
+            for (const std::string& placeholder : placeholders(*text)) {
+              if (knownPlaceholder(placeholder, catalog)) continue;
+              const PanelView* view = panel && !step.scenario.empty()
+                                          ? panelView(*panel, step.scenario, strings.language)
+                                          : nullptr;
+              if (view && view->value(placeholder)) continue;
+              return R::failure(step.where + ": chapter " + std::to_string(c + 1) + " \"" +
+                                chapter.id + "\": " + strings.file.filename().string() + ": \"" +
+                                key + "\" shows {" + placeholder +
+                                "}, which is no catalog figure, trace share, engine figure or "
+                                "value of the chapter's panel (" +
+                                (chapter.panel.empty() ? "none" : chapter.panel) + ")");
+            }
+          }
+        }
+      }
     }
   }
   return true;

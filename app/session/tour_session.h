@@ -30,6 +30,13 @@ sim::Result<world::TourPlayer> makeTourPlayer(const world::World& world, const s
 /// and pointer and its chapter. Each distinct scenario and engine request is checked once.
 sim::Result<bool> checkTourRuns(const world::Tour& tour, const sim::Catalog& catalog);
 
+/// Checks every placeholder of every text the tour shows, in every language, before anything
+/// is rendered: a catalog figure the catalog has, a trace share or engine figure narration knows
+/// (app/ui/narration.h), or a key the chapter's panel shows for the step's scenario. An unknown
+/// one was drawn raw ("{trace.bogus}"); the first is refused naming the step's file, line and
+/// pointer, its chapter, the strings file, the key and the placeholder.
+sim::Result<bool> checkTourText(const world::TourBundle& bundle, const sim::Catalog& catalog);
+
 /// The HUD for a tour frame: chapter as title, the caption below it.
 HudInfo tourHud(const world::TourFrame& frame);
 

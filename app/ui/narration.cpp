@@ -1,6 +1,9 @@
 #include "app/ui/narration.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
+#include <string_view>
 
 namespace app {
 namespace {
@@ -8,6 +11,17 @@ namespace {
 constexpr const char* CATALOG = "catalog:";
 constexpr const char* TRACE = "trace.";
 constexpr const char* ENGINE = "engine.";
+// What a "trace.<source>.<share>" and an "engine.<figure>" placeholder may name.
+constexpr std::array<std::string_view, 2> TRACE_SOURCES = {"measured", "modelled"};
+constexpr std::array<std::string_view, 3> TRACE_SHARES = {"compute", "exposed_communication",
+                                                          "idle"};
+constexpr std::array<std::string_view, 3> ENGINE_FIGURES = {"campus_facility_W", "campus_it_W",
+                                                            "campus_racks"};
+
+template <size_t N>
+bool oneOf(const std::array<std::string_view, N>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
 
 // "trace.measured.compute": that share of `sources` as a percentage, or "".
 std::string traceShare(const std::string& placeholder, const NarrationSources& sources) {
@@ -64,6 +78,23 @@ std::vector<std::string> placeholders(const std::string& text) {
     out.push_back(text.substr(open + 1, close - open - 1));
   }
   return out;
+}
+
+bool knownPlaceholder(const std::string& placeholder, const sim::Catalog& catalog) {
+  const std::string_view p = placeholder;
+  if (p.rfind(CATALOG, 0) == 0) {
+    return catalog.find(std::string(p.substr(std::string_view(CATALOG).size()))) != nullptr;
+  }
+  if (p.rfind(TRACE, 0) == 0) {
+    const std::string_view rest = p.substr(std::string_view(TRACE).size());
+    const size_t dot = rest.find('.');
+    return dot != std::string_view::npos && oneOf(TRACE_SOURCES, rest.substr(0, dot)) &&
+           oneOf(TRACE_SHARES, rest.substr(dot + 1));
+  }
+  if (p.rfind(ENGINE, 0) == 0) {
+    return oneOf(ENGINE_FIGURES, p.substr(std::string_view(ENGINE).size()));
+  }
+  return false;
 }
 
 std::string placeholderValue(const std::string& placeholder, const NarrationSources& sources) {

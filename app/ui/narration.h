@@ -32,6 +32,11 @@ struct NarrationSources {
 /// The placeholders of `text` in order, without their braces ("memory.fits", "catalog:...").
 std::vector<std::string> placeholders(const std::string& text);
 
+/// True when `placeholder` is one whose source does not depend on the chapter: a figure
+/// `catalog` has ("catalog:PATH"), a trace share ("trace.measured.compute" ...) or an engine
+/// figure ("engine.campus_it_W" ...). Anything else must be a value of the chapter's panel.
+bool knownPlaceholder(const std::string& placeholder, const sim::Catalog& catalog);
+
 /// The text of one placeholder, or "" when its source lacks it.
 std::string placeholderValue(const std::string& placeholder, const NarrationSources& sources);
 

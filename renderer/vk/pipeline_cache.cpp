@@ -1,8 +1,5 @@
 #include "renderer/vk/pipeline_cache.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -57,9 +54,10 @@ VkPipelineCache loadPipelineCache(const Context& ctx, const std::filesystem::pat
   return cache;
 }
 
-bool savePipelineCache(const Context& ctx, VkPipelineCache cache,
-                       const std::filesystem::path& file) {
-  if (file.empty() || !cache) return false;
+bool savePipelineCache(
+    const Context& ctx, VkPipelineCache cache, const std::filesystem::path& file,
+    const std::function<bool(const std::filesystem::path&, std::string_view)>& save) {
+  if (file.empty() || !cache || !save) return false;
   size_t size = 0;
   if (vkGetPipelineCacheData(ctx.device, cache, &size, nullptr) != VK_SUCCESS || size == 0)
     return false;
@@ -67,14 +65,7 @@ bool savePipelineCache(const Context& ctx, VkPipelineCache cache,
   if (vkGetPipelineCacheData(ctx.device, cache, &size, data.data()) != VK_SUCCESS) return false;
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
-  const std::filesystem::path temp = file.string() + ".tmp";
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
-  bool ok = ::write(fd, data.data(), size) == ssize_t(size) && ::fsync(fd) == 0;
-  ok = (::close(fd) == 0) && ok;
-  if (ok) ok = std::rename(temp.c_str(), file.c_str()) == 0;
-  if (!ok) std::filesystem::remove(temp, ec);
-  return ok;
+  return save(file, std::string_view(data.data(), size));
 }
 
 }  // namespace vkutil

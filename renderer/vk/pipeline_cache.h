@@ -1,9 +1,11 @@
 // A pipeline cache kept in the user's cache directory between runs, so start-up does not
 // recompile shaders. A missing, truncated, corrupt or foreign (other device/driver) file is
-// ignored and replaced; the file is written atomically (temporary file, fsync, rename).
+// ignored and replaced; the file is written by the caller's writer (the app's atomic one).
 #pragma once
 
 #include <filesystem>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -20,8 +22,10 @@ bool pipelineCacheMatchesDevice(const Context& ctx, const std::vector<char>& dat
 
 /// Creates a pipeline cache seeded from `file` when it is valid for this device.
 VkPipelineCache loadPipelineCache(const Context& ctx, const std::filesystem::path& file);
-/// Writes the cache's data to `file` atomically; false when it could not (never fatal).
-bool savePipelineCache(const Context& ctx, VkPipelineCache cache,
-                       const std::filesystem::path& file);
+/// Hands the cache's data for `file` to `save` (which writes it, atomically), creating the
+/// folder; false when there is nothing to save or it could not (never fatal).
+bool savePipelineCache(
+    const Context& ctx, VkPipelineCache cache, const std::filesystem::path& file,
+    const std::function<bool(const std::filesystem::path&, std::string_view)>& save);
 
 }  // namespace vkutil

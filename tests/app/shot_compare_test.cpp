@@ -108,3 +108,31 @@ TEST(ShotCompare, ABadScenarioExitsTwoNamingIt) {
   EXPECT_EQ(one.status, 2) << one.out;
   EXPECT_NE(one.out.find("--compare"), std::string::npos) << one.out;
 }
+
+// Issue 40 (old HEAD: the session's message alone, "cluster.switch: ...", not saying which of the
+// two scenarios it was): a scenario that loads but whose simulation cannot start is named as the
+// left or right one, and nothing is written.
+TEST(ShotCompare, AScenarioThatCannotStartIsNamedAsLeftOrRight) {
+  const auto dir = scratch("cannot-start");
+  std::filesystem::create_directories(dir);
+  const auto file = dir / "nvlink-fabric.json";
+  {
+    std::FILE* out = std::fopen(file.c_str(), "w");
+    ASSERT_NE(out, nullptr);
+    // The H100 run with an NVLink switch in the scale-out fabric's slot: the engine refuses it.
+    std::fprintf(out,
+                 "{\"cluster\": {\"system\": \"dgx_h100\", \"gpus\": 16384, \"switch\": "
+                 "\"nvswitch_gen3\"}, \"workload\": {\"kind\": \"training\", \"model\": "
+                 "\"llama3_1_405b\", \"tp\": 8, \"pp\": 16, \"dp\": 128, \"micro_batches\": 16, "
+                 "\"seq_len\": 8192}}\n");
+    std::fclose(out);
+  }
+  const std::string png = (dir / "out.png").string();
+  auto run = dcwalk(std::string("shot --compare ") + H100 + " " + file.string() +
+                    " --station rack --size 64x64 --out " + png);
+  EXPECT_NE(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("the right scenario, " + file.string() + ", failed"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("nvswitch_gen3"), std::string::npos) << run.out;
+  EXPECT_FALSE(std::filesystem::exists(png));
+}

@@ -93,3 +93,55 @@ TEST(TourRuns, TheShippedTourPassesTheCheck) {
   auto runs = app::checkTourRuns(*tour, *catalog);
   EXPECT_TRUE(runs) << runs.error();
 }
+
+// Issue 40 (old HEAD: exit 0, "{trace.bogus} {nope.key}" drawn raw in chapter 1's caption): an
+// unknown placeholder is refused when the tour loads, naming the tour file, chapter, strings
+// file, key and placeholder, before anything is rendered.
+TEST(TourRuns, AnUnknownPlaceholderIsRefusedWhenTheTourLoads) {
+  for (const char* placeholder : {"trace.bogus", "trace.measured.speed", "engine.nope",
+                                  "catalog:gpus.h100_sxm.nope", "memory.nope"}) {
+    Assets assets("placeholder");
+    const fs::path strings = assets.dir / "tours" / "strings.de.json";
+    auto texts = nlohmann::json::parse(std::ifstream(strings));
+    const std::string key = assets.defaultTour()["chapters"][0]["steps"][0]["narration"][0];
+    texts[key] = texts[key].get<std::string>() + " {" + placeholder + "}";
+    std::ofstream(strings) << texts.dump(2);
+    auto run = assets.tour("1");
+    EXPECT_EQ(run.status, 2) << placeholder << "\n" << run.out;
+    for (const std::string& words :
+         {std::string("default.json:"), std::string("chapter 1 \"serial_vs_parallel\""),
+          std::string("strings.de.json"), "\"" + key + "\"", "{" + std::string(placeholder) + "}"})
+      EXPECT_NE(run.out.find(words), std::string::npos) << words << "\n" << run.out;
+    EXPECT_FALSE(fs::exists(assets.dir / "out" / "contact-sheet.png"));
+  }
+}
+
+// A chapter with a panel but no scenario showed ": no such scenario file ..." in the panel.
+TEST(TourRuns, APanelWithoutAScenarioIsRefused) {
+  Assets assets("panel-without-scenario");
+  nlohmann::json tour = assets.defaultTour();
+  tour["chapters"][0].erase("scenario");
+  for (auto& step : tour["chapters"][0]["steps"]) step.erase("scenario");
+  assets.writeDefaultTour(tour);
+  auto run = assets.tour("1");
+  EXPECT_EQ(run.status, 2) << run.out;
+  EXPECT_NE(run.out.find("needs a \"scenario\""), std::string::npos) << run.out;
+}
+
+TEST(TourRuns, TheShippedTourTextPassesTheCheck) {
+  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  ASSERT_TRUE(catalog) << catalog.error();
+  auto file = sim::readJsonFile(world::toursDir() / "default.json");
+  ASSERT_TRUE(file) << file.error();
+  world::TourReferences refs;
+  for (const auto& chapter : file->root["chapters"])
+    for (const auto& step : chapter["steps"])
+      if (step.contains("station")) refs.stations.push_back(step["station"]);
+  refs.scenarios = sim::builtinScenarioNames();
+  refs.engineScenarios = sim::engine::builtinScenarioNames();
+  auto bundle = world::loadTourBundle("default", refs);
+  ASSERT_TRUE(bundle) << bundle.error();
+  EXPECT_GE(bundle->languages.size(), 2u);
+  auto text = app::checkTourText(*bundle, *catalog);
+  EXPECT_TRUE(text) << text.error();
+}

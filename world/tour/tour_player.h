@@ -106,6 +106,8 @@ class TourPlayer {
   /// A strings key in the current language (keys were checked on load; unknown: the key).
   std::string text(const std::string& key) const;
   const Tour& tour() const { return m_bundle.tour; }
+  /// The tour with its strings in every language.
+  const TourBundle& bundle() const { return m_bundle; }
   /// The steps played in order, as (chapter, step) index pairs.
   const std::vector<std::pair<size_t, size_t>>& order() const { return m_order; }
   /// Seconds one beat of the current step lasts when auto-advancing.
