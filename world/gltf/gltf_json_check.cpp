@@ -95,6 +95,13 @@ int64_t base64Bytes(std::string_view payload) {
   return int64_t(payload.size() / 4 * 3) - int64_t(padding);
 }
 
+/// True when `uri` is a data: URI (the scheme compared without case, as checkUri does).
+bool isDataUri(const std::string& uri) {
+  return uri.size() > 5 && std::equal(uri.begin(), uri.begin() + 5, "data:", [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) == b;
+         });
+}
+
 int hexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -299,8 +306,7 @@ bool checkBuffers(Context& ctx, const json& buffers) {
                     {"application/octet-stream", "application/gltf-buffer"}))
         return false;
       // A data: URI must hold byteLength bytes exactly (tinygltf: "Failed to decode 'uri'").
-      if (text.size() > 5 && std::equal(text.begin(), text.begin() + 5, "data:",
-                                        [](char a, char b) { return std::tolower(a) == b; })) {
+      if (isDataUri(text)) {
         const int64_t bytes = base64Bytes(std::string_view(text).substr(text.find(',') + 1));
         const uint64_t declared = buffer["byteLength"].get<uint64_t>();
         if (bytes < 0) return ctx.fail(at + "/uri", "the data: URI is not valid base64");
@@ -329,8 +335,10 @@ bool checkImages(Context& ctx, const json& images) {
       continue;
     }
     if (!uri->is_string()) return ctx.fail(at + "/uri", "must be a string");
-    if (!checkUri(ctx, at + "/uri", uri->get<std::string>(), {"image/png", "image/jpeg"}))
-      return false;
+    const std::string text = uri->get<std::string>();
+    if (!checkUri(ctx, at + "/uri", text, {"image/png", "image/jpeg"})) return false;
+    if (isDataUri(text) && base64Bytes(std::string_view(text).substr(text.find(',') + 1)) < 0)
+      return ctx.fail(at + "/uri", "the data: URI is not valid base64");
   }
   return true;
 }
