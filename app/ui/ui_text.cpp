@@ -107,6 +107,10 @@ constexpr Entry TABLE[] = {
     {"selection.HBM traffic", "HBM traffic", "HBM-Verkehr"},
     {"selection.NIC link load", "network link load", "Netzlast"},
     {"selection.busiest NIC link", "busiest network link", "höchste Netzlast"},
+    {"selection.busiest port", "busiest port", "höchstbelasteter Port"},
+    {"selection.mean port load", "port load (mean)", "Portlast (Mittel)"},
+    {"selection.ports in use", "ports in use", "belegte Ports"},
+    {"selection.PFC paused", "PFC paused", "durch PFC pausiert"},
     {"selection.clear", "Esc or a click on empty space clears the selection",
      "Esc oder ein Klick ins Leere hebt die Auswahl auf"},
     // What-if.

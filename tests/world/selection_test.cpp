@@ -1,6 +1,8 @@
 // The selection panel's content (world/live/selection.h): a hero-rack GPU's and a rack's live
 // numbers equal the engine's arrays, and their catalog figures come with the catalog's sources.
+#include <cstdio>
 #include <memory>
+#include <set>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -12,6 +14,7 @@
 #include "sim/engine/scenarios.h"
 #include "sim/scenario.h"
 
+#include "tests/renderer/session_world.h"
 #include "world/live/selection.h"
 
 namespace {
@@ -371,4 +374,71 @@ TEST(Selection, AClickOnlyMeetsWhatTheFrameDrew) {
     }
   }
   EXPECT_GT(clicks, 1000);
+}
+
+TEST(Selection, EverySwitchOfTheFabricIsSelectableWithItsLiveNumbers) {
+  // Issue 38, item 2: fabric switches could not be selected (a click gave a bare part). In the
+  // world the app builds from the engine's cluster, a click on a spine at the fabric station and
+  // on a leaf at the row's end selects that switch of the engine, with the load on its ports.
+  Fixture& f = fixture();
+  const sim::engine::Cluster& c = f.engine->cluster();
+  auto w = fixtures::worldOfCluster(c);
+  ASSERT_TRUE(w);
+  const sim::engine::Snapshot s = f.engine->snapshot();
+  std::set<std::string> tiers;
+  for (const char* station : {"fabric", "row"}) {
+    SCOPED_TRACE(station);
+    const world::Station* st = w->station(station);
+    ASSERT_NE(st, nullptr);
+    world::Camera camera;
+    camera.setPose(world::toPose(st->viewpoint));
+    world::FrameDesc frame{1280, 720};
+    frame.studio = station;
+    world::RenderList list;
+    w->buildRenderList(camera, frame, list);
+    for (int y = 10; y < 720; y += 20) {
+      for (int x = 10; x < 1280; x += 20) {
+        const auto hit = world::pickForSelection(*w, camera, x, y, frame);
+        if (!hit) continue;
+        const world::SelectionInfo info = world::describeSelection(*hit, *w, s, f.catalog);
+        if (info.kind != world::SelectionKind::Switch) continue;
+        ASSERT_LT(info.index, c.switchCount());
+        const sim::engine::Switch& sw = c.switches[info.index];
+        tiers.insert(info.title.substr(0, info.title.find(' ')));
+        // The switch's cables, found here from the cluster: ports and their busiest load.
+        double busiest = 0;
+        uint32_t ports = 0;
+        for (uint32_t l = 0; l < c.linkCount(); ++l) {
+          const sim::engine::Link& link = c.links[l];
+          const bool mine =
+              link.upper == info.index ||
+              (link.tier != sim::engine::LinkTier::Endpoint && link.lower == info.index);
+          if (!mine) continue;
+          ++ports;
+          busiest = std::max(busiest, double(s.linkUtilisation[l]));
+        }
+        ASSERT_EQ(info.live.size(), 4u);
+        EXPECT_DOUBLE_EQ(info.live[0].value, 100.0 * busiest) << info.title;
+        EXPECT_EQ(info.live[2].value, double(ports)) << info.title;
+        EXPECT_GT(ports, 0u);
+        EXPECT_LE(ports, uint32_t(c.specs.fabricSwitch.radix)) << info.title;
+        if (sw.tier == sim::engine::SwitchTier::Leaf) {
+          // A leaf at a row's end: one that NICs of that row's racks are cabled to (a rail's
+          // leaf serves its rail group, which may reach past the row).
+          unsigned hall = 0, row = 0;
+          ASSERT_EQ(std::sscanf(hit->path.c_str(), "hall%u/row%u/", &hall, &row), 2) << hit->path;
+          const std::vector<uint32_t>& rows = w->racks().rowStarts()[hall];
+          ASSERT_LT(row + 1, rows.size());
+          bool rowGpu = false;
+          for (uint32_t g = rows[row] * c.gpusPerRack;
+               g < std::min(rows[row + 1] * c.gpusPerRack, c.gpuCount()); ++g)
+            rowGpu = rowGpu || c.gpuLeaf[g] == info.index;
+          EXPECT_TRUE(rowGpu) << info.title << " at " << hit->path;
+        }
+        EXPECT_FALSE(info.specs.empty());
+      }
+    }
+  }
+  EXPECT_TRUE(tiers.count("Spine")) << "no spine switch selected at the fabric station";
+  EXPECT_TRUE(tiers.count("Leaf")) << "no leaf switch selected at the row station";
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string_view>
 
 #include <glm/gtc/constants.hpp>
 
@@ -28,6 +30,58 @@ std::string rackPrefix(const std::string& path) {
     if (cut == std::string::npos) return path;
   }
   return path.substr(0, cut);
+}
+
+// The number in a path segment "<prefix><n><rest>" ("spine17", "leaf3_rail3"), if it is one.
+std::optional<uint32_t> numberAfter(std::string_view segment, std::string_view prefix,
+                                    std::string_view rest = {}) {
+  if (segment.size() <= prefix.size() || segment.substr(0, prefix.size()) != prefix)
+    return std::nullopt;
+  uint32_t n = 0;
+  size_t i = prefix.size();
+  for (; i < segment.size() && segment[i] >= '0' && segment[i] <= '9'; ++i)
+    n = n * 10 + uint32_t(segment[i] - '0');
+  if (i == prefix.size() || segment.substr(i, rest.size()) != rest) return std::nullopt;
+  if (rest.empty() && i != segment.size()) return std::nullopt;
+  return n;
+}
+
+// The engine's switch (SwitchId index) drawn at `path`: a spine ("spine17") or core ("core2")
+// numbered as the engine numbers its tier, or leaf j of a row's leaf racks ("leaf3_rail3"): the
+// j-th of the leaves the row's GPUs land on. nullopt for anything else, and for a row beyond the
+// modelled fabric.
+std::optional<uint32_t> switchOfPath(const World& world, const sim::engine::Cluster& c,
+                                     const std::string& path) {
+  std::string row;
+  for (size_t begin = 0; begin < path.size();) {
+    size_t end = path.find('/', begin);
+    if (end == std::string::npos) end = path.size();
+    const std::string_view segment(path.data() + begin, end - begin);
+    if (auto i = numberAfter(segment, "spine"); i && *i < c.spines) return c.leaves + *i;
+    if (auto i = numberAfter(segment, "core"); i && *i < c.cores) return c.leaves + c.spines + *i;
+    if (numberAfter(segment, "row")) row = path.substr(0, end);
+    if (auto j = numberAfter(segment, "leaf", "_rail"); j && !row.empty()) {
+      const auto first = world.racks().rackIndexOfPath(row + "/rack0");
+      if (!first) return std::nullopt;
+      // The row's racks: from its first to the next row's first (or the hall's end).
+      uint32_t end = *first + 1;
+      for (const std::vector<uint32_t>& hall : world.racks().rowStarts())
+        for (size_t k = 0; k + 1 < hall.size(); ++k)
+          if (hall[k] == *first) end = hall[k + 1];
+      std::vector<uint32_t> leaves;
+      for (uint32_t r = *first; r < std::min(end, c.racks); ++r) {
+        const uint32_t g0 = c.firstGpuOfRack({r}).index;
+        for (uint32_t g = g0; g < std::min(g0 + c.gpusPerRack, c.gpuCount()); ++g)
+          leaves.push_back(c.gpuLeaf[g]);
+      }
+      std::sort(leaves.begin(), leaves.end());
+      leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
+      if (*j < leaves.size()) return leaves[*j];
+      return std::nullopt;
+    }
+    begin = end + 1;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -60,6 +114,32 @@ SelectionInfo describeSelection(const PickHit& hit, const World& world,
                  {"HBM traffic", s.gpuHbm_Bps[g] / 1e9, "GB/s"},
                  {"NIC link load", 100.0 * s.linkUtilisation[c.gpuLink[g]], "%"}};
     info.specs = figuresUnder(catalog, "gpus." + c.specs.gpu.id);
+    return info;
+  }
+
+  // A switch of the modelled fabric: the load on its ports, up and down, and whether PFC pauses it.
+  if (const auto sw = switchOfPath(world, c, hit.path)) {
+    static constexpr const char* TIERS[] = {"Leaf", "Spine", "Core"};
+    const sim::engine::Switch& w = c.switches[*sw];
+    double busiest = 0, sum = 0;
+    uint32_t ports = 0;
+    for (uint32_t l = 0; l < c.linkCount(); ++l) {
+      const sim::engine::Link& link = c.links[l];
+      const bool lower = link.tier != sim::engine::LinkTier::Endpoint && link.lower == *sw;
+      if (!lower && link.upper != *sw) continue;
+      busiest = std::max(busiest, double(s.linkUtilisation[l]));
+      sum += s.linkUtilisation[l];
+      ++ports;
+    }
+    info.kind = SelectionKind::Switch;
+    info.index = *sw;
+    info.title = std::string(TIERS[size_t(w.tier)]) + " switch " + std::to_string(w.position) +
+                 " (" + c.specs.fabricSwitch.name + "): " + hit.part;
+    info.live = {{"busiest port", 100.0 * busiest, "%"},
+                 {"mean port load", ports ? 100.0 * sum / ports : 0.0, "%"},
+                 {"ports in use", double(ports), ""},
+                 {"PFC paused", s.switchPaused.empty() ? 0.0 : 100.0 * s.switchPaused[*sw], "%"}};
+    info.specs = figuresUnder(catalog, "switches." + c.specs.fabricSwitch.id);
     return info;
   }
 

@@ -15,7 +15,7 @@
 
 namespace world {
 
-enum class SelectionKind : uint8_t { Part, Rack, Gpu };
+enum class SelectionKind : uint8_t { Part, Rack, Gpu, Switch };
 
 struct SelectionMetric {
   std::string label;  // "power"
@@ -35,14 +35,15 @@ struct SelectionInfo {
   SelectionKind kind = SelectionKind::Part;
   std::string title;  // the part's name, then what it belongs to
   std::string path;
-  uint32_t index = 0;                  // RackId or GpuId index (Rack, Gpu)
+  uint32_t index = 0;                  // RackId, GpuId or SwitchId index (Rack, Gpu, Switch)
   bool mirrored = false;               // a rack beyond the modelled fabric: its average rack
   std::vector<SelectionMetric> live;   // engine values now; live[0] is the one worth plotting
   std::vector<SelectionFigure> specs;  // catalog figures of what it is
 };
 
-/// Describes `hit`: a hero-rack GPU (its package or anything inside it), a rack (anything inside
-/// one), or just a part.
+/// Describes `hit`: a hero-rack GPU (its package or anything inside it), a scale-out switch of
+/// the modelled fabric (a row's leaf, a spine, a core: anything inside it), a rack (anything
+/// inside one), or just a part.
 SelectionInfo describeSelection(const PickHit& hit, const World& world,
                                 const sim::engine::Snapshot& snapshot, const sim::Catalog& catalog);
 
