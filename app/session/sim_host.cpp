@@ -95,11 +95,19 @@ void SimHost::apply(const SimCommand& c) {
     case SimCommand::Kind::Scrub:
       scrub(c.value);
       break;
-    case SimCommand::Kind::Step:
+    case SimCommand::Kind::Step: {
       if (m_pending) break;  // the engine on screen waits for the catch-up
-      stepAndCheckpoint(*m_engine, &m_checkpoints);
-      ++m_stepsLastApply;
+      // A step one can see: to the next phase of the training step (the timeline's segments),
+      // at most STEP_NUDGE_S of simulated time (a service's phase never changes).
+      const double phase = m_engine->snapshot().aggregates.phase;
+      const double until_s = m_engine->time_s() + STEP_NUDGE_S;
+      do {
+        stepAndCheckpoint(*m_engine, &m_checkpoints);
+        ++m_stepsLastApply;
+      } while (m_engine->snapshot().aggregates.phase == phase &&
+               m_engine->time_s() < until_s - 1e-9);
       break;
+    }
     case SimCommand::Kind::SetPaused:
       m_paused = c.value != 0;
       break;

@@ -64,6 +64,7 @@ class SimHost {
   // engine's default, 20,000 rows of 176 bytes, would make every checkpoint 3.5 MB bigger).
   static constexpr uint32_t SERIES_ROWS = 64;
   static constexpr uint64_t CATCH_UP_STEPS = 256;  // engine steps a frame, at most, to catch up
+  static constexpr double STEP_NUDGE_S = 0.5;      // Step (N): at most this far, else a phase
   static constexpr double MIN_SPEED = 0.01;        // simulated seconds per wall second
   static constexpr double MAX_SPEED = 100.0;       // 100 engine steps a frame at 30 fps
 

@@ -14,7 +14,7 @@ struct SimCommand {
   enum class Kind {
     Restart,  // run `request`, from t = 0 (resumeNow false) or caught up to the current time
     Scrub,    // the current request at simulated time `value` (s)
-    Step,     // one fixed engine step
+    Step,     // to the next training phase, at most SimHost::STEP_NUDGE_S of simulated time
     SetPaused,
     TogglePause,
     ScaleSpeed,  // speed x `value`
