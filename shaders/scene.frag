@@ -165,9 +165,11 @@ void main() {
       color *= mix(0.45, 1.0, smoothstep(-0.5, -0.28, inLocal.y));
     }
     if ((detail & 1u) != 0u) {
-      // Distance to the face's nearest edge in pixels, along the two axes within the face.
+      // Distance to the face's nearest edge in pixels, along the two axes within the face: the
+      // face is the unit box's side at |inLocal| = 0.5 (its own frame, whatever the instance
+      // turns it to: a proxy's top is its +Z face turned up).
       vec3 edgePx = (0.5 - abs(inLocal)) / w;
-      vec3 a = abs(n);
+      vec3 a = abs(inLocal);
       float across = a.x > a.y && a.x > a.z ? min(edgePx.y, edgePx.z)
                                              : (a.y > a.z ? min(edgePx.x, edgePx.z)
                                                           : min(edgePx.x, edgePx.y));

@@ -197,23 +197,10 @@ Mask maskOf(renderer::Renderer& r, world::World& w, const world::Station& statio
   return mask;
 }
 
-// The world `dcwalk shot --station` draws its stills from: the tour's engine scenario's cluster
-// (assets/tours/default.json: training_405b), built as a session builds it (app::worldPlanOf).
-std::unique_ptr<world::World> makeWorld() {
-  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  EXPECT_TRUE(catalog) << catalog.error();
-  auto desc = sim::engine::builtinScenario("training_405b");
-  EXPECT_TRUE(desc) << desc.error();
-  if (!catalog || !desc) return nullptr;
-  auto engine = sim::engine::Engine::create(*catalog, *desc);
-  EXPECT_TRUE(engine) << engine.error();
-  return engine ? fixtures::worldOfCluster((*engine)->cluster()) : nullptr;
-}
-
 }  // namespace
 
 TEST(HeroMask, EveryStationsHeroFillsItsStillWithNothingOfTheLevelBehindIt) {
-  auto w = makeWorld();
+  auto w = fixtures::tourWorld();
   auto r = fixtures::makeHeadless();
   ASSERT_TRUE(r && w);
   const uint32_t before = vkutil::validationErrorCount();
@@ -256,7 +243,7 @@ TEST(HeroMask, EveryStationsHeroFillsItsStillWithNothingOfTheLevelBehindIt) {
 }
 
 TEST(HeroMask, AWrongViewpointOrStudioFails) {
-  auto w = makeWorld();
+  auto w = fixtures::tourWorld();
   auto r = fixtures::makeHeadless();
   ASSERT_TRUE(r && w);
   const world::Station* s = w->station("package");
@@ -276,7 +263,7 @@ TEST(HeroMask, AWrongViewpointOrStudioFails) {
 // stand-in drawn in that studio alone): the package's still draws it; the tray's and the hbm
 // station's stills, whose studios hold the same package, draw nothing where it hangs.
 TEST(HeroMask, OnlyThePackageStillDrawsTheLiftedColdPlate) {
-  auto w = makeWorld();
+  auto w = fixtures::tourWorld();
   ASSERT_TRUE(w);
   const world::Station* package = w->station("package");
   ASSERT_NE(package, nullptr);
@@ -313,7 +300,7 @@ TEST(HeroMask, OnlyThePackageStillDrawsTheLiftedColdPlate) {
 // next to it on the interposer"), not a stack alone that reads as an office block: a good part
 // of the die is in the still, and the stack, the hero, still covers more of it than the die does.
 TEST(HeroMask, TheHbmStillShowsTheGpuDieBesideTheStack) {
-  auto w = makeWorld();
+  auto w = fixtures::tourWorld();
   auto r = fixtures::makeHeadless();
   ASSERT_TRUE(r && w);
   const world::Station* hbm = w->station("hbm");

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/catalog.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/scenarios.h"
 #include "world/world.h"
 
 namespace fixtures {
@@ -23,6 +25,19 @@ inline std::unique_ptr<world::World> worldOfCluster(const sim::engine::Cluster& 
   auto built = world::World::create(*dims, worldDesc);
   EXPECT_TRUE(built) << built.error();
   return built ? std::move(*built) : nullptr;
+}
+
+/// The world `dcwalk shot --station` and the bench draw from: the tour's engine scenario's
+/// cluster (assets/tours/default.json and the bench's default: training_405b).
+inline std::unique_ptr<world::World> tourWorld() {
+  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  EXPECT_TRUE(catalog) << catalog.error();
+  auto desc = sim::engine::builtinScenario("training_405b");
+  EXPECT_TRUE(desc) << desc.error();
+  if (!catalog || !desc) return nullptr;
+  auto engine = sim::engine::Engine::create(*catalog, *desc);
+  EXPECT_TRUE(engine) << engine.error();
+  return engine ? worldOfCluster((*engine)->cluster()) : nullptr;
 }
 
 }  // namespace fixtures

@@ -4,6 +4,8 @@
 // frame time, does not move with the machine's load. The DGX H100 rack once drew 122,220
 // triangles at 8.3 invocations per pixel (the heatsink fins inside every closed chassis of its
 // row) against the NVL72 rack's 5,904 at 1.0.
+#include <cstdio>
+#include <map>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -42,6 +44,7 @@ std::unique_ptr<world::World> worldOf(const std::string& name) {
 struct Fill {
   double fragmentsPerPixel = -1;
   uint64_t triangles = 0;
+  uint32_t heldBack = 0;
 };
 
 // The scene of `station` as its still draws it (its studio named), measured by the renderer's
@@ -56,7 +59,9 @@ Fill fillAt(renderer::Renderer& r, world::World& w, const std::string& station) 
   frame.studio = station;
   world::RenderList list;
   Fill fill;
-  fill.triangles = w.buildRenderList(camera, frame, list).triangles;
+  const world::FrameStats built = w.buildRenderList(camera, frame, list);
+  fill.triangles = built.triangles;
+  fill.heldBack = built.heldBack;
   r.setMeshes(w.meshes());
   r.setMeasureOverdraw(true);
   // A frame's queries are read when its slot in the ring comes round again: the same still,
@@ -99,5 +104,50 @@ TEST(StationFill, EverySystemsRackStaysWithinTheFragmentBudget) {
       EXPECT_LE(fill.triangles, nvl72.triangles);
     }
   }
+  EXPECT_EQ(vkutil::validationErrorCount(), before);
+}
+
+// docs/performance.md, "Budgets": at most 150,000 triangles in any frame.
+constexpr uint64_t MAX_TRIANGLES = 150'000;
+
+// Stations not yet within the fragment budget (issue 33), each held to its figure measured at
+// 1280x720 so that it cannot get worse unseen (llvmpipe's counts, rounded up by 0.05):
+// - row: the hero row's open racks (their side panels, posts and manifolds) and six rows'
+//   overhead pipes, over the closed racks of the rows behind;
+// - hbm: the GPU die's interposer over the package substrate, each covering the frame;
+// - fabric: the spine racks' side and back panels around their switch stacks;
+// - campus: the ground, the site's grass and the farm fields laid over one another.
+const std::map<std::string, double> KNOWN_FRAGMENT_LIMITS = {
+    {"row", 2.62}, {"hbm", 3.35}, {"fabric", 2.53}, {"campus", 3.56}};
+
+// Every station of the bench's station path (the ladder, app/modes/bench_paths.cpp), as its still
+// draws it: within the fragment and triangle budgets with nothing held back as a proxy (the
+// triangle budget's walk leaves the smallest parts closed when a frame asks for more). The row
+// once asked for 6.6 invocations per pixel and the hbm station for 7 (issue 33).
+TEST(StationFill, EveryStationOfTheStationPathStaysWithinTheBudgets) {
+  auto r = fixtures::makeHeadless();
+  auto w = fixtures::tourWorld();
+  ASSERT_TRUE(r && w);
+  const uint32_t before = vkutil::validationErrorCount();
+  int measured = 0;
+  std::printf("%-10s %9s %9s %5s\n", "station", "frag/px", "triangles", "held");
+  for (const world::Station& s : w->stations()) {
+    if (!s.onLadder) continue;
+    SCOPED_TRACE(s.name);
+    const Fill fill = fillAt(*r, *w, s.name);
+    if (fill.fragmentsPerPixel < 0) GTEST_SKIP() << "the device has no pipeline statistics";
+    std::printf("%-10s %9.2f %9llu %5u\n", s.name.c_str(), fill.fragmentsPerPixel,
+                static_cast<unsigned long long>(fill.triangles), fill.heldBack);
+    const auto known = KNOWN_FRAGMENT_LIMITS.find(s.name);
+    EXPECT_LE(fill.fragmentsPerPixel,
+              known == KNOWN_FRAGMENT_LIMITS.end() ? MAX_FRAGMENTS_PER_PIXEL : known->second);
+    EXPECT_GT(fill.fragmentsPerPixel, 0.1);  // the station is drawn at all
+    EXPECT_LE(fill.triangles, MAX_TRIANGLES);
+    EXPECT_EQ(fill.heldBack, 0u);
+    ++measured;
+  }
+  // The ladder (world/builders/stations.cpp): sm, die, hbm, package, tray, rack, row, fabric,
+  // hall, cooling, campus.
+  EXPECT_EQ(measured, 11);
   EXPECT_EQ(vkutil::validationErrorCount(), before);
 }

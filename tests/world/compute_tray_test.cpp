@@ -153,7 +153,7 @@ TEST(ComputeTray, LightLinesStayAPixelWideFarAway) {
   view.verticalFov_rad = 0.6;
   view.viewportHeight_px = 720;
   std::vector<std::vector<gpu::Instance>> perMesh;
-  scene.collect(view, prims.box, perMesh);
+  scene.collect(view, {prims.box, prims.frontFace}, perMesh);
   ASSERT_GT(perMesh.size(), prims.box.index);
   const auto& boxes = perMesh[prims.box.index];
   ASSERT_EQ(boxes.size(), 2u);

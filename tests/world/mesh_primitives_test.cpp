@@ -1,4 +1,7 @@
 // The primitive meshes: closed, unit-sized, normals unit length, triangles wound outward.
+#include <algorithm>
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include <glm/glm.hpp>
@@ -59,10 +62,31 @@ TEST(MeshPrimitives, FrontFaceIsTheBoxsPlusZFace) {
 TEST(MeshPrimitives, RegisterAddsDistinctMeshes) {
   world::MeshLibrary library;
   const world::PrimitiveMeshes ids = world::registerPrimitives(library);
-  EXPECT_EQ(library.meshes().size(), 4u);
+  EXPECT_EQ(library.meshes().size(), 5u);
   EXPECT_FALSE(ids.box == ids.cylinder);
   EXPECT_FALSE(ids.cylinder == ids.cylinderLow);
   EXPECT_FALSE(ids.frontFace == ids.box);
+  EXPECT_FALSE(ids.boxSides == ids.box);
+}
+
+TEST(MeshPrimitives, BoxSidesAreTheBoxLessItsTopAndBottom) {
+  const world::MeshData box = world::makeUnitBox();
+  const world::MeshData sides = world::makeUnitBoxSides();
+  EXPECT_EQ(sides.triangleCount(), box.triangleCount() - 4);  // two faces of two triangles
+  expectOutwardUnitMesh(sides);
+  for (const world::MeshVertex& v : sides.vertices) {
+    EXPECT_FLOAT_EQ(v.normal[1], 0.0f);
+    EXPECT_FLOAT_EQ(std::abs(v.normal[0]) + std::abs(v.normal[2]), 1.0f);
+  }
+  // Every side vertex is one of the box's, with its normal.
+  for (const world::MeshVertex& v : sides.vertices) {
+    bool found = false;
+    for (const world::MeshVertex& b : box.vertices) {
+      found = found || (std::equal(v.position, v.position + 3, b.position) &&
+                        std::equal(v.normal, v.normal + 3, b.normal));
+    }
+    EXPECT_TRUE(found);
+  }
 }
 
 }  // namespace

@@ -297,15 +297,18 @@ PrototypeId buildHbmStack(BuildContext& ctx, bool cutaway) {
   p.name = cutaway ? "HBM3e stack (cut open, height x4)" : "HBM3e stack";
   p.lod = proxyLod(looks::DRAM, 30.0f);
   // A layer [y, y + t]: the whole tile, or, cut open, the tile less its +X +Z quadrant as two
-  // boxes (the back half and the front-left quarter) of one name.
-  auto layer = [&](double y, double t, Look look, const std::string& name) {
+  // boxes (the back half and the front-left quarter) of one name. Every layer but the top one
+  // lies under another of its footprint, which hides its top: its sides alone (a software
+  // rasterizer shades the hidden tops of 17 stacked layers as if they showed).
+  auto layer = [&](double y, double t, Look look, const std::string& name, bool top = false) {
+    const MeshId mesh = top ? box : ctx.meshes.boxSides;
     if (!cutaway) {
-      p.parts.push_back(boxPart(box, dvec3(0, y + t / 2, 0), dvec3(w, t, d), look, name));
+      p.parts.push_back(boxPart(mesh, dvec3(0, y + t / 2, 0), dvec3(w, t, d), look, name));
       return;
     }
-    p.parts.push_back(boxPart(box, dvec3(0, y + t / 2, -d / 4), dvec3(w, t, d / 2), look, name));
+    p.parts.push_back(boxPart(mesh, dvec3(0, y + t / 2, -d / 4), dvec3(w, t, d / 2), look, name));
     p.parts.push_back(
-        boxPart(box, dvec3(-w / 4, y + t / 2, d / 4), dvec3(w / 2, t, d / 2), look, name));
+        boxPart(mesh, dvec3(-w / 4, y + t / 2, d / 4), dvec3(w / 2, t, d / 2), look, name));
   };
   layer(0, base, looks::BASE_DIE, "base logic die");
   std::vector<double> bondBottoms;
@@ -314,7 +317,7 @@ PrototypeId buildHbmStack(BuildContext& ctx, bool cutaway) {
     bondBottoms.push_back(y);
     if (cutaway) layer(y, gap, looks::UNDERFILL, "bond layer " + std::to_string(i));
     y += gap;
-    layer(y, dram, looks::DRAM, "DRAM die " + std::to_string(i));
+    layer(y, dram, looks::DRAM, "DRAM die " + std::to_string(i), i == dramDies - 1);
     y += dram;
   }
   if (!cutaway) return ctx.scene.add(std::move(p));

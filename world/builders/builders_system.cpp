@@ -142,6 +142,7 @@ PrototypeId buildSwitchTray(BuildContext& ctx) {
            " switch chips)";
   p.component = component::SWITCH_TRAY;
   p.lod = proxyLod(looks::NIC, TRAY_OPEN_PX);
+  p.lod.proxyFaces = ProxyFaces::Ends;  // in its slot between trays: only its front and back show
   addChassis(p, ctx, w, h, d, true, looks::NIC);
   // A plain front, unlike the compute trays' grilles and cages: its NVLink ports face the copper
   // spine at the back. At the left its management ports, each with a link LED; at the right a
@@ -173,6 +174,7 @@ PrototypeId buildPowerShelf(BuildContext& ctx) {
   p.name = "power shelf";
   p.component = component::POWER_SHELF;
   p.lod = proxyLod(looks::DARK_STEEL, TRAY_OPEN_PX);
+  p.lod.proxyFaces = ProxyFaces::Ends;  // in its slot between trays: only its front and back show
   addChassis(p, ctx, w, h, d, true, looks::DARK_STEEL);
   for (int i = 0; i < psus; ++i) {
     const double cell = w / psus;
@@ -219,6 +221,10 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   p.name = desc.hero ? "GB200 NVL72 rack (hero)" : "GB200 NVL72 rack";
   if (!desc.hero) p.component = component::RACK;
   p.lod = proxyLod(looks::DARK_STEEL, 60.0f);
+  p.lod.closedInContext = true;  // in the rows behind the row station's hero
+  // In a row its sides stand against its neighbours' (a CDU at one end, the leaf racks at the
+  // other, all as high): its proxy's sides never show.
+  p.lod.proxyFaces = ProxyFaces::EndsAndTop;
   const double post = CABINET_POST_M, panel = CABINET_PANEL_M, cap = 0.05;
   addCabinetFrame(p, box, dvec3(W, H, D), cap);
 
@@ -229,7 +235,8 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   const PrototypeId power = buildPowerShelf(ctx);
   const int upperCompute = (computeTrays + 1) / 2 + 1;  // 10 above the switches, 8 below
   const int totalU = shelves + computeTrays + switchTrays;
-  double y = H - (H - totalU * U) / 2;  // top of the stack
+  const double stackTop = H - (H - totalU * U) / 2;
+  double y = stackTop;
   const double trayZ = D / 2 - 0.02 - trayD / 2;
   // The front: every compute tray's scale-out fibres gather at its right into one bundle that
   // climbs to the raceway over the rack. Its thickness: the fibres' total section at the 60 %
@@ -278,6 +285,13 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   while (computeIndex < computeTrays) placeCompute();
   const double spineBottom = y;
   while (shelfIndex < shelves) place(power, "power_shelf" + std::to_string(shelfIndex++), 0);
+  // The stack's top, seen from above through the open front between the cap and the top shelf:
+  // the shelves' and trays' proxies draw their ends alone (ProxyFaces::Ends). Just under the top
+  // shelf's lid, which hides it when the shelf opens.
+  const double sheet = 0.001;
+  p.parts.push_back(boxPart(box, dvec3(0, stackTop - 1.5 * sheet - sheet / 2, trayZ),
+                            dvec3(trayW - 2 * sheet, sheet, trayD - 0.006), looks::DARK_STEEL,
+                            "tray stack top"));
 
   p.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(bundleX, lowestComputeY, bundleZ),
                              dvec3(bundleX, H, bundleZ), bundleD, looks::FIBRE_CABLE,
@@ -312,15 +326,41 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
     p.children.push_back(
         placeChild(couplings, base, k == 0 ? "supply_couplings" : "return_couplings"));
   }
+  // Closed, its back still reads: the manifolds and the busbar as strips just behind the proxy's
+  // back face (the rows behind the row station's hero turn their backs to it), each the unit
+  // box's front face turned to -Z, so that from the front nothing of them is drawn.
+  static const glm::dmat4 TURNED = glm::rotate(glm::dmat4(1.0), M_PI, dvec3(0, 1, 0));
+  auto backStrip = [&](double x, double width, Look look, const char* name) {
+    Part strip = boxPart(ctx.meshes.frontFace, dvec3(x, H / 2, -D / 2 - 0.001),
+                         dvec3(width, H - 2 * cap, 0.001), look, name);
+    strip.local = strip.local * TURNED;
+    return strip;
+  };
+  p.lod.farParts.push_back(backStrip(0, busbarW, looks::COPPER, "DC busbar (far)"));
+  for (int k = 0; k < 2; ++k) {
+    const double x = (k == 0 ? -1 : 1) * (W / 2 - panel - post - manifold / 2 - 0.005);
+    p.lod.farParts.push_back(backStrip(x, manifold,
+                                       k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
+                                       k == 0 ? "coolant supply (far)" : "coolant return (far)"));
+  }
   return ctx.scene.add(std::move(p));
 }
 
 namespace {
 
+// A switch's proxy (and the top of a packed stack of them) without edge lines: switches packed 1U
+// apart would be all seams, a grey face.
+constexpr Look SWITCH_FAR = [] {
+  Look far = looks::NIC;
+  far.detail = 0;
+  return far;
+}();
+
 // A 1U InfiniBand switch (the modelled leaves and spines, reference A.9: QM9700): a black
 // chassis with its OSFP cages in rows across the front, each row its own prototype (see
 // buildOsfpCageRow); the strip above the rows is where a PFC pause lights (world/live/traffic).
-PrototypeId buildFabricSwitch(BuildContext& ctx, double height_m) {
+// `faces`: its proxy's (ProxyFaces), as its rack stacks it.
+PrototypeId buildFabricSwitch(BuildContext& ctx, double height_m, ProxyFaces faces) {
   const Dimensions& dims = ctx.dims;
   const double swW = dims.meters("fabric_switch.width"), swD = dims.meters("fabric_switch.depth");
   const int rows = dims.count("fabric_switch.cage_rows");
@@ -329,10 +369,20 @@ PrototypeId buildFabricSwitch(BuildContext& ctx, double height_m) {
   Prototype sw;
   sw.name = "InfiniBand leaf switch";
   sw.component = component::LEAF_SWITCH;
-  // Its proxy without edge lines: switches packed 1U apart would be all seams, a grey face.
-  Look far = looks::NIC;
-  far.detail = 0;
+  const Look far = SWITCH_FAR;
   sw.lod = proxyLod(far, 60.0f);
+  sw.lod.proxyFaces = faces;
+  if (faces == ProxyFaces::Ends) {
+    // Packed, the 2 mm between one chassis and the next shows a sliver of the lower one's top,
+    // lit: a broken seam across the stack's front. Its proxy has no top; this strip stands for
+    // that sliver (the unit box's +Z face turned up).
+    static const glm::dmat4 UP = glm::rotate(glm::dmat4(1.0), -M_PI / 2, dvec3(1, 0, 0));
+    const double chassisTop = height_m * 0.975, sliver = 0.01;
+    Part seam = boxPart(ctx.meshes.frontFace, dvec3(0, chassisTop - 0.0005, swD / 2 - sliver / 2),
+                        dvec3(swW, 0.001, sliver), far, "top seam");
+    seam.local = seam.local * UP;
+    sw.lod.farParts.push_back(seam);
+  }
   const double chassisH = height_m * 0.95;
   sw.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, height_m / 2, 0), dvec3(swW, chassisH, swD),
                              looks::NIC, "switch chassis"));
@@ -368,7 +418,6 @@ PrototypeId buildNetworkRack(BuildContext& ctx, const std::vector<std::string>& 
   const double H = dims.meters("network_rack.height");
   const double U = dims.number("network_rack.switch_height_u") * dims.rackUnit_m();
   const double swD = dims.meters("fabric_switch.depth");
-  const PrototypeId swId = buildFabricSwitch(ctx, U);
 
   Prototype p;
   p.name = title;
@@ -385,11 +434,25 @@ PrototypeId buildNetworkRack(BuildContext& ctx, const std::vector<std::string>& 
                             looks::DARK_STEEL, "back panel"));
   // A 1U gap between switches while the stack fits (air and cabling), else packed.
   const int count = int(switches.size());
-  const double pitch = 0.2 + (count + 1) * 2 * U <= H - 0.1 ? 2 * U : U;
+  const bool packed = 0.2 + (count + 1) * 2 * U > H - 0.1;
+  const double pitch = packed ? U : 2 * U;
+  // Between the side panels only a switch's front and back show, and its top through the gap
+  // above it; packed, the top of the stack alone (drawn below).
+  const PrototypeId swId =
+      buildFabricSwitch(ctx, U, packed ? ProxyFaces::Ends : ProxyFaces::EndsAndTop);
+  const double swZ = D / 2 - 0.02 - swD / 2;
   for (int i = 0; i < count; ++i) {
     const double y = H - 0.2 - (i + 1) * pitch;
-    p.children.push_back(
-        placeChild(swId, dvec3(0, y, D / 2 - 0.02 - swD / 2), switches[size_t(i)]));
+    p.children.push_back(placeChild(swId, dvec3(0, y, swZ), switches[size_t(i)]));
+  }
+  if (packed && count > 0) {
+    // The stack's top, just under the top switch's chassis top (buildFabricSwitch: 95 % of its
+    // unit, centred), which hides it when the switch opens.
+    const double top = H - 0.2 - pitch + 0.975 * U;
+    const double swW = dims.meters("fabric_switch.width");
+    p.parts.push_back(boxPart(box, dvec3(0, top - 0.002, swZ),
+                              dvec3(swW - 0.002, 0.001, swD - 0.006), SWITCH_FAR,
+                              "switch stack top"));
   }
   p.parts.push_back(
       tubePart(ctx.meshes.cylinder,

@@ -315,6 +315,8 @@ PrototypeId buildComputeTray(BuildContext& ctx, const TrayDesc& desc) {
   p.name = desc.hero ? "compute tray (hero, open)" : "compute tray";
   if (!desc.hero) p.component = component::COMPUTE_TRAY;
   p.lod = proxyLod(looks::DARK_STEEL, TRAY_OPEN_PX);
+  // In its slot only its front and back show; the hero, pulled out, shows every side.
+  p.lod.proxyFaces = desc.hero ? ProxyFaces::Box : ProxyFaces::Ends;
   addChassis(p, ctx, w, h, d, !desc.hero, looks::DARK_STEEL);
   addTrayFront(ctx, p, w, h, d / 2);
   if (!desc.hero) return ctx.scene.add(std::move(p));

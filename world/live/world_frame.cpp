@@ -253,7 +253,8 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
       frame.triangleBudget == UINT64_MAX
           ? UINT64_MAX
           : frame.triangleBudget - std::min(frame.triangleBudget, animatedTriangles);
-  const CollectStats stats = m_scene.collect(view, m_primitives.box, m_scratch, &m_collectScratch);
+  const CollectStats stats = m_scene.collect(view, {m_primitives.box, m_primitives.frontFace},
+                                             m_scratch, &m_collectScratch);
   if (m_scratch.size() <= m_primitives.box.index) m_scratch.resize(m_primitives.box.index + 1);
   auto& boxes = m_scratch[m_primitives.box.index];
   boxes.insert(boxes.end(), m_animated.begin(), m_animated.end());
@@ -291,7 +292,11 @@ FrameStats World::buildRenderList(const Camera& camera, const FrameDesc& frame, 
       batch.instanceCount = static_cast<uint32_t>(out.instances.size()) - batch.firstInstance;
       if (batch.instanceCount == 0) continue;
       batch.textured = textured;
-      batch.boxDetail = batch.mesh.index == m_primitives.box.index;
+      // The box's front face alone (proxies' faces, LED lines) and its sides alone are drawn as
+      // the box is.
+      batch.boxDetail = batch.mesh.index == m_primitives.box.index ||
+                        batch.mesh.index == m_primitives.frontFace.index ||
+                        batch.mesh.index == m_primitives.boxSides.index;
       out.batches.push_back(batch);
     }
   }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <string>
 
 namespace world {
 namespace {
@@ -11,11 +12,10 @@ void addVertex(MeshData& mesh, float px, float py, float pz, float nx, float ny,
   mesh.vertices.push_back(MeshVertex{{px, py, pz}, {nx, ny, nz}, {u, v}});
 }
 
-}  // namespace
-
-MeshData makeUnitBox() {
+// The unit box's faces, its top and bottom only with `caps`.
+MeshData unitBoxFaces(std::string name, bool caps) {
   MeshData mesh;
-  mesh.name = "unit_box";
+  mesh.name = std::move(name);
   // Each face: normal n, in-plane axes a and b with a x b = n, so triangles wind outward (CCW).
   const float faces[6][3][3] = {
       {{1, 0, 0}, {0, 0, -1}, {0, 1, 0}}, {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
@@ -23,6 +23,7 @@ MeshData makeUnitBox() {
       {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},  {{0, 0, -1}, {-1, 0, 0}, {0, 1, 0}},
   };
   for (const auto& face : faces) {
+    if (!caps && face[0][1] != 0) continue;
     const float* n = face[0];
     const float* a = face[1];
     const float* b = face[2];
@@ -36,6 +37,16 @@ MeshData makeUnitBox() {
     for (uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u}) mesh.indices.push_back(base + i);
   }
   return mesh;
+}
+
+}  // namespace
+
+MeshData makeUnitBox() {
+  return unitBoxFaces("unit_box", true);
+}
+
+MeshData makeUnitBoxSides() {
+  return unitBoxFaces("unit_box_sides", false);
 }
 
 MeshData makeUnitFrontFace() {
@@ -95,6 +106,7 @@ PrimitiveMeshes registerPrimitives(MeshLibrary& library) {
   library.add(makeUnitCylinder(16), &ids.cylinder);
   library.add(makeUnitCylinder(6), &ids.cylinderLow);
   library.add(makeUnitFrontFace(), &ids.frontFace);
+  library.add(makeUnitBoxSides(), &ids.boxSides);
   return ids;
 }
 

@@ -12,6 +12,8 @@ MeshData makeUnitBox();
 MeshData makeUnitCylinder(int segments);
 /// The unit box's +Z face alone: 2 triangles at z = 0.5, facing +Z.
 MeshData makeUnitFrontFace();
+/// The unit box's four sides without its top and bottom: 8 triangles.
+MeshData makeUnitBoxSides();
 
 /// Ids of the primitives once registered in a MeshLibrary.
 struct PrimitiveMeshes {
@@ -19,6 +21,7 @@ struct PrimitiveMeshes {
   MeshId cylinder;     // 16 sides: pipes, fans, towers, TSVs up close
   MeshId cylinderLow;  // 6 sides: many small round things (microbumps, TSV columns)
   MeshId frontFace;    // the unit box's +Z face alone: far-off lines only ever seen from the front
+  MeshId boxSides;     // the unit box without top and bottom: a layer under another of its size
 };
 
 /// Registers the primitives in `library` (once per library).

@@ -75,7 +75,7 @@ struct CollectWalk {
   const CullView& view;
   Frustum frustum;
   double focal_px;  // pixels per (radius / distance)
-  MeshId proxyMesh;
+  ProxyMeshes proxies;
   std::vector<std::vector<gpu::Instance>>& out;
   const std::vector<uint32_t>& meshTriangles;
   CollectStats stats;
@@ -144,6 +144,14 @@ struct CollectWalk {
 
   enum class Fate { Culled, Proxy, Open };
 
+  // judge() within the studio: inside a neighbour, what is closedInContext stays its proxy.
+  Fate judgeIn(const Prototype& proto, const glm::dmat4& world, int studio, double& px) {
+    const Fate fate = judge(proto, world, px);
+    return fate == Fate::Open && proto.lod.closedInContext && view.studio.context(studio)
+               ? Fate::Proxy
+               : fate;
+  }
+
   // Whether an instance of `proto` under `world` is culled, drawn as its proxy or opened; `px` is
   // its projected radius.
   Fate judge(const Prototype& proto, const glm::dmat4& world, double& px) {
@@ -171,7 +179,22 @@ struct CollectWalk {
                  uint32_t tintState) {
     const glm::dmat4 m = world * boxTransform(proto.bounds.center(), proto.bounds.size());
     const Look* tint = view.tint ? view.tint->look(tintState, true) : nullptr;
-    emit(proxyMesh, m, proto.lod.proxyLook, transformAabb(world, proto.bounds), selected, tint);
+    const Aabb box = transformAabb(world, proto.bounds);
+    // The unit box's +Z face turned half round about Y (the back), and a quarter about X (the top).
+    static const glm::dmat4 BACK = glm::rotate(glm::dmat4(1.0), M_PI, glm::dvec3(0, 1, 0));
+    static const glm::dmat4 TOP = glm::rotate(glm::dmat4(1.0), -M_PI / 2, glm::dvec3(1, 0, 0));
+    switch (proto.lod.proxyFaces) {
+      case ProxyFaces::Box:
+        emit(proxies.box, m, proto.lod.proxyLook, box, selected, tint);
+        break;
+      case ProxyFaces::EndsAndTop:
+        emit(proxies.face, m * TOP, proto.lod.proxyLook, box, selected, tint);
+        [[fallthrough]];
+      case ProxyFaces::Ends:
+        emit(proxies.face, m, proto.lod.proxyLook, box, selected, tint);
+        emit(proxies.face, m * BACK, proto.lod.proxyLook, box, selected, tint);
+        break;
+    }
     ++stats.proxies;
     const Look* partTint = view.tint ? view.tint->look(tintState, false) : nullptr;
     for (const Part& part : proto.lod.farParts) {
@@ -212,7 +235,7 @@ struct CollectWalk {
 
   // Triangles of the proxy box and the parts drawn with it.
   uint64_t proxyCost(const Prototype& proto) const {
-    uint64_t n = trianglesOf(proxyMesh);
+    uint64_t n = trianglesOf(proxies.box);  // at most: a proxy of some faces has fewer
     for (const Part& part : proto.lod.farParts) n += trianglesOf(part.mesh);
     return n;
   }
@@ -243,7 +266,7 @@ struct CollectWalk {
     if (overBudget() || studioHides(studio)) return;
     const Prototype& proto = scene.prototype(id);
     double px = 0;
-    const Fate fate = judge(proto, world, px);
+    const Fate fate = judgeIn(proto, world, studio, px);
     if (fate == Fate::Culled) return;
     const bool encloses = studioEncloses(studio);
     if (fate == Fate::Proxy) {
@@ -285,7 +308,7 @@ struct BudgetWalk {
     if (walk.studioHides(studio)) return;
     const Prototype& proto = walk.scene.prototype(id);
     double px = 0;
-    const CollectWalk::Fate fate = walk.judge(proto, world, px);
+    const CollectWalk::Fate fate = walk.judgeIn(proto, world, studio, px);
     if (fate == CollectWalk::Fate::Culled) return;
     if (fate == CollectWalk::Fate::Proxy) {
       if (!walk.studioEncloses(studio)) {
@@ -316,7 +339,7 @@ struct BudgetWalk {
   void run(PrototypeId root, const glm::dmat4& rootTransform) {
     heap.clear();
     waiting = 0;
-    const uint64_t proxyTriangles = walk.trianglesOf(walk.proxyMesh);
+    const uint64_t proxyTriangles = walk.trianglesOf(walk.proxies.box);
     place(root, rootTransform, 0, 0, 0);
     while (!heap.empty()) {
       std::pop_heap(heap.begin(), heap.end(), smaller);
@@ -557,12 +580,12 @@ std::optional<Aabb> Scene::worldBounds(const std::string& path) const {
   return transformAabb(found->first, prototype(found->second).bounds);
 }
 
-CollectStats Scene::collect(const CullView& view, MeshId proxyMesh,
+CollectStats Scene::collect(const CullView& view, const ProxyMeshes& proxies,
                             std::vector<std::vector<gpu::Instance>>& perMesh,
                             CollectScratch* scratch) const {
   if (m_prototypes.empty()) return {};
   const double focal = 0.5 * view.viewportHeight_px / std::tan(0.5 * view.verticalFov_rad);
-  CollectWalk walk{*this, view, makeFrustum(view), focal, proxyMesh, perMesh, m_meshTriangles, {}};
+  CollectWalk walk{*this, view, makeFrustum(view), focal, proxies, perMesh, m_meshTriangles, {}};
   const bool budgeted = view.triangleBudget != UINT64_MAX;
   CollectScratch local;
   CollectScratch& buffers = scratch ? *scratch : local;

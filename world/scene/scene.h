@@ -102,6 +102,13 @@ struct ChildInstance {
 };
 
 /// How a prototype is drawn when it is too small on screen to expand.
+/// The faces of its bounding box a proxy draws (prototype frame: +Z is its front).
+enum class ProxyFaces {
+  Box,         // every face
+  Ends,        // its front and back alone: a tray in its rack slot, between side panels and trays
+  EndsAndTop,  // front, back and top: a rack in a row, between its neighbours, seen from above
+};
+
 struct LodDesc {
   bool hasProxy = true;      // draw its bounds as one box when small
   float openPixels = 40.0f;  // projected bounding radius (px) above which it expands
@@ -113,6 +120,14 @@ struct LodDesc {
   // on that side of its centre (a rack's back from the front aisle stays closed).
   glm::vec3 openSide{0.0f};
   Look proxyLook;
+  // Which faces of its box the proxy draws (ProxyFaces): for what is packed among its like, whose
+  // hidden faces would cost a software rasterizer more than the faces that show (llvmpipe shades
+  // every 4x4 block a front-facing triangle touches, hidden or not).
+  ProxyFaces proxyFaces = ProxyFaces::Box;
+  // Inside a station's neighbour (StudioFilter::context) it stays its proxy: a rack in the rows
+  // behind the row station's hero, hidden by it but for its top. Opened, those rows drew 40 racks'
+  // frames and trays, most of the row's fragment-shader invocations.
+  bool closedInContext = false;
   // Parts drawn with the proxy box (prototype frame): what must still read while it is too small
   // to open, as the lit LED line of a compute tray seen from the row. Cheap: a box or two, just
   // proud of the proxy box (outside the prototype's bounds: the box would hide them).
@@ -181,14 +196,19 @@ struct StudioFilter {
   }
 
   /// Where a child named `name` of an instance in state `matched` is: -1 beside the way to the
-  /// hero (hidden), 0..size-1 on the way (encloses it), size at or inside the hero or a neighbour.
+  /// hero (hidden), 0..size-1 on the way (encloses it), size at or inside the hero, size + 1 a
+  /// neighbour, size + 2 inside a neighbour (context(): drawn as its proxy).
   int match(int matched, const std::string& name) const {
     const int size = static_cast<int>(path.size());
     if (matched < 0 || matched == size) return matched;
+    if (matched > size) return size + 2;
     if (path[size_t(matched)] == name) return matched + 1;
     const bool neighbour = matched == size - 1 && names(neighbours, name);
-    return neighbour ? size : -1;
+    return neighbour ? size + 1 : -1;
   }
+  /// Whether an instance in `state` lies inside a neighbour: context around the hero, where a
+  /// prototype with LodDesc::closedInContext stays its proxy.
+  bool context(int state) const { return state == static_cast<int>(path.size()) + 2; }
   /// match() for `child`, which a stand-in rule may hide as well (-1).
   int match(int matched, const ChildInstance& child) const {
     return shown(child, standIns) ? match(matched, child.name) : -1;
@@ -200,6 +220,13 @@ struct StudioFilter {
   }
   static bool hides(int state) { return state < 0; }
   bool encloses(int state) const { return state >= 0 && state < int(path.size()); }
+};
+
+/// The meshes proxies are drawn with: the unit box, and its +Z face alone (turned to each face a
+/// LodDesc::proxyFaces other than Box draws).
+struct ProxyMeshes {
+  MeshId box;
+  MeshId face;
 };
 
 /// Per-frame inputs of the LOD/culling walk.
@@ -289,10 +316,10 @@ class Scene {
   std::optional<Aabb> worldBounds(const std::string& path) const;
 
   /// Culls and picks LOD for `view`, appending camera-relative instances per mesh into
-  /// `perMesh` (indexed by MeshId). Proxies use `proxyMesh`. Within view.triangleBudget the
+  /// `perMesh` (indexed by MeshId). Proxies use `proxies`. Within view.triangleBudget the
   /// result is the plain walk's; over it, a second walk opens the largest on screen first
   /// (`scratch` holds its buffers; nullptr: allocated per call).
-  CollectStats collect(const CullView& view, MeshId proxyMesh,
+  CollectStats collect(const CullView& view, const ProxyMeshes& proxies,
                        std::vector<std::vector<gpu::Instance>>& perMesh,
                        CollectScratch* scratch = nullptr) const;
   /// Nearest part (full detail) hit by the ray, if any, of what `studio` shows (nullptr: of
