@@ -18,9 +18,6 @@
 #include <gtest/gtest.h>
 
 #include "renderer/image_io.h"
-#include "sim/catalog.h"
-#include "sim/engine/engine.h"
-#include "sim/engine/scenarios.h"
 #include "tests/renderer/fixtures.h"
 #include "tests/renderer/golden.h"
 #include "tests/renderer/session_world.h"

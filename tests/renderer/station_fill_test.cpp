@@ -116,9 +116,9 @@ constexpr uint64_t MAX_TRIANGLES = 150'000;
 //   overhead pipes, over the closed racks of the rows behind;
 // - hbm: the GPU die's interposer over the package substrate, each covering the frame;
 // - fabric: the spine racks' side and back panels around their switch stacks;
-// - campus: the ground, the site's grass and the farm fields laid over one another.
+// - campus: the halls' yards and pads over the site's grass, the farm fields over the ground.
 const std::map<std::string, double> KNOWN_FRAGMENT_LIMITS = {
-    {"row", 2.62}, {"hbm", 3.35}, {"fabric", 2.53}, {"campus", 3.56}};
+    {"row", 2.62}, {"hbm", 3.35}, {"fabric", 2.53}, {"campus", 2.59}};
 
 // Every station of the bench's station path (the ladder, app/modes/bench_paths.cpp), as its still
 // draws it: within the fragment and triangle budgets with nothing held back as a proxy (the

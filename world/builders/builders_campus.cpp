@@ -463,8 +463,21 @@ PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc) {
   const double siteW = siteX1 - siteX0, siteD = siteZ1 - siteZ0;
   const double siteCX = (siteX0 + siteX1) / 2, siteCZ = (siteZ0 + siteZ1) / 2;
   // The ground's top sits 2 cm below the slabs and pads that stand on it (no coplanar faces).
-  p.parts.push_back(
-      boxPart(box, dvec3(0, -0.27, 0), dvec3(ground, 0.5, ground), looks::FIELD, "ground"));
+  // It is four slabs round the site, whose grass covers the rest: the ground's top under it would
+  // cost a software rasterizer as much again as the site itself (it shades hidden faces too).
+  // Without edge lines: the seams between the slabs would run from the site's corners to the
+  // horizon (the one ground's edges lay 1.5 km out, in the haze).
+  Look field = looks::FIELD;
+  field.detail = 0;
+  auto groundSlab = [&](double x0, double x1, double z0, double z1) {
+    p.parts.push_back(boxPart(box, dvec3((x0 + x1) / 2, -0.27, (z0 + z1) / 2),
+                              dvec3(x1 - x0, 0.5, z1 - z0), field, "ground"));
+  };
+  const double g = ground / 2;
+  groundSlab(-g, siteX0, -g, g);
+  groundSlab(siteX1, g, -g, g);
+  groundSlab(siteX0, siteX1, -g, siteZ0);
+  groundSlab(siteX0, siteX1, siteZ1, g);
   // Farm fields round the site in a second tone, every other cell of a grid.
   const int cells = int(ground / FIELD_CELL_M);
   for (int a = 0; a < cells; ++a) {

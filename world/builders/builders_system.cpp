@@ -223,8 +223,9 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   p.lod = proxyLod(looks::DARK_STEEL, 60.0f);
   p.lod.closedInContext = true;  // in the rows behind the row station's hero
   // In a row its sides stand against its neighbours' (a CDU at one end, the leaf racks at the
-  // other, all as high): its proxy's sides never show.
-  p.lod.proxyFaces = ProxyFaces::EndsAndTop;
+  // other, all as high): its proxy's sides never show. Not the hero's: its proxy reaches out to
+  // its pulled-out tray, past its neighbours' fronts.
+  p.lod.proxyFaces = desc.hero ? ProxyFaces::Box : ProxyFaces::EndsAndTop;
   const double post = CABINET_POST_M, panel = CABINET_PANEL_M, cap = 0.05;
   addCabinetFrame(p, box, dvec3(W, H, D), cap);
 
