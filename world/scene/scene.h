@@ -101,7 +101,6 @@ struct ChildInstance {
   std::string standInDrawing;
 };
 
-/// How a prototype is drawn when it is too small on screen to expand.
 /// The faces of its bounding box a proxy draws (prototype frame: +Z is its front).
 enum class ProxyFaces {
   Box,         // every face
@@ -109,6 +108,7 @@ enum class ProxyFaces {
   EndsAndTop,  // front, back and top: a rack in a row, between its neighbours, seen from above
 };
 
+/// How a prototype is drawn when it is too small on screen to expand.
 struct LodDesc {
   bool hasProxy = true;      // draw its bounds as one box when small
   float openPixels = 40.0f;  // projected bounding radius (px) above which it expands
