@@ -14,10 +14,23 @@ start_xvfb window_clicks 1280x720x24
 DCWALK_VALIDATION=1 "$exe" tour --validation --size 1280x720 >"$log" 2>&1 &
 app=$!
 wait_for_window window_clicks "$log"
-sleep 2
+# The right column, where chapter 9's panel and then the what-if panel stand, as a hash of its
+# pixels; it holds still once drawn and settled (the simulation paused, the camera landed). Waits
+# on what is on screen, never on a guess of how long a busy machine takes.
+column() {
+  import -window root -crop 480x700+790+10 +repage "$tmp_dir/column.png" 2>/dev/null &&
+    identify -format "%#" "$tmp_dir/column.png"
+}
+steady() { local a; a=$(column) && sleep 0.5 && [ -n "$a" ] && [ "$a" = "$(column)" ]; }
+changed_from() { [ "$(column)" != "$1" ]; }
 xdotool mousemove --window "$wid" 10 10
-xdotool key --window "$wid" 9; sleep 3
-xdotool key --window "$wid" i; sleep 2
+xdotool key --window "$wid" 9
+xdotool key --window "$wid" p                                   # pause: the panels hold still
+wait_until window_clicks "chapter 9 never held still" steady
+before=$(column)
+xdotool key --window "$wid" i
+wait_until window_clicks "the what-if panel never appeared" changed_from "$before"
+wait_until window_clicks "the what-if panel never held still" steady
 xdotool mousemove --window "$wid" 878 379 click 1             # Inject at t = ...
 xdotool mousemove --window "$wid" 10 10
 wait_for_log window_clicks "Injected:"                        # the click on Inject landed
