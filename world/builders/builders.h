@@ -91,6 +91,14 @@ inline constexpr Look HOSE{0.0130f, 0.0130f, 0.0144f, 0.00f, 0.40f};
 // 214,176,32: a scale-out fibre cable: yellow single-mode jacket, at least a pixel wide
 inline constexpr Look FIBRE_CABLE{0.6724f, 0.4342f, 0.0144f, 0.10f, 0.20f, 0,    1.0f, 0.0f,
                                   false,   0,       0,       0,     false, 0.0f, 1.0f};
+// 0,104,181: Intel classic blue #0068B5: the AMX TMUL (NVIDIA green is NVIDIA's parts and busy)
+inline constexpr Look INTEL_BLUE{0.0000f, 0.1384f, 0.4621f, 0.20f, 0.40f};
+// 0,199,253: Intel energy blue #00C7FD: the TMUL's multiply-accumulate cells, glowing
+inline constexpr Look INTEL_ENERGY_BLUE{0.0000f, 0.5711f, 0.9823f, 0.50f, 0.20f};
+// 70,120,176: AMX tile register rows: a paler, duller Intel blue than the TMUL they feed
+inline constexpr Look AMX_TILE{0.0612f, 0.1878f, 0.4342f, 0.05f, 0.35f};
+// 30,52,88: AVX-512 vector units: a deep blue-graphite, Intel's blue darkened
+inline constexpr Look AVX512{0.0130f, 0.0343f, 0.0976f, 0.00f, 0.35f};
 // 118,185,0: status LEDs: the compute green, emitted
 inline constexpr Look LED{0.1812f, 0.4851f, 0.0000f, 1.00f, 0.00f};
 // 78,78,76: concrete

@@ -2,6 +2,7 @@
 // hall: a TPU v5e board (MXU systolic arrays), a Sapphire Rapids Xeon (AMX tiles), an H100.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "world/builders/builders.h"
 #include "world/scene/procedural_textures.h"
@@ -157,6 +158,130 @@ PrototypeId buildTpuPackage(BuildContext& ctx, bool hero, PrototypeId hbm) {
   return ctx.scene.add(std::move(p));
 }
 
+// The Xeon core tile's drawing: block heights in multiples of the relief (a die's surface
+// drawn in steps by unit kind: caches lowest, the AMX highest), the relief a share of the die's
+// thickness; the mesh wires' width, the TMUL's multiply-accumulate array drawn as cells and the
+// gaps between blocks, as shares of the core tile's width (layout choices, not catalog figures).
+constexpr double CORE_RELIEF = 0.08;
+constexpr double MESH_WIRE = 0.02;
+constexpr int TMUL_DRAWN_CELLS = 8;
+constexpr double BLOCK_GAP = 0.012;
+
+// One Sapphire Rapids core tile of `w` x `d` (the mesh's unit): a Golden Cove core with its
+// AVX-512 units and AMX (the tile registers TMM0-7 of 16 rows each and the TMUL), the 2 MB L2
+// beside it (+X), and along the back (-Z) the CHA with the core's LLC slice and the mesh stop,
+// whose wires run along the tile's back and right edges so that the tiles' wires make the mesh.
+// The AMX lies at the front, towards the station's camera.
+PrototypeId buildXeonCore(BuildContext& ctx, double w, double d, double relief) {
+  const Dimensions& dims = ctx.dims;
+  const MeshId box = ctx.meshes.box;
+  const int regs = dims.count("xeon_spr.amx_tile_registers");
+  const int rows = dims.count("xeon_spr.amx_tile_rows");
+  const int rowBytes = dims.count("xeon_spr.amx_tile_row_bytes");
+  const int fmas = dims.count("xeon_spr.avx512_fma_units");
+  const double l2W = w * dims.number("xeon_spr.core_l2_width_fraction");
+  const double meshD = d * dims.number("xeon_spr.core_mesh_depth_fraction");
+  const double gap = w * BLOCK_GAP;
+  // A cache's size as the vendor writes it: "48 KB", "2 MB", "1.875 MB".
+  auto size = [&](const char* key) {
+    const double bytes = dims.number(key);
+    const bool mb = bytes >= 1024.0 * 1024.0;
+    char text[32];
+    std::snprintf(text, sizeof text, "%g %s", bytes / (mb ? 1024.0 * 1024.0 : 1024.0),
+                  mb ? "MB" : "KB");
+    return std::string(text);
+  };
+  const Look sram =
+      withPattern(looks::SRAM, Pattern::SramArray, dims.meters("surface_detail.sram_macro_pitch"));
+
+  Prototype core;
+  core.name = "Golden Cove core tile";
+  core.lod = proxyLod(looks::LOGIC, 40.0f);
+  core.parts.push_back(
+      boxPart(box, dvec3(0, relief / 4, 0), dvec3(w, relief / 2, d), looks::SILICON, "core tile"));
+  // A block over x in [x0, x1], z in [z0, z1] (the tile's frame), `steps` reliefs high.
+  auto block = [&](double x0, double x1, double z0, double z1, double steps, Look look,
+                   std::string name) {
+    const double h = relief * steps;
+    core.parts.push_back(boxPart(box, dvec3((x0 + x1) / 2, relief / 2 + h / 2, (z0 + z1) / 2),
+                                 dvec3(x1 - x0 - gap, h, z1 - z0 - gap), look, std::move(name)));
+  };
+  const double x0 = -w / 2, x1 = w / 2, z0 = -d / 2, z1 = d / 2;
+  const double coreX1 = x1 - l2W, meshZ1 = z0 + meshD;
+  // The back strip: the mesh stop at the corner its wires leave from, the CHA and LLC slice.
+  const double stopX0 = x1 - meshD;
+  block(stopX0, x1, z0, meshZ1, 1.5, looks::IO, "mesh stop (the core tile's node on the mesh)");
+  block(x0, stopX0, z0, meshZ1, 1.0, sram,
+        "CHA and LLC slice (" + size("xeon_spr.llc_slice_bytes") + " of the shared L3)");
+  block(coreX1, x1, meshZ1, z1, 1.0, sram, "L2 cache (" + size("xeon_spr.l2_bytes") + ")");
+  // The mesh wires: along the back edge and the right edge, met by the neighbours' wires.
+  const double wire = w * MESH_WIRE, wireH = relief * 2.0;
+  const Look meshWire = flat(looks::COPPER);
+  core.parts.push_back(boxPart(box, dvec3(0, relief / 2 + wireH / 2, z0 + wire / 2),
+                               dvec3(w, wireH, wire), meshWire, "mesh wires (east-west)"));
+  core.parts.push_back(boxPart(box, dvec3(x1 - wire / 2, relief / 2 + wireH / 2, 0),
+                               dvec3(wire, wireH, d), meshWire, "mesh wires (north-south)"));
+
+  // The core itself, from the back: front end, out-of-order engine, execution, AMX in front.
+  const double cw = coreX1 - x0, cd = z1 - meshZ1;
+  const double amxD = (z1 - meshZ1) * dims.number("xeon_spr.core_amx_depth_fraction");
+  const double amxZ0 = z1 - amxD;
+  auto cx = [&](double u) { return x0 + cw * u; };
+  auto cz = [&](double v) { return meshZ1 + cd * v; };
+  const double frontV = 0.25, vectorV = (amxZ0 - meshZ1) / cd;
+  block(cx(0.0), cx(0.2), cz(0.0), cz(frontV), 1.0, sram,
+        "L1 instruction cache (" + size("xeon_spr.l1i_bytes") + ")");
+  block(cx(0.2), cx(0.45), cz(0.0), cz(frontV), 1.5, looks::SCHEDULER,
+        "front end: decoders and micro-op cache");
+  block(cx(0.45), cx(1.0), cz(0.0), cz(frontV), 1.5, looks::LOGIC,
+        "out-of-order engine: rename, reorder buffer, schedulers");
+  block(cx(0.62), cx(1.0), cz(frontV), cz((frontV + vectorV) / 2), 1.5, looks::LANE,
+        "integer execution units");
+  block(cx(0.62), cx(1.0), cz((frontV + vectorV) / 2), cz(vectorV), 1.0, sram,
+        "load/store and L1 data cache (" + size("xeon_spr.l1d_bytes") + ")");
+  block(cx(0.0), cx(0.22), cz(frontV), cz(vectorV), 1.5, looks::REGISTER,
+        "vector register file (zmm0-31, 512 bit)");
+  for (int f = 0; f < fmas; ++f) {
+    const double u0 = 0.22 + 0.4 * f / fmas, u1 = 0.22 + 0.4 * (f + 1) / fmas;
+    block(cx(u0), cx(u1), cz(frontV), cz(vectorV), 2.0, looks::AVX512,
+          f == 0 ? "AVX-512 FMA unit (ports 0+1)" : "AVX-512 FMA unit (port 5)");
+  }
+
+  // AMX: the tile registers TMM0-7 as 2 x 4 blocks of 16 rows of 64 bytes, the TMUL beside them.
+  const double regsW = cw * 0.55, tmulX0 = x0 + regsW;
+  const int regCols = std::max(1, regs / 2);
+  const double regW = regsW / regCols, regD = amxD / 2;
+  for (int t = 0; t < regs; ++t) {
+    const double rx0 = x0 + regW * (t % regCols), rz0 = amxZ0 + regD * (t / regCols);
+    const double rowD = (regD - 2 * gap) / rows;
+    for (int r = 0; r < rows; ++r) {
+      const double h = relief * 2.5;
+      core.parts.push_back(
+          boxPart(box, dvec3(rx0 + regW / 2, relief / 2 + h / 2, rz0 + gap + rowD * (r + 0.5)),
+                  dvec3(regW - 2 * gap, h, rowD * 0.7), flat(looks::AMX_TILE),
+                  "AMX tile register TMM" + std::to_string(t) + ", row " + std::to_string(r) +
+                      " (" + std::to_string(rowBytes) + " B)"));
+    }
+  }
+  block(tmulX0, coreX1, amxZ0, z1, 3.0, looks::INTEL_BLUE, "AMX TMUL (tile matrix multiply unit)");
+  const double tmulW = coreX1 - tmulX0 - gap,
+               cellPitch = std::min(tmulW, amxD - gap) / TMUL_DRAWN_CELLS;
+  const glm::dvec2 tmulC((tmulX0 + coreX1) / 2, (amxZ0 + z1) / 2);
+  for (int r = 0; r < TMUL_DRAWN_CELLS; ++r) {
+    for (int c = 0; c < TMUL_DRAWN_CELLS; ++c) {
+      const double h = relief * 0.5;
+      core.parts.push_back(boxPart(box,
+                                   dvec3(tmulC.x + cellPitch * (c - (TMUL_DRAWN_CELLS - 1) / 2.0),
+                                         relief / 2 + relief * 3.0 + h / 2,
+                                         tmulC.y + cellPitch * (r - (TMUL_DRAWN_CELLS - 1) / 2.0)),
+                                   dvec3(cellPitch * CELL_FILL, h, cellPitch * CELL_FILL),
+                                   flat(looks::INTEL_ENERGY_BLUE),
+                                   "TMUL multiply-accumulate array (BF16, INT8)"));
+    }
+  }
+  return ctx.scene.add(std::move(core));
+}
+
 }  // namespace
 
 PrototypeId buildTpuBoard(BuildContext& ctx) {
@@ -193,11 +318,8 @@ PrototypeId buildXeonPackage(BuildContext& ctx) {
   const double tileW = dims.meters("xeon_spr.tile_width");
   const int tiles = dims.count("xeon_spr.compute_tiles");
   const int cores = dims.count("xeon_spr.cores_per_tile");
-  const int regs = dims.count("xeon_spr.amx_tile_registers");
-  const int rows = dims.count("xeon_spr.amx_tile_rows");
   const double dieT = dims.meters("xeon_spr.die_thickness");
-  const double relief = dieT * 0.04;
-  const int rowBytes = dims.count("xeon_spr.amx_tile_row_bytes");
+  const double relief = dieT * CORE_RELIEF;
 
   // Core cell size from the tile's core grid.
   int gridCols = 1;
@@ -205,39 +327,7 @@ PrototypeId buildXeonPackage(BuildContext& ctx) {
   const int gridRows = (cores + gridCols - 1) / gridCols;
   const double cellW = tileW / gridCols, cellD = tileW / gridRows;
 
-  // AMX: 8 tile registers (TMM0-7) of 16 rows x 64 bytes, and the TMUL array.
-  const double amxW = cellW * 0.4, amxD = cellD * 0.5;
-  Prototype amx;
-  amx.name = "AMX unit";
-  amx.lod = proxyLod(looks::TENSOR, 40.0f);
-  const double regD = amxD * 0.6 / regs;
-  for (int t = 0; t < regs; ++t) {
-    const double z = -amxD / 2 + regD * (t + 0.5);
-    for (int r = 0; r < rows; ++r) {
-      const double rowW = amxW / rows;
-      amx.parts.push_back(boxPart(box, dvec3(-amxW / 2 + rowW * (r + 0.5), relief, z),
-                                  dvec3(rowW * 0.85, relief * (1.0 + 0.1 * t), regD * 0.8),
-                                  looks::REGISTER,
-                                  "TMM" + std::to_string(t) + " row " + std::to_string(r) + " (" +
-                                      std::to_string(rowBytes) + " B)"));
-    }
-  }
-  amx.parts.push_back(boxPart(box, dvec3(0, relief, amxD * 0.3),
-                              dvec3(amxW, relief * 2, amxD * 0.35), looks::TENSOR,
-                              "TMUL (tile matrix multiply unit)"));
-  const PrototypeId amxId = ctx.scene.add(std::move(amx));
-
-  Prototype core;
-  core.name = "Golden Cove core";
-  core.lod = proxyLod(looks::LOGIC, 40.0f);
-  core.parts.push_back(boxPart(box, dvec3(0, relief / 4, 0),
-                               dvec3(cellW * 0.9, relief / 2, cellD * 0.9), looks::LOGIC, "core"));
-  core.parts.push_back(boxPart(
-      box, dvec3(cellW * 0.25, relief / 2, -cellD * 0.2), dvec3(cellW * 0.35, relief, cellD * 0.4),
-      withPattern(looks::SRAM, Pattern::SramArray, dims.meters("surface_detail.sram_macro_pitch")),
-      "L2 cache"));
-  core.children.push_back(placeChild(amxId, dvec3(-cellW * 0.2, 0, cellD * 0.1), "amx"));
-  const PrototypeId coreId = ctx.scene.add(std::move(core));
+  const PrototypeId coreId = buildXeonCore(ctx, cellW, cellD, relief);
 
   Prototype tile;
   tile.name = "compute tile";

@@ -187,10 +187,23 @@ std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
        "a TPU v5e package: the die's MXUs (128x128 systolic arrays), vector and "
        "scalar units, beside its HBM2e stacks",
        "hall0/gallery/tpu/chip0", false, above, 0.9},
-      {"xeon_amx", "Xeon with AMX",
-       "a Sapphire Rapids core: 8 AMX tile registers of 16 rows and "
-       "the TMUL",
-       "hall0/gallery/xeon/tile0/core0", false, above, 1.0},
+      {"xeon_amx",
+       "Xeon with AMX",
+       "a Sapphire Rapids core tile: AMX (8 tile registers of 16 rows, the TMUL), AVX-512, "
+       "L2 and the mesh stop",
+       "hall0/gallery/xeon/tile0/core0",
+       false,
+       above,
+       1.0,
+       nullptr,
+       "",
+       nullptr,
+       "",
+       {{"AMX TMUL", "AMX TMUL", {0.5, 1.0, 0.5}},
+        {"AMX tile registers", "AMX tile register", {0.5, 1.0, 0.5}},
+        {"AVX-512", "AVX-512", {0.5, 1.0, 0.5}},
+        {"L2 cache", "L2 cache", {0.5, 1.0, 0.5}},
+        {"mesh stop", "mesh stop", {0.5, 1.0, 0.5}}}},
       {"gh100", "H100 package",
        "GH100 die with 8 GPCs of 18 SMs, L2 halves, 6 HBM PHYs and NVLink, "
        "beside its HBM stacks",
