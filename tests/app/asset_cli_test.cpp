@@ -76,9 +76,8 @@ TEST(AssetCli, ComponentsListsEveryOverridableKey) {
 }
 
 TEST(AssetCli, ShotRendersAModelOnItsOwn) {
-  const std::filesystem::path out =
-      std::filesystem::temp_directory_path() / "dcwalk_asset_cli_model.png";
-  std::filesystem::remove(out);
+  const testpaths::TempDir folder("asset-cli-model");
+  const std::filesystem::path out = folder.path / "model.png";
   const CliRun run = runDcwalk("shot --validation --size 320x240 --model " +
                                quoted(GLTF / "valid/BoxTextured/glTF-Binary/BoxTextured.glb") +
                                " --out " + quoted(out));
@@ -105,8 +104,8 @@ TEST(AssetCli, ShotRefusesAMalformedModelWithExitTwo) {
 }
 
 TEST(AssetCli, ShotWithAnAssetOverrideFile) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "dcwalk_asset_cli";
-  std::filesystem::create_directories(dir);
+  const testpaths::TempDir folder("asset-cli");
+  const std::filesystem::path& dir = folder.path;
   std::filesystem::copy_file(GLTF / "valid/Box/glTF-Binary/Box.glb", dir / "Box.glb",
                              std::filesystem::copy_options::overwrite_existing);
   const std::filesystem::path good = dir / "overrides.json";

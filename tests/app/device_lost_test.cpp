@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include "tests/common/cli.h"
+#include "tests/common/paths.h"
 
 namespace {
 
+// A folder name of this process that does not exist yet (the run makes it).
 std::string tempDir(const char* name) {
-  const auto dir = std::filesystem::temp_directory_path() / name;
+  const auto dir = testpaths::freshDir(name);
   std::filesystem::remove_all(dir);
   return dir.string();
 }
@@ -28,7 +30,7 @@ void expectCleanDeviceLost(const std::string& args, int submission) {
 }
 
 TEST(DeviceLost, HeadlessTourStopsWithAMessage) {
-  const std::string out = tempDir("dcwalk-device-lost-tour");
+  const std::string out = tempDir("device-lost-tour");
   // The first submissions upload meshes and fonts; a later one is a frame.
   for (int submission : {1, 6}) {
     SCOPED_TRACE(submission);
@@ -38,14 +40,14 @@ TEST(DeviceLost, HeadlessTourStopsWithAMessage) {
 }
 
 TEST(DeviceLost, BoothSoakStopsWithAMessage) {
-  const std::string out = tempDir("dcwalk-device-lost-soak");
+  const std::string out = tempDir("device-lost-soak");
   expectCleanDeviceLost(
       "tour --kiosk --headless --soak 1 --size 320x180 --soak-report-every 5 --out " + out, 40);
   std::filesystem::remove_all(out);
 }
 
 TEST(DeviceLost, HealthyRunIsUnaffected) {
-  const std::string out = tempDir("dcwalk-device-lost-none");
+  const std::string out = tempDir("device-lost-none");
   std::filesystem::create_directories(out);
   const testcli::CliRun run =
       testcli::dcwalk("shot --station rack --size 320x180 --out " + out + "/rack.png", true,

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/common/cli.h"
+#include "tests/common/paths.h"
 
 namespace {
 
@@ -32,7 +33,8 @@ nlohmann::json simJson(const std::string& args) {
 }
 
 std::filesystem::path tempFile(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("dcwalk_sim_cli_" + name);
+  static const testpaths::TempDir folder("sim-cli");
+  const auto path = folder.path / name;
   std::ofstream(path) << text;
   return path;
 }

@@ -10,11 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/common/cli.h"
+#include "tests/common/paths.h"
 
 namespace {
 
 TEST(Soak, ShortBoothLoopVisitsEveryStateAndReports) {
-  const auto out = std::filesystem::temp_directory_path() / "dcwalk-soak-test";
+  const auto out = testpaths::freshDir("soak-test");
   std::filesystem::remove_all(out);
   // 0.3 min with a 2 s idle timeout and a 1 s warning: several attract -> tour -> warning rounds.
   // On the frame clock (540 frames at 30 fps), so the states walked do not depend on how fast

@@ -29,7 +29,7 @@ TEST(TourClip, ChapterOneRendersItsHoldTimesAtTheFrameRate) {
   for (const auto& step : steps) hold_s += step.value("hold_s", 8.0);
   const double maxFlights_s = 1.6 * double(steps.size() - 1);
 
-  const fs::path out = fs::temp_directory_path() / "dcwalk-tour-clip-test";
+  const fs::path out = testpaths::freshDir("tour-clip-test");
   fs::remove_all(out);
   constexpr double FPS = 4;
   const testcli::CliRun run =

@@ -104,7 +104,7 @@ TEST(TraceCli, TableShowsBothBreakdowns) {
 }
 
 TEST(TraceCli, BadFilesAndFlagsExitTwoNamingThem) {
-  const auto dir = std::filesystem::temp_directory_path() / "dcwalk_trace_cli";
+  const auto dir = testpaths::freshDir("trace-cli");
   std::filesystem::create_directories(dir);
   const auto truncated = dir / "truncated.json";
   std::ofstream(truncated) << R"({"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1, )";

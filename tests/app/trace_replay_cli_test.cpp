@@ -26,13 +26,14 @@ std::string sampled() {
 }
 
 std::string tempPng(const char* name) {
-  return (std::filesystem::temp_directory_path() / name).string();
+  static const testpaths::TempDir folder("replay-png");
+  return (folder.path / name).string();
 }
 
 }  // namespace
 
 TEST(TraceReplayCli, ShotReplaysTwoRanksAndMarksTheRestNoData) {
-  const std::string out = tempPng("dcwalk_replay_shot.png");
+  const std::string out = tempPng("shot.png");
   const testcli::CliRun run =
       testcli::dcwalk("shot --trace " + sampled() +
                       " --station rack --time 1.05 --size 320x180 --out '" + out + "'");
@@ -47,11 +48,11 @@ TEST(TraceReplayCli, ShotReplaysTwoRanksAndMarksTheRestNoData) {
 }
 
 TEST(TraceReplayCli, ShotRefusesBadTraceFlagsWithExitTwo) {
-  const std::string out = tempPng("dcwalk_replay_bad.png");
+  const std::string out = tempPng("bad.png");
   struct Case {
     std::string args, says;
   };
-  const auto dir = std::filesystem::temp_directory_path() / "dcwalk_replay_cli";
+  const auto dir = testpaths::freshDir("replay-cli");
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "map.txt") << "0 5\n1 5\n";
   std::ofstream(dir / "bad.json") << "{\"traceEvents\": [ {\"ph\": \"X\", ";

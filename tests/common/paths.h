@@ -32,6 +32,22 @@ inline std::filesystem::path freshDir(const std::string& tag) {
   return dir;
 }
 
+/// A fresh, empty folder removed when it goes out of scope: dcwalk-TAG-<pid>-<n>. Named by the
+/// process, so tests that ctest runs side by side never share (or delete) each other's files.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& tag) {
+    static int counter = 0;
+    path = freshDir(tag + "-" + std::to_string(counter++));
+  }
+  ~TempDir() {
+    std::error_code ignored;  // a test that failed half-way may have left it in any state
+    std::filesystem::remove_all(path, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
+
 /// A file's bytes ("" when it cannot be read).
 inline std::string readAll(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -8,6 +8,7 @@
 
 #include "sim/evaluate.h"
 #include "sim/scenario.h"
+#include "tests/common/paths.h"
 #include "tests/sim/shipped_catalog.h"
 
 using namespace sim;
@@ -56,7 +57,7 @@ TEST(Evaluate, AModelByItsDimensionsIsTheCatalogModel) {
 }
 
 TEST(Evaluate, AModelFromAConfigJsonNextToTheScenarioFile) {
-  const auto dir = std::filesystem::temp_directory_path() / "dcwalk_evaluate_hf";
+  const auto dir = testpaths::freshDir("evaluate-hf");
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "config.json") << R"({"model_type": "llama", "num_hidden_layers": 32,
     "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,

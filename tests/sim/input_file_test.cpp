@@ -13,15 +13,15 @@
 #include "sim/trace/kineto.h"
 #include "sim/trace/rank_layout.h"
 
+#include "tests/common/paths.h"
+
 namespace {
 
 struct Folder {
-  std::filesystem::path dir = std::filesystem::temp_directory_path() / "dcwalk_input_file_test";
+  std::filesystem::path dir = testpaths::freshDir("input-file-test");
   std::filesystem::path fifo = dir / "pipe";
   std::filesystem::path file = dir / "plain.json";
   Folder() {
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
     std::ofstream(file) << "{}";
     EXPECT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   }

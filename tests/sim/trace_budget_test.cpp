@@ -10,6 +10,7 @@
 
 #include "sim/trace/kineto.h"
 #include "sim/trace/rank_trace.h"
+#include "tests/common/paths.h"
 #include "tests/sim/trace_test_util.h"
 
 namespace st = sim::trace;
@@ -27,10 +28,9 @@ std::string kernelTrace(int kernels) {
 }
 
 std::filesystem::path writeFile(const std::string& name, const std::string& bytes) {
-  const auto dir = std::filesystem::temp_directory_path() / "dcwalk_trace_budget_test";
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / name, std::ios::binary) << bytes;
-  return dir / name;
+  static const testpaths::TempDir folder("trace-budget");
+  std::ofstream(folder.path / name, std::ios::binary) << bytes;
+  return folder.path / name;
 }
 
 bool says(const std::string& error, const std::string& words) {
@@ -61,7 +61,6 @@ TEST(TraceBudget, TheRecordBudgetHoldsAcrossEveryFileOfACommand) {
   ASSERT_EQ(loaded->size(), 2u);
   EXPECT_EQ((*loaded)[1].file, b.string());
   EXPECT_GE(st::heldBytes((*loaded)[0]), 1000 * sizeof(st::GpuInterval));
-  std::filesystem::remove_all(a.parent_path());
 }
 
 TEST(TraceBudget, AGzipBombIsRefusedEarlyNamingTheFile) {
@@ -84,7 +83,6 @@ TEST(TraceBudget, AGzipBombIsRefusedEarlyNamingTheFile) {
   EXPECT_TRUE(
       st::readKinetoFile(bomb, {.maxCompressionRatio = 5000, .ratioCheckAfterBytes = 1u << 20})
           .ok());
-  std::filesystem::remove_all(bomb.parent_path());
 }
 
 TEST(TraceBudget, DecodedTextIsCappedPlainOrGzipped) {

@@ -12,6 +12,7 @@
 #include "sim/engine/engine.h"
 #include "sim/trace/rank_layout.h"
 #include "sim/trace/replay.h"
+#include "tests/common/paths.h"
 #include "tests/sim/engine_test_util.h"
 #include "tests/sim/trace_test_util.h"
 
@@ -165,7 +166,7 @@ TEST(TraceReplay, PlacementKeepsTpGroupsInsideANvlinkDomain) {
 }
 
 TEST(TraceReplay, RankMapFileIsCheckedLineByLine) {
-  const auto dir = std::filesystem::temp_directory_path() / "dcwalk_rankmap_test";
+  const auto dir = testpaths::freshDir("rankmap-test");
   std::filesystem::create_directories(dir);
   auto write = [&](const std::string& text) {
     std::ofstream(dir / "map.txt") << text;

@@ -4,7 +4,6 @@
 // with and without faults and for a serving window; the files are Chrome traces in structure;
 // faults show in the kernels.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -23,6 +22,7 @@
 #include "sim/trace/rank_trace.h"
 #include "sim/trace/serving_trace.h"
 #include "sim/trace/training_trace.h"
+#include "tests/common/paths.h"
 #include "tests/sim/engine_test_util.h"
 #include "tests/sim/trace_test_util.h"
 
@@ -33,10 +33,8 @@ using sim::engine::StepSplit;
 namespace {
 
 std::filesystem::path scratch() {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("dcwalk_trace_writer_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
+  static const testpaths::TempDir folder("trace-writer");
+  return folder.path;
 }
 
 // Runs `e` until `n` steps that begin at or after `from_s` are recorded.

@@ -77,7 +77,8 @@ TEST(Validation, TheReportInDocsIsCurrent) {
 }
 
 TEST(Validation, BadCasesFilesNameThePlace) {
-  const auto path = std::filesystem::temp_directory_path() / "dcwalk_validation_bad.json";
+  const testpaths::TempDir folder("validation-bad");
+  const auto path = folder.path / "cases.json";
   std::ofstream(path) << R"({"cases": [{"id": "X", "quantity": "q", "scenario": "s.json",
     "key": "compute.ttft_s", "published": -1, "unit": "s", "kind": "ratio",
     "role": "prediction", "baseline": "within_10", "source": "s", "note": ""}]})";

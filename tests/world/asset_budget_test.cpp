@@ -39,9 +39,9 @@ uint64_t heldBytes(const world::World& w, size_t meshFrom, size_t imageFrom) {
 
 // A folder with copies of Box.glb (box1.glb, box2.glb) and an override file naming them.
 struct OverrideDir {
-  fs::path dir = fs::temp_directory_path() / "dcwalk_asset_budget_test";
+  testpaths::TempDir folder{"asset-budget-test"};
+  fs::path dir = folder.path;
   OverrideDir() {
-    fs::create_directories(dir);
     for (const char* name : {"box1.glb", "box2.glb"})
       fs::copy_file(VALID / "Box/glTF-Binary/Box.glb", dir / name,
                     fs::copy_options::overwrite_existing);

@@ -4,8 +4,6 @@
 // decoded by the test itself from the JSON and the binary data, or written into the test's files.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>

@@ -2,13 +2,13 @@
 // binary buffers and their base64 data: URIs.
 #pragma once
 
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "tests/common/paths.h"
 
 namespace gltftest {
 
@@ -18,18 +18,8 @@ namespace fs = std::filesystem;
 constexpr int U8 = 5121, U16 = 5123, U32 = 5125, F32 = 5126;
 
 /// A fresh folder under the system temp dir, removed afterwards.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("dcwalk_gltf_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
+struct TempDir : testpaths::TempDir {
+  TempDir() : testpaths::TempDir("gltf") {}
 };
 
 /// RFC 4648 base64 with padding, for data: URIs.

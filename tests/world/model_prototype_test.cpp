@@ -2,7 +2,6 @@
 // materials, glTF materials as looks, images registered once; the asset override file (every
 // refusal names the file, the line and the JSON pointer) and components replaced by models
 // scaled to the component's real size.
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -158,11 +157,9 @@ const fs::path SHARED_BOX = testpaths::sharedDir() / "testdata/gltf/valid/Box/gl
 // stay inside the override file's folder); one per process, so test runs side by side never
 // see each other's files.
 fs::path overrideDir() {
-  const fs::path dir =
-      fs::temp_directory_path() / ("dcwalk_overrides_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  fs::copy_file(SHARED_BOX, dir / "Box.glb", fs::copy_options::overwrite_existing);
-  return dir;
+  static const testpaths::TempDir folder("overrides-test");
+  fs::copy_file(SHARED_BOX, folder.path / "Box.glb", fs::copy_options::overwrite_existing);
+  return folder.path;
 }
 
 fs::path writeFile(const std::string& name, const std::string& text) {
