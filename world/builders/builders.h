@@ -99,6 +99,8 @@ inline constexpr Look INTEL_ENERGY_BLUE{0.0000f, 0.5711f, 0.9823f, 0.50f, 0.20f}
 inline constexpr Look AMX_TILE{0.0612f, 0.1878f, 0.4342f, 0.05f, 0.35f};
 // 30,52,88: AVX-512 vector units: a deep blue-graphite, Intel's blue darkened
 inline constexpr Look AVX512{0.0130f, 0.0343f, 0.0976f, 0.00f, 0.35f};
+// 168,172,176: insulated pipe: aluminium cladding, satin (the water's colour on its bands)
+inline constexpr Look INSULATED_PIPE{0.3916f, 0.4125f, 0.4342f, 0.00f, 0.35f};
 // 118,185,0: status LEDs: the compute green, emitted
 inline constexpr Look LED{0.1812f, 0.4851f, 0.0000f, 1.00f, 0.00f};
 // 78,78,76: concrete
@@ -284,12 +286,29 @@ inline constexpr double CABINET_PANEL_M = 0.01;
 /// A cabinet's frame: four corner posts, side panels, base and top of `cap_m`, in black steel,
 /// for a cabinet of `size` (metres) standing on the prototype's origin.
 void addCabinetFrame(Prototype& p, MeshId box, const glm::dvec3& size, double cap_m);
+/// A row's overhead cable tray (drawing sizes, not catalog figures): its thickness, and where it
+/// runs across the row (the row frame's z: over the fronts).
+inline constexpr double ROW_TRAY_THICKNESS_M = 0.1;
+inline constexpr double ROW_TRAY_Z_M = 0.25;
 /// A network rack of leaf switches.
 PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount);
 /// A network rack holding the switches named `switches` (top down), at 2U pitch while they fit,
-/// else 1U; `title` names the rack.
+/// else 1U; `title` names the rack. Its fibre bundle rises from the stack through a brush
+/// grommet in the roof to `riserTop_m` above the floor: the underside of the tray it feeds.
 PrototypeId buildNetworkRack(BuildContext& ctx, const std::vector<std::string>& switches,
-                             const std::string& title);
+                             const std::string& title, double riserTop_m);
+/// Where a network rack's fibre riser stands in its frame (x, z): its front right corner.
+glm::dvec2 networkRiser_m(const Dimensions& dims);
+/// The underside of a row's overhead cable tray, above the floor.
+double rowTrayUnderside_m(const Dimensions& dims);
+/// The fabric's trunk level: one tray level above the rows' trays (the rails' foot).
+double fabricTrunkLevel_m(const Dimensions& dims);
+/// A ladder cable tray from `from` to `to` (its centre line at the rails' foot, level and along
+/// X or Z), `width` wide: two galvanised steel side rails, rungs at the catalog's pitch, the
+/// yellow-jacketed fibre laid on them.
+/// Its parts are named `name` ("... side rail", "... rung", "... fibre").
+void addLadderTray(Prototype& p, const Dimensions& dims, MeshId box, const glm::dvec3& from,
+                   const glm::dvec3& to, double width, const std::string& name);
 /// Switch racks a stack of `switchCount` switches needs.
 int networkRacksFor(const Dimensions& dims, int switchCount);
 /// An in-row coolant distribution unit.
@@ -346,8 +365,10 @@ struct HallFabric {
 };
 /// The fabric racks of a hall whose rows are `rowLen_m` long.
 HallFabric hallFabric(const Dimensions& dims, const HallDesc& desc, double rowLen_m);
-/// Places `fabric`'s racks ("spine_rack<i>", "core_rack<i>") into `into`, centred on its Z.
-void placeSwitchRacks(BuildContext& ctx, const HallFabric& fabric, double rowLen_m,
+/// Places `fabric`'s racks ("spine_rack<i>", "core_rack<i>") into `into`, centred on its Z,
+/// with a ladder tray over each line of racks taking their risers, and the collecting tray along
+/// Z at `trunkX_m` that joins the lines' trays and leaves the racks' +Z edge for the rows.
+void placeSwitchRacks(BuildContext& ctx, const HallFabric& fabric, double rowLen_m, double trunkX_m,
                       Prototype& into);
 /// Names of the children of a hall, for station paths.
 inline constexpr const char* HALL_FABRIC = "fabric";

@@ -21,6 +21,20 @@ using glm::dvec3;
 constexpr double SECTION_WALL_M = 1.2;  // the cut walls on the camera's sides of a hall
 constexpr double JOINT_PITCH_M = 6.0;   // slab joints
 constexpr double LIGHT_BELOW_ROOF_M = 0.4;
+// The cooling yard's insulated pipes (drawing sizes): the cold side's axis height and the warm
+// side's (above the cold pipes they cross, below the coolers' fan decks), the supply and feed
+// headers either side of the yard's centre lane, and the colour bands on the cladding.
+constexpr double PIPE_LOW_M = 0.9;
+constexpr double PIPE_HIGH_M = 2.1;
+constexpr double CENTRE_LANE_PIPE_X_M = 0.9;
+constexpr double PIPE_BAND_PITCH_M = 8.0;
+constexpr double PIPE_BAND_M = 0.4;
+constexpr float PIPE_DETAIL_OPEN_PX = 300.0f;
+// The fibre drop from the fabric trunk down into a row's tray (a drawing size).
+constexpr double TRUNK_DROP_M = 0.2;
+// The trunk's rungs and fibre open only near (the fabric station); from the hall and the campus
+// it is one yellow box, as it was.
+constexpr float TRUNK_OPEN_PX = 200.0f;
 constexpr double FENCE_POST_PITCH_M = 4.0;
 constexpr double LAMP_PITCH_M = 30.0;
 
@@ -269,11 +283,13 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   const double fabricZ = -innerD / 2 + margin + netD / 2;
   const double zoneZ = -innerD / 2 + margin + netD + frontZone / 2;
   double z = -innerD / 2 + margin + netD + frontZone + rackD / 2;
+  std::vector<double> rowTrayZ;  // each row's cable tray, across the hall
   for (int i = 0; i < rows; ++i) {
     PrototypeId row = i == rows - 1 ? lastRow : fullRow;
     if (i == 0 && desc.hero) row = heroRow;
     const int count = i == rows - 1 ? lastCount : perRow;
     const bool turned = i % 2 == 0;
+    rowTrayZ.push_back(z + (turned ? -1 : 1) * ROW_TRAY_Z_M);
     // Rows are centred on their own length; a short row keeps its leaf-rack end in line.
     const double shift = (rowLen - rowLength_m(dims, count, sys)) / 2;
     p.children.push_back(placeChild(row, dvec3(turned ? -shift : shift, 0, z),
@@ -301,28 +317,38 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
 
   // Fabric: spine/core switch racks across the end of the hall, and the cable trunk along Z over
   // the leaf-rack end of every row, up to them.
+  const double trunkX = rowLen / 2 - netW / 2;
   Prototype spines;
   spines.name = "spine switch racks";
   spines.lod = proxyLod(looks::NIC, 30.0f);
-  placeSwitchRacks(ctx, spineRacks, rowLen, spines);
+  placeSwitchRacks(ctx, spineRacks, rowLen, trunkX, spines);
   Prototype fabric;
   fabric.name = "scale-out fabric (spine/core)";
   fabric.lod = proxyLod(looks::NIC, 25.0f);
   fabric.children.push_back(placeChild(ctx.scene.add(std::move(spines)), dvec3(0.0), "spine"));
-  const double trunkY = dims.meters("row.cable_tray_height") + 0.4;
+  // The trunk goes on from the spines' tray over the rows' leaf-rack end, one level above their
+  // trays, to past the last row; a drop of fibre joins it to each row's tray below.
+  const double trunkY = fabricTrunkLevel_m(dims);
   const double trunkW = dims.meters("row.cable_tray_width");
-  const double trunkX = rowLen / 2 - netW / 2;
-  const double trunkLen = lastRowZ - fabricZ + 1.0;
-  fabric.parts.push_back(boxPart(box, dvec3(trunkX, trunkY, trunkLen / 2),
-                                 dvec3(trunkW, 0.12, trunkLen), looks::CABLE_TRAY,
-                                 "fabric cable trunk"));
-  fabric.parts.push_back(boxPart(box, dvec3(trunkX, trunkY + 0.08, trunkLen / 2),
-                                 dvec3(trunkW * 0.8, 0.06, trunkLen), looks::FIBER,
-                                 "leaf-spine fibre"));
-  const double spanX = std::min(rowLen, spineRacks.racksTotal() * (netW + 0.1));
-  fabric.parts.push_back(boxPart(box, dvec3(rowLen / 2 - spanX / 2, trunkY, 0),
-                                 dvec3(spanX, 0.12, trunkW), looks::CABLE_TRAY,
-                                 "spine cable tray"));
+  Prototype trunk;
+  trunk.name = "fabric trunk to the rows";
+  trunk.lod = proxyLod(looks::CABLE_TRAY, TRUNK_OPEN_PX);
+  addLadderTray(trunk, dims, box, dvec3(trunkX, trunkY, netD / 2),
+                dvec3(trunkX, trunkY, lastRowZ - fabricZ + rackD / 2), trunkW, "fabric trunk");
+  fabric.children.push_back(placeChild(ctx.scene.add(std::move(trunk)), dvec3(0.0), "trunk"));
+  // The drops, apart from the trunk: the fabric station shows the trunk without the rows.
+  Prototype trunkDrops;
+  trunkDrops.name = "fabric trunk drops to the rows";
+  trunkDrops.lod = proxyLod(looks::FIBER, 25.0f);
+  const double rowTrayTop = dims.meters("row.cable_tray_height") + ROW_TRAY_THICKNESS_M / 2;
+  for (size_t i = 0; i < rowTrayZ.size(); ++i) {
+    trunkDrops.parts.push_back(
+        boxPart(box, dvec3(trunkX, (rowTrayTop + trunkY) / 2, rowTrayZ[i] - fabricZ),
+                dvec3(TRUNK_DROP_M, trunkY - rowTrayTop, TRUNK_DROP_M), looks::FIBER,
+                "trunk drop to row" + std::to_string(i)));
+  }
+  fabric.children.push_back(
+      placeChild(ctx.scene.add(std::move(trunkDrops)), dvec3(0.0), "trunk_drops"));
   p.children.push_back(
       placeChild(ctx.scene.add(std::move(fabric)), dvec3(0, 0, fabricZ), HALL_FABRIC));
 
@@ -437,35 +463,118 @@ PrototypeId buildCoolingPlant(BuildContext& ctx, const CoolingPlantDesc& desc) {
                                     "dry_cooler" + std::to_string(i)));
   }
   const double pumpX = L + 4.0 + pumpL / 2;
-  for (int i = 0; i < desc.pumps; ++i) {
-    p.children.push_back(placeChild(pumpId, dvec3(pumpX, 0, -yardD / 2 + 3.0 + i * (pumpD + 1.5)),
-                                    "pump" + std::to_string(i)));
-  }
-  p.parts.push_back(boxPart(
-      box, dvec3(pumpX, 0.04, -yardD / 2 + 3.0 + (desc.pumps - 1) * (pumpD + 1.5) / 2),
-      dvec3(pumpL + 1.0, 0.08, desc.pumps * (pumpD + 1.5)), looks::DARK_STEEL, "pump skid"));
+  const double pumpAxisY = pumpD / 2 + 0.2;  // the pump's shaft over its plinth (buildPump above)
+  // The skid at the yard's +Z end, the end the station looks from.
+  const auto pumpZ = [&](int i) { return yardD / 2 - 3.0 - i * (pumpD + 1.5); };
+  for (int i = 0; i < desc.pumps; ++i)
+    p.children.push_back(placeChild(pumpId, dvec3(pumpX, 0, pumpZ(i)), "pump" + std::to_string(i)));
+  const double skidZ0 = pumpZ(std::max(0, desc.pumps - 1)) - pumpD, skidZ1 = pumpZ(0) + pumpD;
+  p.parts.push_back(boxPart(box, dvec3(pumpX, 0.04, (skidZ0 + skidZ1) / 2),
+                            dvec3(pumpL + 1.0, 0.08, skidZ1 - skidZ0), looks::DARK_STEEL,
+                            "pump skid"));
+  const double towerX0 = pumpX + pumpL + 2.0 + cellW / 2;
   for (int i = 0; i < desc.coolingTowers; ++i) {
-    p.children.push_back(
-        placeChild(towerId, dvec3(pumpX + pumpL + 2.0 + cellW / 2 + i * (cellW + 3.0), 0, 0),
-                   "cooling_tower" + std::to_string(i)));
+    p.children.push_back(placeChild(towerId, dvec3(towerX0 + i * (cellW + 3.0), 0, 0),
+                                    "cooling_tower" + std::to_string(i)));
   }
-  // The headers cross the road to the hall (the plant sits one hall spacing in front of it).
-  const double pipe = dims.meters("pump.pipe_diameter");
-  const double toHall = dims.meters("campus.hall_spacing");
-  for (int k = 0; k < 2; ++k) {
-    const double x = -0.6 + 1.2 * k;
-    p.parts.push_back(
-        tubePart(cyl, dvec3(x, 1.0, -yardD / 2 - toHall), dvec3(x, 1.0, yardD / 2), pipe,
-                 k == 0 ? looks::COOLANT_SUPPLY : looks::COOLANT_RETURN,
-                 k == 0 ? "facility water supply header" : "facility water return header"));
+
+  // The facility water loop, in insulated pipe (aluminium cladding, a band of the water's colour
+  // every few metres). Warm water from the hall comes in on the return header, outside the
+  // coolers' +X column, to the pump skid's suction; the pumps lift it into the discharge manifold
+  // over the skid, which crosses that column between its last two coolers into the feed header
+  // in the yard's centre lane and goes on to the towers. Every cooler takes its branch from the
+  // feed header and gives its cooled water to the supply header beside it (the cold side low, the
+  // warm side high, so that the branches pass over and under the headers they cross), which runs
+  // back to the hall; the towers' basins drain into it over the return header, past the coolers'
+  // -Z end.
+  const double header = dims.meters("pump.header_diameter");
+  const double branch = dims.meters("pump.branch_diameter");
+  const double toHall = -yardD / 2 - dims.meters("campus.hall_spacing");
+  const double lowY = PIPE_LOW_M, highY = PIPE_HIGH_M;
+  const double supplyX = -CENTRE_LANE_PIPE_X_M, feedX = CENTRE_LANE_PIPE_X_M;
+  const double returnX = pumpX - pumpL / 2 - 1.0;  // between the coolers and the skid
+  const double voluteX = pumpX - 0.2 * pumpL;      // the volute's centre (the pump above)
+  const auto coolerZ = [&](int k) { return -yardD / 2 + 2.0 + pitchZ * (k + 0.5); };
+  const double firstCoolerZ = coolerZ(0), lastCoolerZ = coolerZ(std::max(0, perColumn - 1));
+  const double crossZ = lastCoolerZ - pitchZ / 2;
+  const double towerFeedZ = (crossZ + skidZ0) / 2, basinZ = firstCoolerZ - pitchZ / 2;
+  const double towerFace = towerX0 - cellW / 2;
+  // The branches and the bands only where the plant is near: from the campus they are slivers
+  // under a pixel wide that the rasterizer would shade block by block (the headers stay).
+  Prototype detail;
+  detail.name = "facility water branches and bands";
+  detail.lod.hasProxy = false;
+  detail.lod.hiddenWhenSmall = true;
+  detail.lod.openPixels = PIPE_DETAIL_OPEN_PX;
+  auto pipe = [&](dvec3 a, dvec3 b, double d, bool warm, std::string name) {
+    (d >= header ? p : detail).parts.push_back(tubePart(cyl, a, b, d, looks::INSULATED_PIPE, name));
+    const double len = glm::length(b - a);
+    const int count = std::max(1, int(len / PIPE_BAND_PITCH_M));
+    for (int k = 0; k < count; ++k) {
+      const dvec3 c = a + (b - a) * ((k + 0.5) / count);
+      const dvec3 half = (b - a) / len * (PIPE_BAND_M / 2);
+      detail.parts.push_back(tubePart(cyl, c - half, c + half, d * 1.04,
+                                      warm ? looks::COOLANT_RETURN : looks::COOLANT_SUPPLY,
+                                      name + " band"));
+    }
+  };
+  // The two headers to the hall first: the coolant overlay finds them by these names.
+  const double supplyEnd = lastCoolerZ + branch;
+  pipe(dvec3(supplyX, lowY, toHall), dvec3(supplyX, lowY, supplyEnd), header, false,
+       "facility water supply header");
+  pipe(dvec3(returnX, lowY, toHall), dvec3(returnX, lowY, skidZ1), header, true,
+       "facility water return header");
+  // The skid: suction stubs from the return header to each volute, discharge risers up to the
+  // manifold over the skid.
+  for (int i = 0; i < desc.pumps; ++i) {
+    pipe(dvec3(returnX, pumpAxisY, pumpZ(i)), dvec3(pumpX - pumpL / 2, pumpAxisY, pumpZ(i)), branch,
+         true, "pump suction " + std::to_string(i));
+    pipe(dvec3(voluteX, pumpAxisY, pumpZ(i)), dvec3(voluteX, highY, pumpZ(i)), branch, true,
+         "pump discharge " + std::to_string(i));
   }
-  // Pipe supports under the headers inside the yard, a gravel pad, a fence round it.
-  for (double z = -yardD / 2 + 2.0; z < yardD / 2; z += 6.0) {
-    p.parts.push_back(
-        boxPart(box, dvec3(0, 0.4, z), dvec3(2.0, 0.15, 0.3), looks::DARK_STEEL, "pipe support"));
+  pipe(dvec3(voluteX, highY, crossZ - header / 2), dvec3(voluteX, highY, skidZ1), header, true,
+       "pump discharge manifold");
+  pipe(dvec3(voluteX, highY, crossZ), dvec3(feedX, highY, crossZ), header, true,
+       "dry cooler feed crossing");
+  pipe(dvec3(feedX, highY, firstCoolerZ - branch), dvec3(feedX, highY, crossZ + header / 2), header,
+       true, "dry cooler feed header");
+  for (int i = 0; i < desc.dryCoolers; ++i) {
+    const int col = i / perColumn, k = i % perColumn;
+    const double endX = (col == 0 ? -1 : 1) * 2.0;  // the end frame facing the lane (as placed)
+    const double z = coolerZ(k);
+    pipe(dvec3(feedX, highY, z), dvec3(endX, highY, z), branch, true,
+         "dry cooler feed " + std::to_string(i));
+    pipe(dvec3(endX, lowY, z), dvec3(supplyX, lowY, z), branch, false,
+         "dry cooler outlet " + std::to_string(i));
+  }
+  // The towers in a line, each fed at its face from the discharge manifold (or the tower
+  // before it), its basin drained towards the supply header.
+  for (int i = 0; i < desc.coolingTowers; ++i) {
+    const double x1 = towerFace + i * (cellW + 3.0), x0 = i == 0 ? voluteX : x1 - 3.0;
+    pipe(dvec3(x0, highY, towerFeedZ), dvec3(x1, highY, towerFeedZ), branch, true,
+         "cooling tower feed " + std::to_string(i));
+    pipe(dvec3(i == 0 ? returnX + 1.0 : x0, lowY, basinZ), dvec3(x1, lowY, basinZ), branch, false,
+         "cooling tower basin return " + std::to_string(i));
+  }
+  // The basins' water rises over the return header and drops into the supply header.
+  if (desc.coolingTowers > 0) {
+    const double riseX = returnX + 1.0;
+    pipe(dvec3(riseX, lowY - branch / 2, basinZ), dvec3(riseX, highY, basinZ), branch, false,
+         "cooling tower basin riser");
+    pipe(dvec3(riseX, highY, basinZ), dvec3(supplyX, highY, basinZ), branch, false,
+         "cooling tower basin crossing");
+    pipe(dvec3(supplyX, highY + branch / 2, basinZ), dvec3(supplyX, lowY, basinZ), branch, false,
+         "cooling tower basin drop");
+  }
+  p.children.push_back(placeChild(ctx.scene.add(std::move(detail)), dvec3(0.0), "pipe_detail"));
+  // Pipe supports under the headers in the yard's centre lane, a gravel pad, a fence round it.
+  for (double z = -yardD / 2 + 2.0; z < supplyEnd; z += 6.0) {
+    p.parts.push_back(boxPart(box, dvec3(0, lowY - header / 2 - 0.075, z), dvec3(4.0, 0.15, 0.3),
+                              looks::DARK_STEEL, "pipe support"));
     for (int s = -1; s <= 1; s += 2) {
-      p.parts.push_back(boxPart(box, dvec3(s * 0.95, 0.2, z), dvec3(0.12, 0.4, 0.12),
-                                looks::DARK_STEEL, "pipe support"));
+      p.parts.push_back(boxPart(box, dvec3(s * 1.9, (lowY - header / 2) / 2, z),
+                                dvec3(0.15, lowY - header / 2, 0.15), looks::DARK_STEEL,
+                                "pipe support"));
     }
   }
   const double towersEnd = pumpX + pumpL + 2.0 + desc.coolingTowers * (cellW + 3.0);

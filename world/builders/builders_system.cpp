@@ -14,6 +14,11 @@ namespace {
 // (the rack_back station's framing gives a cartridge about 170 px): half a hall's rows turn their
 // backs to any eye, and every rack's back opened would add 2,000 triangles.
 constexpr float BACK_OPEN_PX = 150.0f;
+// A network rack's fibre riser (drawing sizes): its inset from the rack's front right corner
+// (x, z), its diameter, and the roof's brush grommet it passes through (width, height).
+constexpr glm::dvec2 NETWORK_RISER_INSET_M{0.08, 0.06};
+constexpr double NETWORK_RISER_M = 0.06;
+constexpr glm::dvec2 GROMMET_M{0.14, 0.012};
 // Cable looms drawn per spine cartridge: a stripe pattern dense enough to read as thousands of
 // twinax cables at the rack_back framing (a layout choice, not a cable count).
 constexpr int LOOMS_PER_CARTRIDGE = 8;
@@ -408,11 +413,16 @@ int networkRacksFor(const Dimensions& dims, int switchCount) {
 PrototypeId buildNetworkRack(BuildContext& ctx, int switchCount) {
   std::vector<std::string> names;
   for (int i = 0; i < switchCount; ++i) names.push_back("switch" + std::to_string(i));
-  return buildNetworkRack(ctx, names, "network rack");
+  return buildNetworkRack(ctx, names, "network rack", rowTrayUnderside_m(ctx.dims));
+}
+
+glm::dvec2 networkRiser_m(const Dimensions& dims) {
+  return {dims.meters("network_rack.width") / 2 - NETWORK_RISER_INSET_M.x,
+          dims.meters("network_rack.depth") / 2 - NETWORK_RISER_INSET_M.y};
 }
 
 PrototypeId buildNetworkRack(BuildContext& ctx, const std::vector<std::string>& switches,
-                             const std::string& title) {
+                             const std::string& title, double riserTop_m) {
   const Dimensions& dims = ctx.dims;
   const MeshId box = ctx.meshes.box;
   const double W = dims.meters("network_rack.width"), D = dims.meters("network_rack.depth");
@@ -455,10 +465,13 @@ PrototypeId buildNetworkRack(BuildContext& ctx, const std::vector<std::string>& 
                               dvec3(swW - 0.002, 0.001, swD - 0.006), SWITCH_FAR,
                               "switch stack top"));
   }
-  p.parts.push_back(
-      tubePart(ctx.meshes.cylinder,
-               dvec3(W / 2 - 0.08, std::max(0.1, H - 0.2 - (count + 1) * pitch), D / 2 - 0.06),
-               dvec3(W / 2 - 0.08, H + 0.6, D / 2 - 0.06), 0.06, looks::FIBER, "fibre bundle"));
+  const glm::dvec2 riser = networkRiser_m(dims);
+  p.parts.push_back(tubePart(
+      ctx.meshes.cylinder, dvec3(riser.x, std::max(0.1, H - 0.2 - (count + 1) * pitch), riser.y),
+      dvec3(riser.x, riserTop_m, riser.y), NETWORK_RISER_M, looks::FIBER, "fibre bundle"));
+  p.parts.push_back(boxPart(box, dvec3(riser.x, H + GROMMET_M.y / 2, riser.y),
+                            dvec3(GROMMET_M.x, GROMMET_M.y, GROMMET_M.x), looks::NIC,
+                            "roof brush grommet"));
   return ctx.scene.add(std::move(p));
 }
 
@@ -566,8 +579,8 @@ PrototypeId buildRow(BuildContext& ctx, const RowDesc& desc) {
   for (int r = 0; r < leafRacks; ++r) {
     const auto first = leaves.begin() + long(std::min(leaves.size(), r * perRack));
     const auto last = leaves.begin() + long(std::min(leaves.size(), (r + 1) * perRack));
-    const PrototypeId leafRack =
-        buildNetworkRack(ctx, std::vector<std::string>(first, last), "network rack");
+    const PrototypeId leafRack = buildNetworkRack(ctx, std::vector<std::string>(first, last),
+                                                  "network rack", rowTrayUnderside_m(dims));
     p.children.push_back(
         placeChild(leafRack, dvec3(x + netW / 2, 0, 0),
                    r == 0 ? std::string("leaf_rack") : "leaf_rack" + std::to_string(r)));
@@ -576,8 +589,9 @@ PrototypeId buildRow(BuildContext& ctx, const RowDesc& desc) {
   // Overhead: the cable tray over the fronts, coolant pipes over the backs.
   const double trayY = dims.meters("row.cable_tray_height");
   const double trayW = dims.meters("row.cable_tray_width");
-  p.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, trayY, 0.25), dvec3(length, 0.1, trayW),
-                            looks::CABLE_TRAY, "overhead cable tray"));
+  p.parts.push_back(boxPart(ctx.meshes.box, dvec3(0, trayY, ROW_TRAY_Z_M),
+                            dvec3(length, ROW_TRAY_THICKNESS_M, trayW), looks::CABLE_TRAY,
+                            "overhead cable tray"));
   const double pipe = dims.meters("nvl72_rack.manifold_diameter") * 3;
   for (int k = 0; k < 2; ++k) {
     const double z = -0.35 - 0.15 * k, y = H + 0.3 + 0.15 * k;

@@ -162,12 +162,14 @@ std::vector<StationSpec> commonSpecs(const SystemLayout& system, SpecText& t) {
   return {
       {"row", "Scalable unit", t.rowText.c_str(), "hall0/row0", true, glm::dvec3(0.55, 0.35, 1.0),
        1.4, nullptr, "row*"},
+      // The trunk to the rows stays in the studio (not framed): it leaves the frame for them.
       {"fabric", "Scale-out fabric", "spine switch racks and the overhead cable trunk to every row",
-       "hall0/fabric/spine", true, glm::dvec3(0.6, 0.35, 1.0), 1.25},
+       "hall0/fabric/spine", true, glm::dvec3(0.6, 0.35, 1.0), 1.25, nullptr, "trunk"},
       {"hall", "Data hall", "rows of racks in cold/hot aisle pairs, the fabric, the gallery table",
        "hall0", true, high, 1.0, nullptr, "hall*"},
+      // The hall's shell stays in the studio: the headers run across the road into it.
       {"cooling", "Cooling plant", "dry coolers, pumps, facility water headers, cooling towers",
-       "cooling0", true, high, 1.0, nullptr, "cooling*"},
+       "cooling0", true, high, 1.0, nullptr, "cooling* building0"},
       // One hall with its cooling yard, generator yard and the substation in front, seen from past
       // its -X end at 28 degrees; the other halls recede behind it into the dusk haze.
       {"campus",
