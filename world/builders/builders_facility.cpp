@@ -20,7 +20,14 @@ using glm::dvec3;
 // that it shows at the station's distance.
 constexpr double SECTION_WALL_M = 1.2;  // the cut walls on the camera's sides of a hall
 constexpr double JOINT_PITCH_M = 6.0;   // slab joints
-constexpr double LIGHT_BELOW_ROOF_M = 0.4;
+// The hall's ceiling (drawing sizes): the trusses' top under the roof, their steel sections, the
+// light strips' carrier runners (along Z, this far apart) and how far below them the strips hang;
+// the ceiling opens only near (the hall station), like the drops.
+constexpr double TRUSS_BELOW_ROOF_M = 0.1;
+constexpr double TRUSS_STEEL_M = 0.12;
+constexpr double RUNNER_PITCH_M = 6.0;
+constexpr double LIGHT_HANG_M = 0.6;
+constexpr float CEILING_OPEN_PX = 300.0f;
 // The cooling yard's insulated pipes (drawing sizes): the cold side's axis height and the warm
 // side's (above the cold pipes they cross, below the coolers' fan decks), the supply and feed
 // headers either side of the yard's centre lane, and the colour bands on the cladding.
@@ -191,6 +198,68 @@ void addLampPosts(Prototype& p, MeshId box, const dvec3& from, const dvec3& to, 
   }
 }
 
+namespace {
+
+// The carrier runners' axis height under the trusses, and the light strips' under the hangers.
+double runnerY_m(const Dimensions& dims) {
+  return dims.meters("hall.wall_height") - TRUSS_BELOW_ROOF_M -
+         dims.meters("hall.roof_truss_depth") - TRUSS_STEEL_M / 2;
+}
+double lightStripY_m(const Dimensions& dims) {
+  return runnerY_m(dims) - LIGHT_HANG_M - 0.03;
+}
+
+// The hall's ceiling, `innerW` x `innerD` inside its walls: a steel roof truss across X on every
+// column line (a column at its +X end, where the cutaway's wall is low; the -X wall's columns
+// carry the other), carrier runners along Z under the trusses, and the rods the light strips
+// (the hall's own parts, at `stripZ`) hang from.
+PrototypeId buildHallCeiling(BuildContext& ctx, double innerW, double innerD, double rowLen,
+                             const std::vector<double>& stripZ) {
+  const Dimensions& dims = ctx.dims;
+  const MeshId box = ctx.meshes.box;
+  const double wallH = dims.meters("hall.wall_height"), pitch = dims.meters("hall.column_pitch");
+  const double depth = dims.meters("hall.roof_truss_depth"), t = TRUSS_STEEL_M;
+  const double top = wallH - TRUSS_BELOW_ROOF_M, bottom = top - depth;
+  Prototype c;
+  c.name = "hall ceiling: trusses, runners, light hangers";
+  c.lod.hasProxy = false;
+  c.lod.hiddenWhenSmall = true;
+  c.lod.openPixels = CEILING_OPEN_PX;
+  const double span = innerW - 1.2;  // between the two columns' faces
+  const double x0 = -innerW / 2 + 0.6;
+  for (double z = -innerD / 2 + pitch; z < innerD / 2 - 1.0; z += pitch) {
+    c.parts.push_back(boxPart(box, dvec3(innerW / 2 - 0.3, wallH / 2, z), dvec3(0.6, wallH, 0.6),
+                              looks::CONCRETE, "column"));
+    for (const double y : {top - t / 2, bottom + t / 2})
+      c.parts.push_back(
+          boxPart(box, dvec3(0, y, z), dvec3(span, t, t), looks::DARK_STEEL, "roof truss chord"));
+    // Warren web: diagonals a truss depth apart, alternating.
+    const int bays = std::max(1, int(std::round(span / depth)));
+    const double bay = span / bays;
+    for (int k = 0; k < bays; ++k) {
+      const double xa = x0 + k * bay, xb = xa + bay;
+      const bool up = k % 2 == 0;
+      c.parts.push_back(tubePart(ctx.meshes.cylinderLow, dvec3(xa, up ? bottom : top, z),
+                                 dvec3(xb, up ? top : bottom, z), t * 0.6, looks::DARK_STEEL,
+                                 "roof truss web"));
+    }
+  }
+  const double runnerY = runnerY_m(dims);
+  const int runners = std::max(1, int(rowLen / RUNNER_PITCH_M));
+  for (int r = 0; r <= runners; ++r) {
+    const double x = -rowLen / 2 + rowLen * r / runners;
+    c.parts.push_back(boxPart(box, dvec3(x, runnerY, 0), dvec3(t * 0.5, t, innerD),
+                              looks::DARK_STEEL, "light carrier runner"));
+    for (const double z : stripZ) {
+      c.parts.push_back(boxPart(box, dvec3(x, runnerY - LIGHT_HANG_M / 2, z),
+                                dvec3(0.02, LIGHT_HANG_M, 0.02), looks::STEEL, "light hanger"));
+    }
+  }
+  return ctx.scene.add(std::move(c));
+}
+
+}  // namespace
+
 PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   const Dimensions& dims = ctx.dims;
   const MeshId box = ctx.meshes.box;
@@ -284,6 +353,7 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
   const double zoneZ = -innerD / 2 + margin + netD + frontZone / 2;
   double z = -innerD / 2 + margin + netD + frontZone + rackD / 2;
   std::vector<double> rowTrayZ;  // each row's cable tray, across the hall
+  std::vector<double> stripZ;    // the light strips over the cold aisles and the front zone
   for (int i = 0; i < rows; ++i) {
     PrototypeId row = i == rows - 1 ? lastRow : fullRow;
     if (i == 0 && desc.hero) row = heroRow;
@@ -305,15 +375,20 @@ PrototypeId buildHall(BuildContext& ctx, const HallDesc& desc) {
         p.children.push_back(
             placeChild(*containment, dvec3(0, 0, aisleZ), "hot_aisle" + std::to_string(i / 2)));
       } else {
-        p.parts.push_back(boxPart(box, dvec3(0, wallH - LIGHT_BELOW_ROOF_M, aisleZ),
-                                  dvec3(rowLen, 0.06, 0.2), looks::LIGHT_STRIP, "light strip"));
+        stripZ.push_back(aisleZ);
       }
       z += rackD + gap;
     }
   }
   const double lastRowZ = z;
-  p.parts.push_back(boxPart(box, dvec3(0, wallH - LIGHT_BELOW_ROOF_M, zoneZ),
-                            dvec3(rowLen, 0.06, 0.2), looks::LIGHT_STRIP, "light strip"));
+  stripZ.push_back(zoneZ);
+  // The strips themselves stay the hall's own parts: they light the hall at any size.
+  for (const double sz : stripZ) {
+    p.parts.push_back(boxPart(box, dvec3(0, lightStripY_m(dims), sz), dvec3(rowLen, 0.06, 0.2),
+                              looks::LIGHT_STRIP, "light strip"));
+  }
+  p.children.push_back(
+      placeChild(buildHallCeiling(ctx, innerW, innerD, rowLen, stripZ), dvec3(0.0), "ceiling"));
 
   // Fabric: spine/core switch racks across the end of the hall, and the cable trunk along Z over
   // the leaf-rack end of every row, up to them.

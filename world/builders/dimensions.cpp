@@ -203,6 +203,7 @@ const std::vector<Required>& requiredFigures() {
       {"gallery.table_depth", Kind::Length},
       {"gallery.table_height", Kind::Length},
       {"hall.column_pitch", Kind::Length},
+      {"hall.roof_truss_depth", Kind::Length},
       {"cooling_tower.cells", Kind::Number},
       {"cooling_tower.fan_diameter", Kind::Length},
       {"generator.length", Kind::Length},
