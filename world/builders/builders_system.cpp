@@ -18,6 +18,10 @@ constexpr float BACK_OPEN_PX = 150.0f;
 // (x, z), its diameter, and the roof's brush grommet it passes through (width, height).
 constexpr glm::dvec2 NETWORK_RISER_INSET_M{0.08, 0.06};
 constexpr double NETWORK_RISER_M = 0.06;
+// A 1U blanking panel (drawing sizes): its sheet and the seam between two.
+constexpr double BLANK_PANEL_M = 0.003;
+constexpr double BLANK_GAP_M = 0.001;
+constexpr float BLANKS_OPEN_PX = 200.0f;
 constexpr glm::dvec2 GROMMET_M{0.14, 0.012};
 // Cable looms drawn per spine cartridge: a stripe pattern dense enough to read as thousands of
 // twinax cables at the rack_back framing (a layout choice, not a cable count).
@@ -291,6 +295,26 @@ PrototypeId buildNvl72Rack(BuildContext& ctx, const RackDesc& desc) {
   while (computeIndex < computeTrays) placeCompute();
   const double spineBottom = y;
   while (shelfIndex < shelves) place(power, "power_shelf" + std::to_string(shelfIndex++), 0);
+  // The rack units the stack leaves free above and below it (its 48U against 8 shelves and 27
+  // trays) are closed by 1U blanking panels in the trays' front plane, as a rack is kept so that
+  // hot air cannot come back round to the fronts: the bays read filled, not empty. They open
+  // only near (the rack station), where they are seen: in the row's racks they would only draw
+  // over the dark bays again.
+  Prototype blanks;
+  blanks.name = "blanking panels";
+  blanks.lod.hasProxy = false;
+  blanks.lod.hiddenWhenSmall = true;
+  blanks.lod.openPixels = BLANKS_OPEN_PX;
+  const double blankZ = trayZ + trayD / 2 - BLANK_PANEL_M / 2;
+  for (const auto& [from, to] : {std::pair{stackTop, H - cap}, std::pair{cap, y}}) {
+    for (double u = from; u + U <= to + 1e-9; u += U) {
+      blanks.parts.push_back(boxPart(box, dvec3(0, u + U / 2, blankZ),
+                                     dvec3(trayW, U - BLANK_GAP_M, BLANK_PANEL_M), looks::NIC,
+                                     "1U blanking panel"));
+    }
+  }
+  if (!blanks.parts.empty())
+    p.children.push_back(placeChild(ctx.scene.add(std::move(blanks)), dvec3(0.0), "blanks"));
   // The stack's top, seen from above through the open front between the cap and the top shelf:
   // the shelves' and trays' proxies draw their ends alone (ProxyFaces::Ends). Just under the top
   // shelf's lid, which hides it when the shelf opens.
