@@ -109,6 +109,11 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
       calc::coolantMassFlow_kg_per_s(racksPerCdu * c.rackMaxPower_W,
                                      fac.coolantSpecificHeat_J_per_kg_K, fac.coolantDeltaT_K),
       fac.coolantSupply_C};
+  // A GPU's cold plate takes the share of that flow its TDP takes of the rack's maximum power.
+  e->m_plate = {figures->coldPlateCoolantMass_kg, fac.coolantSpecificHeat_J_per_kg_K,
+                calc::coolantMassFlow_kg_per_s(
+                    c.specs.gpu.tdp_W, fac.coolantSpecificHeat_J_per_kg_K, fac.coolantDeltaT_K),
+                fac.coolantSupply_C};
   const double gpuTdp_W = c.specs.gpu.tdp_W;
   e->m_otherRackLoad_W =
       figures->rackOtherLoadFraction * std::max(0.0, c.rackMaxPower_W - c.gpusPerRack * gpuTdp_W);
@@ -118,6 +123,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   e->m_gpuUtil.assign(gpus, 0);
   e->m_gpuPower_W.assign(gpus, 0);
   e->m_gpuJunction_C.assign(gpus, static_cast<float>(fac.coolantSupply_C));  // idle, at the loop
+  e->m_gpuColdPlate_C.assign(gpus, static_cast<float>(fac.coolantSupply_C));
   e->m_gpuHbm_Bps.assign(gpus, 0);
   e->m_gpuKv.assign(gpus, 0);
   e->m_gpuSpeed.assign(gpus, 1.0f);
@@ -129,6 +135,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   e->m_cduFlow.assign(c.cdus, 1.0f);
   e->m_cduClock.assign(c.cdus, 1.0f);
   e->m_cduHeat_W.assign(c.cdus, 0);
+  e->m_cduHottestPlate_C.assign(c.cdus, fac.coolantSupply_C);
   e->m_cduHostsWork.assign(c.cdus, 0);
   for (uint32_t g = 0; g < gpus; ++g) {
     const bool works = e->training() ? e->m_training.stageOfGpu[g] != NOT_IN_JOB
@@ -163,13 +170,16 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   } else {
     e->inferencePower();
   }
-  // Start every loop at the equilibrium of the first step's heat.
+  // Start every loop and cold plate at the equilibrium of the first step's heat.
   for (uint32_t r = 0; r < c.racks; ++r) e->m_cduHeat_W[c.rackCdu[r]] += e->m_rackPower_W[r];
-  for (uint32_t k = 0; k < c.cdus; ++k)
-    e->m_cduLoop_C[k] = static_cast<float>(
-        fac.coolantSupply_C + calc::coolantTemperatureRise_K(e->m_cduHeat_W[k],
-                                                             e->m_loop.designFlow_kg_per_s,
-                                                             e->m_loop.specificHeat_J_per_kg_K));
+  const auto settled = [](const CoolingLoop& loop, double heat_W) {
+    return static_cast<float>(loop.supply_C +
+                              calc::coolantTemperatureRise_K(heat_W, loop.designFlow_kg_per_s,
+                                                             loop.specificHeat_J_per_kg_K));
+  };
+  for (uint32_t k = 0; k < c.cdus; ++k) e->m_cduLoop_C[k] = settled(e->m_loop, e->m_cduHeat_W[k]);
+  for (uint32_t g = 0; g < gpus; ++g)
+    e->m_gpuColdPlate_C[g] = settled(e->m_plate, e->m_gpuPower_W[g]);
   e->aggregate();
   return R(std::move(e));
 }
@@ -494,14 +504,24 @@ void Engine::thermal(double dt_s) {
     m_itEnergy_J += m_cduHeat_W[k] * dt_s;
     m_heatRemoved_J += engine::heatRemoved_J(m_loop, start, end, m_cduFlow[k], dt_s);
     m_cduLoop_C[k] = float(end);
-    m_cduClock[k] =
-        float(throttleFactor(end, c.specs.gpu.tdp_W, fac.junctionToCoolant_K_per_W,
-                             m_figures.throttleJunction_C, m_figures.throttleMinClockFraction));
   }
-  for (uint32_t g = 0; g < c.gpuCount(); ++g)
-    m_gpuJunction_C[g] =
-        float(calc::junctionTemperature_C(m_cduLoop_C[c.rackCdu[c.gpus[g].rack.index]],
-                                          m_gpuPower_W[g], fac.junctionToCoolant_K_per_W));
+  // Each cold plate at its CDU's flow; the hottest plate of a CDU sets its GPUs' clock.
+  std::vector<double>& hottest_C = m_cduHottestPlate_C;
+  std::fill(hottest_C.begin(), hottest_C.end(), fac.coolantSupply_C);
+  for (uint32_t g = 0; g < c.gpuCount(); ++g) {
+    const uint32_t k = c.rackCdu[c.gpus[g].rack.index];
+    const double plate_C =
+        loopTemperatureAfter_C(m_plate, m_gpuColdPlate_C[g], m_gpuPower_W[g], m_cduFlow[k], dt_s);
+    m_gpuColdPlate_C[g] = float(plate_C);
+    const double coolant_C = 0.5 * (m_plate.supply_C + plate_C);  // the plate's mean
+    m_gpuJunction_C[g] = float(
+        calc::junctionTemperature_C(coolant_C, m_gpuPower_W[g], fac.junctionToCoolant_K_per_W));
+    hottest_C[k] = std::max(hottest_C[k], coolant_C);
+  }
+  for (uint32_t k = 0; k < c.cdus; ++k)
+    m_cduClock[k] =
+        float(throttleFactor(hottest_C[k], c.specs.gpu.tdp_W, fac.junctionToCoolant_K_per_W,
+                             m_figures.throttleJunction_C, m_figures.throttleMinClockFraction));
 }
 
 void Engine::step() {
@@ -642,6 +662,7 @@ Snapshot Engine::snapshot() const {
   s.gpuUtilisation = m_gpuUtil;
   s.gpuPower_W = m_gpuPower_W;
   s.gpuJunction_C = m_gpuJunction_C;
+  s.gpuColdPlate_C = m_gpuColdPlate_C;
   s.gpuHbm_Bps = m_gpuHbm_Bps;
   s.gpuKvOccupancy = m_gpuKv;
   s.linkUtilisation = *m_linkUtil;
@@ -770,6 +791,7 @@ uint64_t Engine::stateHash() const {
   h = fnv(h, &m_lastStepTime_s, sizeof m_lastStepTime_s);
   h = fnvVec(h, m_gpuPower_W);
   h = fnvVec(h, m_gpuJunction_C);
+  h = fnvVec(h, m_gpuColdPlate_C);
   h = fnvVec(h, m_rackPower_W);
   h = fnvVec(h, m_rackMeanPower_W);
   h = fnvVec(h, m_rackWindowEnergy_J);

@@ -153,7 +153,8 @@ class Engine {
   TrainingPlan m_training;
   InferencePlan m_inferencePlan;
   InferenceService m_service;
-  CoolingLoop m_loop;
+  CoolingLoop m_loop;   // one CDU's secondary loop
+  CoolingLoop m_plate;  // one GPU's cold plate, at its share of the CDU's design flow
   double m_otherRackLoad_W = 0;
   double m_designIt_W = 0;
 
@@ -198,6 +199,7 @@ class Engine {
 
   // Per-id hot arrays.
   std::vector<float> m_gpuUtil, m_gpuPower_W, m_gpuJunction_C, m_gpuHbm_Bps, m_gpuKv;
+  std::vector<float> m_gpuColdPlate_C;  // coolant leaving the GPU's cold plate
   std::vector<uint8_t> m_switchPaused;
   std::vector<float> m_rackPower_W;
   // Rack power averaged over the last closed window (before the first closes: the open one so
@@ -208,6 +210,7 @@ class Engine {
   bool m_windowClosed = false;
   std::vector<float> m_cduLoop_C, m_cduFlow, m_cduClock;
   std::vector<double> m_cduHeat_W;
+  std::vector<double> m_cduHottestPlate_C;  // the mean coolant of the CDU's hottest cold plate
 
   double m_nvlinkBytes = 0, m_fabricBytes = 0;
   double m_itEnergy_J = 0, m_heatRemoved_J = 0;

@@ -34,6 +34,7 @@ Result<EngineFigures> loadEngineFigures(const Catalog& catalog) {
   read(catalog, "power.facility_fixed_overhead_fraction", 0, 1, f.facilityFixedOverheadFraction, e);
   read(catalog, "thermal.racks_per_cdu", 1, 0, f.racksPerCdu, e);
   read(catalog, "thermal.cdu_loop_mass_kg", 1e-3, 0, f.cduLoopMass_kg, e);
+  read(catalog, "thermal.cold_plate_coolant_mass_kg", 1e-4, 0, f.coldPlateCoolantMass_kg, e);
   read(catalog, "thermal.gpu_throttle_junction_C", 0, 200, f.throttleJunction_C, e);
   read(catalog, "thermal.throttle_min_clock_fraction", 0.01, 1, f.throttleMinClockFraction, e);
   read(catalog, "thermal.pump_trip_remaining_flow_fraction", 0, 1, f.pumpTripRemainingFlowFraction,

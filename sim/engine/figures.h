@@ -16,6 +16,7 @@ struct EngineFigures {
   double facilityFixedOverheadFraction = 0;  // of design overhead IT x (PUE - 1)
   double racksPerCdu = 0;
   double cduLoopMass_kg = 0;
+  double coldPlateCoolantMass_kg = 0;  // per GPU
   double throttleJunction_C = 0;
   double throttleMinClockFraction = 0;
   double pumpTripRemainingFlowFraction = 0;

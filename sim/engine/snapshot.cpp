@@ -29,6 +29,7 @@ std::string checkSnapshot(const Snapshot& s) {
       checkArray("gpu_utilisation", s.gpuUtilisation, "share"),
       checkArray("gpu_power_W", s.gpuPower_W, "W"),
       checkArray("gpu_junction_C", s.gpuJunction_C, "C"),
+      checkArray("gpu_cold_plate_C", s.gpuColdPlate_C, "C"),
       checkArray("gpu_hbm_Bps", s.gpuHbm_Bps, "B/s"),
       checkArray("gpu_kv_occupancy", s.gpuKvOccupancy, "share"),
       checkArray("link_utilisation", s.linkUtilisation, "share"),
@@ -109,23 +110,32 @@ RackCoolant rackCoolant(const Snapshot& snapshot, uint32_t rack) {
   RackCoolant out;
   out.supply_C = c.specs.facility.coolantSupply_C;
   out.rackOutlet_C = out.loopReturn_C = out.facilityReturn_C = out.supply_C;
-  if (rack >= c.racks || rack >= snapshot.rackPower_W.size() || snapshot.cduLoop_C.empty())
+  if (rack >= c.racks || rack >= snapshot.rackPower_W.size() || snapshot.cduLoop_C.empty() ||
+      snapshot.gpuColdPlate_C.size() < size_t(rack + 1) * c.gpusPerRack)
     return out;
   out.cdu = c.rackCdu[rack];
   out.flowFraction = snapshot.cduFlowFraction[out.cdu];
   out.rackHeat_W = snapshot.rackPower_W[rack];
-  double cduHeat_W = 0;
-  uint32_t cduRacks = 0;
-  for (uint32_t r = 0; r < c.racks && r < snapshot.rackPower_W.size(); ++r) {
-    if (c.rackCdu[r] != out.cdu) continue;
-    cduHeat_W += snapshot.rackPower_W[r];
-    ++cduRacks;
+  // The return manifold mixes the rack's flows: its GPUs' cold plates (each its TDP's share of the
+  // rack's design flow, as the engine keeps them) and the rest of the rack's cold plates (the
+  // remaining share, carrying the rest of its heat, taken as settled).
+  double gpuRise_K = 0, gpu_W = 0;
+  for (uint32_t g = rack * c.gpusPerRack; g < (rack + 1) * c.gpusPerRack; ++g) {
+    gpuRise_K += snapshot.gpuColdPlate_C[g] - out.supply_C;
+    gpu_W += snapshot.gpuPower_W.size() > g ? snapshot.gpuPower_W[g] : 0.0f;
   }
+  const double designRise_K = c.specs.facility.coolantDeltaT_K;
+  const double gpuShare =
+      c.rackMaxPower_W > 0
+          ? std::min(1.0, double(c.gpusPerRack) * c.specs.gpu.tdp_W / c.rackMaxPower_W)
+          : 1.0;
+  const double otherRise_K = gpuShare < 1 && out.flowFraction > 0
+                                 ? std::max(0.0, out.rackHeat_W - gpu_W) * designRise_K /
+                                       ((1 - gpuShare) * c.rackMaxPower_W * out.flowFraction)
+                                 : 0.0;
+  out.rackOutlet_C = out.supply_C + gpuShare * gpuRise_K / std::max(1u, c.gpusPerRack) +
+                     (1 - gpuShare) * otherRise_K;
   const double loop_C = snapshot.cduLoop_C[out.cdu];
-  const double meanRack_W = cduRacks ? cduHeat_W / double(cduRacks) : 0.0;
-  // The loop's return mixes its racks' outlets: a rack above the mean heats its outlet more.
-  const double rackShare = meanRack_W > 0 ? out.rackHeat_W / meanRack_W : 1.0;
-  out.rackOutlet_C = out.supply_C + (loop_C - out.supply_C) * rackShare;
   out.loopReturn_C = loop_C;
   // Heat carried now, flow x c_p x (loop - supply), over the facility's design flow x c_p.
   out.facilityReturn_C = out.supply_C + out.flowFraction * (loop_C - out.supply_C);

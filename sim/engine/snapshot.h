@@ -52,6 +52,7 @@ struct Snapshot {
   std::span<const float> gpuUtilisation;  // by GpuId: tensor-core busy share
   std::span<const float> gpuPower_W;
   std::span<const float> gpuJunction_C;
+  std::span<const float> gpuColdPlate_C;  // coolant leaving the GPU's cold plate
   std::span<const float> gpuHbm_Bps;
   std::span<const float> gpuKvOccupancy;  // inference: the replica's KV share; 0 in training
   // By GpuId, 1 where a trace replay (sim/trace/replay.h) has no trace for the GPU: shown as "no

@@ -25,10 +25,10 @@ double heatRemoved_J(const CoolingLoop& loop, double startLoop_C, double endLoop
   return flow * loop.specificHeat_J_per_kg_K * (mean_C - loop.supply_C) * dt_s;
 }
 
-double throttleFactor(double loop_C, double tdp_W, double resistance_K_per_W, double limit_C,
+double throttleFactor(double coolant_C, double tdp_W, double resistance_K_per_W, double limit_C,
                       double minClock) {
   if (tdp_W <= 0 || resistance_K_per_W <= 0) return 1.0;
-  const double allowed_W = (limit_C - loop_C) / resistance_K_per_W;
+  const double allowed_W = (limit_C - coolant_C) / resistance_K_per_W;
   return std::clamp(allowed_W / tdp_W, minClock, 1.0);
 }
 

@@ -1,7 +1,12 @@
-// First-order cooling: each CDU's secondary loop is one well-mixed thermal mass M (kg) that the
-// racks heat and the CDU cools by pumping ṁ (kg/s) through a heat exchanger that returns it at
-// the supply temperature: M c_p dT/dt = P - ṁ c_p (T - T_supply). GPUs see the loop temperature;
-// junction T_j = T_loop + P R_th (sim/calc/power.h), and clocks throttle to keep T_j at the limit.
+// First-order cooling, at two sizes of the same equation M c_p dT/dt = P - ṁ c_p (T - T_supply)
+// (a well-mixed mass M heated by P and flushed by ṁ, its inflow at the supply temperature):
+// - each CDU's secondary loop (M ~ 1 m3): its racks heat it, the CDU's heat exchanger returns it
+//   at the supply temperature; its temperature is the loop's return, and what the facility water
+//   carries away;
+// - each GPU's cold plate (M ~ 50 mL): fed at the CDU's supply temperature by its share of the
+//   CDU's flow, so a pump trip heats the plate's coolant within seconds. The junction sits on the
+//   plate's mean coolant, T_j = (T_supply + T_plate) / 2 + P R_th (sim/calc/power.h), and clocks
+//   throttle to keep the hottest plate's GPU at the limit.
 #pragma once
 
 namespace sim::engine {
@@ -20,8 +25,9 @@ double loopTemperatureAfter_C(const CoolingLoop& loop, double loop_C, double hea
 /// Heat the CDU carries away over a step from its start and end loop temperatures (trapezoid).
 double heatRemoved_J(const CoolingLoop& loop, double startLoop_C, double endLoop_C,
                      double flowFraction, double dt_s);
-/// Clock share (minClock..1) that keeps a GPU at full-load power `tdp_W` under `limit_C`.
-double throttleFactor(double loop_C, double tdp_W, double resistance_K_per_W, double limit_C,
+/// Clock share (minClock..1) that keeps a GPU at full-load power `tdp_W` on coolant at
+/// `coolant_C` under `limit_C`.
+double throttleFactor(double coolant_C, double tdp_W, double resistance_K_per_W, double limit_C,
                       double minClock);
 /// Facility overhead at IT load `it_W`: a fixed share of the design overhead plus the rest in
 /// proportion to load, so PUE rises at part load (The Green Grid WP#49).

@@ -78,19 +78,54 @@ TEST(EngineThermal, PueRisesAtPartLoadAndFacilityPowerFollowsIt) {
   EXPECT_LT(atBest.facility_W, c.facilityBudget_W);
 }
 
-TEST(EngineThermal, JunctionIsLoopPlusPowerTimesResistance) {
+TEST(EngineThermal, JunctionSitsOnItsColdPlatesMeanCoolant) {
   auto e = enginetest::makeBuiltin("training_405b");
   ASSERT_TRUE(e);
   e->advanceTo(2.0);
   const Snapshot s = e->snapshot();
   const Cluster& c = e->cluster();
   const double r = c.specs.facility.junctionToCoolant_K_per_W;
+  const double supply_C = c.specs.facility.coolantSupply_C;
   for (uint32_t g : {0u, 100u, 5000u, 16415u}) {
-    const uint32_t cdu = c.rackCdu[c.gpus[g].rack.index];
-    EXPECT_NEAR(s.gpuJunction_C[g], s.cduLoop_C[cdu] + s.gpuPower_W[g] * r, 1e-3);
+    // The plate's coolant enters at the supply temperature and leaves at gpuColdPlate_C.
+    const double mean_C = 0.5 * (supply_C + s.gpuColdPlate_C[g]);
+    EXPECT_NEAR(s.gpuJunction_C[g], mean_C + s.gpuPower_W[g] * r, 1e-3);
   }
   // Spare GPUs (the last rack's 32 beyond the job's 16,384) idle.
   EXPECT_NEAR(s.gpuPower_W[16415], e->figures().gpuIdleFraction * c.specs.gpu.tdp_W, 1e-3);
+}
+
+TEST(EngineThermal, AColdPlateFollowsItsFlowWithinSeconds) {
+  // An idle GPU draws constant power, so its plate obeys M c dT/dt = P - f m c (T - T_supply)
+  // exactly: at design flow it sits at T_supply + P / (m c); once its CDU's pump trips to the
+  // fraction f it heads for T_supply + P / (f m c) with time constant M / (f m). The plate's
+  // design flow m is its share of the CDU's: the GPU's TDP at the design coolant rise.
+  sim::engine::EngineDesc d = *sim::engine::builtinScenario("training_405b");
+  auto probe = enginetest::make(d);
+  ASSERT_TRUE(probe);
+  const Cluster& pc = probe->cluster();
+  const uint32_t spare = pc.gpuCount() - 1;  // beyond the job's 16,384 GPUs: idle all along
+  const uint32_t cdu = pc.rackCdu[pc.gpus[spare].rack.index];
+  const double dt = d.dt_s, tripAt = 10.05;  // between two steps: the first tripped starts at 10.1
+  d.faults = {{.kind = FaultKind::PumpTrip, .start_s = tripAt, .end_s = 600, .target = cdu}};
+  auto e = enginetest::make(d);
+  ASSERT_TRUE(e);
+  const Cluster& c = e->cluster();
+  const auto& fac = c.specs.facility;
+  const double idle_W = e->figures().gpuIdleFraction * c.specs.gpu.tdp_W;
+  const double flow =
+      c.specs.gpu.tdp_W / (fac.coolantSpecificHeat_J_per_kg_K * fac.coolantDeltaT_K);
+  const double f = e->figures().pumpTripRemainingFlowFraction;
+  const double mass = e->figures().coldPlateCoolantMass_kg;
+  const double design_K = idle_W / (flow * fac.coolantSpecificHeat_J_per_kg_K);
+  e->advanceTo(tripAt);
+  EXPECT_NEAR(e->snapshot().gpuColdPlate_C[spare], fac.coolantSupply_C + design_K, 1e-3);
+  const double tau = mass / (f * flow);
+  ASSERT_LT(tau, 30.0) << "a plate of 50 mL turns over in seconds, even at a tripped pump's flow";
+  e->advanceTo(tripAt + 2 * tau);
+  const double tripped_s = e->snapshot().time_s - (std::ceil(tripAt / dt) * dt);
+  const double expected_K = design_K / f + (design_K - design_K / f) * std::exp(-tripped_s / tau);
+  EXPECT_NEAR(e->snapshot().gpuColdPlate_C[spare], fac.coolantSupply_C + expected_K, 2e-3);
 }
 
 TEST(EngineThermal, BeforeTheFirstStepEveryJunctionSitsAtTheCoolantSupply) {

@@ -29,9 +29,10 @@ TEST(PixelRace, MissingFigureOrEmptyFrameIsRefusedNamingIt) {
 }
 
 // The loop's four temperatures from the engine's own state, computed here from the snapshot's
-// arrays: the rack outlet rises by the loop's rise times the rack's share of its CDU's mean rack
-// heat; the facility water leaves warmer by the flow share times the loop's rise.
-TEST(RackCoolant, FollowsTheLoopTemperatureAndTheRacksShareOfItsHeat) {
+// arrays: the rack outlet mixes its GPUs' cold-plate outlets (their TDPs' share of the rack's
+// flow) with the rest of its cold plates (the other share, carrying the rest of its heat at the
+// design rise); the facility water leaves warmer by the flow share times the loop's rise.
+TEST(RackCoolant, FollowsTheColdPlatesAndTheLoopTemperature) {
   auto e = enginetest::makeBuiltin("training_405b");
   ASSERT_TRUE(e);
   e->advanceTo(30.0);
@@ -41,14 +42,19 @@ TEST(RackCoolant, FollowsTheLoopTemperatureAndTheRacksShareOfItsHeat) {
   const sim::engine::RackCoolant rc = sim::engine::rackCoolant(s, 0);
   const double supply = c.specs.facility.coolantSupply_C;
   const double loop = s.cduLoop_C[c.rackCdu[0]];
-  double sum = 0;
-  int n = 0;
-  for (uint32_t r = 0; r < c.racks; ++r)
-    if (c.rackCdu[r] == c.rackCdu[0]) sum += s.rackPower_W[r], ++n;
+  double plateRise = 0, gpus_W = 0;
+  for (uint32_t g = 0; g < c.gpusPerRack; ++g)
+    plateRise += s.gpuColdPlate_C[g] - supply, gpus_W += s.gpuPower_W[g];
+  const double gpuFlow = c.gpusPerRack * c.specs.gpu.tdp_W, rackFlow = c.rackMaxPower_W;  // x c dT
+  const double otherRise =
+      (s.rackPower_W[0] - gpus_W) * c.specs.facility.coolantDeltaT_K / (rackFlow - gpuFlow);
+  const double outlet =
+      supply + (gpuFlow * plateRise / c.gpusPerRack + (rackFlow - gpuFlow) * otherRise) / rackFlow;
   EXPECT_GT(loop, supply);  // a working rack warms its loop
   EXPECT_DOUBLE_EQ(rc.supply_C, supply);
   EXPECT_DOUBLE_EQ(rc.loopReturn_C, loop);
-  EXPECT_NEAR(rc.rackOutlet_C, supply + (loop - supply) * s.rackPower_W[0] / (sum / n), 1e-9);
+  EXPECT_NEAR(rc.rackOutlet_C, outlet, 1e-6);
+  EXPECT_GT(rc.rackOutlet_C, supply);
   EXPECT_NEAR(rc.facilityReturn_C, supply + s.cduFlowFraction[c.rackCdu[0]] * (loop - supply),
               1e-9);
   // A rack the engine does not model reads as still water at the supply temperature.
