@@ -104,6 +104,16 @@ Result<Context> resolve(const ScenarioDesc& s, const Catalog& catalog) {
   auto system = withField(loadSystem(catalog, s.cluster.system), "cluster.system");
   if (!system) return R::failure(system.error());
   c.system = *system;
+  if (const int d = s.cluster.domainGpus; d > 0) {  // a partition of the system's NVLink domain
+    const int whole = c.system.scaleUpDomainGpus;
+    if (d > whole || whole % d != 0) {
+      return R::failure("cluster.domain_gpus: " + std::to_string(d) +
+                        " GPUs is not a partition of " + c.system.id + "'s NVLink domain of " +
+                        std::to_string(whole) + " (at most " + std::to_string(whole) +
+                        " and dividing it)");
+    }
+    c.system.scaleUpDomainGpus = d;
+  }
   auto gpu = withField(loadGpu(catalog, s.cluster.gpu.empty() ? c.system.gpuId : s.cluster.gpu),
                        "cluster.gpu");
   if (!gpu) return R::failure(gpu.error());

@@ -69,8 +69,10 @@ void power(const Context& c, Writer& w) {
   w.num("gpu_tdp_W", c.gpu.tdp_W, "W");
   w.num("gpu_idle_W", idle, "W");
   w.num("gpu_busy_fraction", busy, "share");
-  w.num("gpu_power_W", idle + busy * (c.gpu.tdp_W - idle), "W");
+  const double gpuPower = idle + busy * (c.gpu.tdp_W - idle);
+  w.num("gpu_power_W", gpuPower, "W");
   w.num("gpus_power_W", c.scenario.cluster.gpus * c.gpu.tdp_W, "W");
+  w.num("workload_gpus_power_W", c.scenario.cluster.gpus * gpuPower, "W");
   w.num("system_power_W", c.system.maxPower_W, "W");
   w.num("node_power_W", nodeMean, "W");
   w.num("node_peak_power_W", nodePeak, "W");

@@ -57,6 +57,8 @@ const std::vector<FieldDef>& fields() {
       number<&S::cluster, &ClusterDesc::gpus>("cluster.gpus", GPUS),
       number<&S::cluster, &ClusterDesc::systemsPerRack>("cluster.systems_per_rack",
                                                         wholeNumbers(1, 1024)),
+      number<&S::cluster, &ClusterDesc::domainGpus>("cluster.domain_gpus",
+                                                    orZero(wholeNumbers(1, 1 << 16))),
       text<&S::cluster, &ClusterDesc::scaleOutNic>("cluster.scale_out_nic"),
       text<&S::cluster, &ClusterDesc::switchId>("cluster.switch"),
       number<&S::cluster, &ClusterDesc::switchRadix>("cluster.switch_radix",

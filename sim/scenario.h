@@ -20,6 +20,7 @@ struct ClusterDesc {
   std::string gpu;                  // catalog gpus.<id>; "" = the system's GPU
   int gpus = 8;                     // GPUs in the cluster
   int systemsPerRack = 1;
+  int domainGpus = 0;  // GPUs of one NVLink domain (a partition of the system's); 0 = the system's
   std::string scaleOutNic;                   // catalog interconnects.<id>; "" = the system's NIC
   std::string switchId = "quantum2_qm9700";  // catalog switches.<id> ("cluster.switch")
   int switchRadix = 0;                       // fabric switch ports; 0 = the switch's own

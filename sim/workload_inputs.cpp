@@ -11,9 +11,10 @@ Result<HardwareInputs> hardwareInputs(const Catalog& catalog, const GpuSpec& gpu
   HardwareInputs hw;
   hw.gpu = gpu;
   hw.domainGpus = std::max(1, std::min(system.scaleUpDomainGpus, clusterGpus));
-  // A domain larger than one system (NVL72 racks count as one system) has all its NICs.
-  const double systemsPerDomain = std::max(1.0, double(hw.domainGpus) / system.gpus);
-  hw.nodeEgress_Bps = system.scaleOutNics * nic.linkPerDirection_Bps * systemsPerDomain;
+  // Every GPU brings its share of the system's NICs to its domain (a partitioned NVL72 rack's
+  // 8-GPU domain has 8 NICs, a whole one 72, a partly used DGX only its GPUs' rails).
+  const double nicsPerGpu = system.gpus > 0 ? double(system.scaleOutNics) / system.gpus : 0.0;
+  hw.nodeEgress_Bps = hw.domainGpus * nicsPerGpu * nic.linkPerDirection_Bps;
   hw.nicLatency_s = nic.latency_s;
   hw.fabricReduces = fabric.inNetworkReduction;
   if (!system.scaleUpSwitchId.empty()) {

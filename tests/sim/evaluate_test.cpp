@@ -147,6 +147,43 @@ TEST(Evaluate, ImpossibleInputsAreRefusedNamingTheField) {
             std::string::npos);
 }
 
+// An NVL72 rack cut into 8-GPU NVLink domains (cluster.domain_gpus): each domain has its 8 GPUs'
+// NICs (one 400G ConnectX-7 per GPU, 18 trays x 4), not the rack's 72, so a 24-GPU ring across
+// three domains runs at the NIC share of 8 x 50 GB/s, below its NVLink share (0.772 x 900 GB/s).
+TEST(Evaluate, APartitionedNvlinkDomainKeepsItsGpusNics) {
+  const std::vector<std::string> groups = {
+      "cluster.system=gb200_nvl72",  "cluster.systems_per_rack=1", "cluster.gpus=24",
+      "cluster.domain_gpus=8",       "collective.ranks=24",        "collective.algorithm=ring",
+      "collective.bytes=17179869184"};
+  const Evaluation e = evaluateWith(INFERENCE, groups);
+  EXPECT_DOUBLE_EQ(e.number("collective.nodes"), 3.0);
+  const double nicBound = 8 * 50e9 * 0.96;  // 8 NICs x 400 Gb/s x the NIC share
+  EXPECT_NEAR(e.number("collective.bus_bandwidth_Bps"), nicBound, 0.01 * nicBound);
+  // The same 24 GPUs in one (whole-rack) domain: NVLink only.
+  const Evaluation whole = evaluateWith(
+      INFERENCE, {"cluster.system=gb200_nvl72", "cluster.systems_per_rack=1", "cluster.gpus=24",
+                  "collective.ranks=24", "collective.algorithm=ring"});
+  EXPECT_DOUBLE_EQ(whole.number("collective.nodes"), 1.0);
+}
+
+TEST(Evaluate, ADomainThatIsNotAPartitionIsRefusedNamingTheField) {
+  for (const char* d : {"cluster.domain_gpus=7", "cluster.domain_gpus=144"}) {
+    EXPECT_NE(evaluationError(INFERENCE, {"cluster.system=gb200_nvl72",
+                                          "cluster.systems_per_rack=1", "cluster.gpus=72", d})
+                  .find("cluster.domain_gpus"),
+              std::string::npos)
+        << d;
+  }
+  auto s = loadScenario(INFERENCE);
+  ASSERT_TRUE(s.ok());
+  for (const char* bad :
+       {"cluster.domain_gpus=-1", "cluster.domain_gpus=2.5", "cluster.domain_gpus=100000"}) {
+    auto applied = applyOverride(*s, bad);
+    ASSERT_FALSE(applied.ok()) << bad;
+    EXPECT_NE(applied.error().find("cluster.domain_gpus"), std::string::npos) << applied.error();
+  }
+}
+
 TEST(Evaluate, NoBuiltInOrValidationScenarioPrintsAnInvalidNumber) {
   std::vector<std::filesystem::path> files;
   for (const std::string& name : builtinScenarioNames()) {
