@@ -134,6 +134,7 @@ Result<Context> resolve(const ScenarioDesc& s, const Catalog& catalog) {
     }
     c.fabricSwitch.radix = s.cluster.switchRadix;
   }
+  c.fabricSwitch.taper = s.cluster.fabricTaper;
   auto model = resolveModel(s, catalog);
   if (!model) return R::failure(model.error());
   c.model = *model;
@@ -234,7 +235,8 @@ void fabric(const Context& c, Writer& w) {
   calc::FatTreeDesc desc;
   desc.endpoints = endpoints;
   desc.radix = static_cast<uint32_t>(c.fabricSwitch.radix);
-  desc.tiers = calc::tiersNeeded(endpoints, desc.radix);
+  desc.leafOversubscription = c.fabricSwitch.taper;
+  desc.tiers = calc::tiersNeeded(endpoints, desc.radix, desc.leafOversubscription);
   desc.portRate_bps = c.nic.linkPerDirection_Bps * 8.0;
   desc.rails = static_cast<uint32_t>(std::max(1, c.system.scaleOutNics));
   auto tree = calc::fatTree(desc);

@@ -63,6 +63,8 @@ const std::vector<FieldDef>& fields() {
       text<&S::cluster, &ClusterDesc::switchId>("cluster.switch"),
       number<&S::cluster, &ClusterDesc::switchRadix>("cluster.switch_radix",
                                                      orZero(wholeNumbers(4, 4096))),
+      number<&S::cluster, &ClusterDesc::fabricTaper>("cluster.fabric_taper",
+                                                     realNumbers(1, 64, "ratio")),
       text<&S::accelerator, &AcceleratorDesc::name>("accelerator.name"),
       number<&S::accelerator, &AcceleratorDesc::hbmBytes>("accelerator.hbm_bytes",
                                                           orZero(realNumbers(1e6, 1e15, "B"))),

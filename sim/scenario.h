@@ -24,6 +24,7 @@ struct ClusterDesc {
   std::string scaleOutNic;                   // catalog interconnects.<id>; "" = the system's NIC
   std::string switchId = "quantum2_qm9700";  // catalog switches.<id> ("cluster.switch")
   int switchRadix = 0;                       // fabric switch ports; 0 = the switch's own
+  double fabricTaper = 1;  // leaf down-ports : up-ports (1 = non-blocking, 2 = 2:1 tapered)
 };
 
 /// An accelerator given by its figures; each non-zero field replaces the catalog GPU's value.

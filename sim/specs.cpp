@@ -1,6 +1,7 @@
 #include "sim/specs.h"
 
 #include <cmath>
+#include <vector>
 
 #include "sim/domain.h"
 
@@ -301,60 +302,75 @@ Result<RulesSpec> loadRules(const Catalog& catalog) {
   return finish(r, rules);
 }
 
-Result<CollectiveSpec> loadCollectives(const Catalog& catalog) {
-  EntryReader r(catalog, "collectives.default");
-  CollectiveSpec c;
-  c.ringFraction = r.number("ring_bandwidth_fraction");
-  c.nvlsFraction = r.number("nvls_bandwidth_fraction");
-  c.nicFraction = r.number("nic_bandwidth_fraction");
-  c.treeFraction = r.number("tree_bandwidth_fraction");
-  c.ll128Fraction = r.number("ll128_bandwidth_fraction");
-  c.llFraction = r.number("ll_bandwidth_fraction");
-  c.baseSimple_s = r.number("base_latency_simple_s");
-  c.baseLl128_s = r.number("base_latency_ll128_s");
-  c.baseLl_s = r.number("base_latency_ll_s");
-  c.hopScaleUpSimple_s = r.number("hop_latency_scale_up_simple_s");
-  c.hopScaleUpLl128_s = r.number("hop_latency_scale_up_ll128_s");
-  c.hopScaleUpLl_s = r.number("hop_latency_scale_up_ll_s");
-  c.hopNetworkSimple_s = r.number("hop_latency_network_simple_s");
-  c.hopNetworkLl128_s = r.number("hop_latency_network_ll128_s");
-  c.hopNetworkLl_s = r.number("hop_latency_network_ll_s");
-  c.treeHopNetworkSimple_s = r.number("tree_hop_latency_network_simple_s");
-  c.treeHopNetworkLl128_s = r.number("tree_hop_latency_network_ll128_s");
-  c.treeHopNetworkLl_s = r.number("tree_hop_latency_network_ll_s");
-  c.nvls_s = r.number("nvls_latency_s");
-  c.collnetNetwork_s = r.number("collnet_latency_network_s");
-  for (const char* key :
-       {"ring_bandwidth_fraction", "nvls_bandwidth_fraction", "nic_bandwidth_fraction",
-        "tree_bandwidth_fraction", "ll128_bandwidth_fraction", "ll_bandwidth_fraction"}) {
-    const Quantity* q = catalog.find(std::string("collectives.default.") + key);
-    if (r.error().empty() && q && q->value > 1.0) r.fail(q->where + ": " + key + " must be <= 1");
+// Figures of a catalog section with a default entry: the first of `entries` that has the key
+// (the device's or switch's own entry, then "default"); shares must be <= 1.
+class FigureReader {
+ public:
+  FigureReader(const Catalog& catalog, std::vector<std::string> entries)
+      : m_catalog(catalog), m_entries(std::move(entries)) {}
+
+  double figure(const std::string& key, bool share, bool allowZero = false) {
+    for (const std::string& entry : m_entries) {
+      if (!m_catalog.find(entry + "." + key)) continue;
+      EntryReader r(m_catalog, entry);
+      const double v = r.number(key, allowZero);
+      if (m_error.empty()) m_error = r.error();
+      if (m_error.empty() && share && v > 1.0) {
+        m_error = "catalog: " + entry + "." + key + " must be <= 1";
+      }
+      return v;
+    }
+    if (m_error.empty()) m_error = "catalog: " + m_entries.back() + "." + key + " is missing";
+    return 0.0;
   }
-  return finish(r, c);
+  const std::string& error() const { return m_error; }
+
+ private:
+  const Catalog& m_catalog;
+  std::vector<std::string> m_entries;
+  std::string m_error;
+};
+
+Result<CollectiveSpec> loadCollectives(const Catalog& catalog, const std::string& scaleUpSwitch) {
+  FigureReader r(catalog, {"collectives." + scaleUpSwitch, "collectives.default"});
+  auto share = [&](const char* key) { return r.figure(key, true); };
+  auto time = [&](const char* key) { return r.figure(key, false); };
+  CollectiveSpec c;
+  c.ringFraction = share("ring_bandwidth_fraction");
+  c.nvlsFraction = share("nvls_bandwidth_fraction");
+  c.nicFraction = share("nic_bandwidth_fraction");
+  c.treeFraction = share("tree_bandwidth_fraction");
+  c.ll128Fraction = share("ll128_bandwidth_fraction");
+  c.llFraction = share("ll_bandwidth_fraction");
+  c.baseSimple_s = time("base_latency_simple_s");
+  c.baseLl128_s = time("base_latency_ll128_s");
+  c.baseLl_s = time("base_latency_ll_s");
+  c.hopScaleUpSimple_s = time("hop_latency_scale_up_simple_s");
+  c.hopScaleUpLl128_s = time("hop_latency_scale_up_ll128_s");
+  c.hopScaleUpLl_s = time("hop_latency_scale_up_ll_s");
+  c.hopNetworkSimple_s = time("hop_latency_network_simple_s");
+  c.hopNetworkLl128_s = time("hop_latency_network_ll128_s");
+  c.hopNetworkLl_s = time("hop_latency_network_ll_s");
+  c.treeHopNetworkSimple_s = time("tree_hop_latency_network_simple_s");
+  c.treeHopNetworkLl128_s = time("tree_hop_latency_network_ll128_s");
+  c.treeHopNetworkLl_s = time("tree_hop_latency_network_ll_s");
+  c.nvls_s = time("nvls_latency_s");
+  c.nvlsRank_s = r.figure("nvls_rank_latency_s", false, true);  // 0: NCCL's flat NVLS latency
+  c.collnetNetwork_s = time("collnet_latency_network_s");
+  if (!r.error().empty()) return Result<CollectiveSpec>::failure(r.error());
+  return c;
 }
 
 Result<DeviceEfficiency> loadEfficiency(const Catalog& catalog, const std::string& id) {
   // A figure of the device's own entry when it has one, else the default entry's.
-  std::string error;
-  auto figure = [&](const std::string& key) {
-    for (const std::string& entry : {"efficiency." + id, std::string("efficiency.default")}) {
-      if (!catalog.find(entry + "." + key)) continue;
-      EntryReader r(catalog, entry);
-      const double v = r.number(key);
-      if (error.empty()) error = r.error();
-      if (error.empty() && v > 1.0) error = "catalog: " + entry + "." + key + " must be <= 1";
-      return v;
-    }
-    if (error.empty()) error = "catalog: efficiency.default." + key + " is missing";
-    return 0.0;
-  };
+  FigureReader r(catalog, {"efficiency." + id, "efficiency.default"});
   DeviceEfficiency e;
-  e.hbm = figure("hbm_stream_fraction");
-  e.gemmBf16 = figure("gemm_bf16_fraction");
-  e.gemmFp8 = figure("gemm_fp8_fraction");
-  e.gemmFp4 = figure("gemm_fp4_fraction");
-  e.attention = figure("attention_fraction");
-  if (!error.empty()) return Result<DeviceEfficiency>::failure(error);
+  e.hbm = r.figure("hbm_stream_fraction", true);
+  e.gemmBf16 = r.figure("gemm_bf16_fraction", true);
+  e.gemmFp8 = r.figure("gemm_fp8_fraction", true);
+  e.gemmFp4 = r.figure("gemm_fp4_fraction", true);
+  e.attention = r.figure("attention_fraction", true);
+  if (!r.error().empty()) return Result<DeviceEfficiency>::failure(r.error());
   return e;
 }
 

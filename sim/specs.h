@@ -82,6 +82,7 @@ struct SwitchSpec {
   double portRate_bps = 0;          // per port, one direction
   double maxPower_W = 0;            // 0 when not catalogued
   bool inNetworkReduction = false;  // SHARP / NVLS capable
+  double taper = 1.0;  // leaf down-ports : up-ports as built (scenario cluster.fabric_taper)
 };
 
 /// A transformer's architecture (catalog section "models", or a Hugging Face config.json).
@@ -155,6 +156,7 @@ struct CollectiveSpec {
   double hopNetworkSimple_s = 0, hopNetworkLl128_s = 0, hopNetworkLl_s = 0;
   double treeHopNetworkSimple_s = 0, treeHopNetworkLl128_s = 0, treeHopNetworkLl_s = 0;  // level
   double nvls_s = 0;            // NVLS latency inside a node
+  double nvlsRank_s = 0;        // NVLS per-message cost per further rank of the domain
   double collnetNetwork_s = 0;  // in-network (SHARP) reduction latency across nodes
 };
 
@@ -174,8 +176,9 @@ Result<FacilitySpec> loadFacility(const Catalog& catalog, const std::string& id 
 Result<CostSpec> loadCost(const Catalog& catalog, const std::string& id = "default");
 /// The calculator constants.
 Result<RulesSpec> loadRules(const Catalog& catalog);
-/// The collective model's constants.
-Result<CollectiveSpec> loadCollectives(const Catalog& catalog);
+/// The collective model's constants for a scale-up switch: a figure of the switch's own entry
+/// (collectives.<switch id>) when it has one, else the default entry's.
+Result<CollectiveSpec> loadCollectives(const Catalog& catalog, const std::string& scaleUpSwitch);
 /// The achieved-efficiency figures of accelerator `id` (its own entry, else the default's).
 Result<DeviceEfficiency> loadEfficiency(const Catalog& catalog, const std::string& id);
 

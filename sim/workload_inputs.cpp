@@ -17,6 +17,7 @@ Result<HardwareInputs> hardwareInputs(const Catalog& catalog, const GpuSpec& gpu
   hw.nodeEgress_Bps = hw.domainGpus * nicsPerGpu * nic.linkPerDirection_Bps;
   hw.nicLatency_s = nic.latency_s;
   hw.fabricReduces = fabric.inNetworkReduction;
+  hw.fabricTaper = fabric.taper;
   if (!system.scaleUpSwitchId.empty()) {
     auto scaleUp = loadSwitch(catalog, system.scaleUpSwitchId);
     if (!scaleUp) return R::failure(scaleUp.error() + " (systems." + system.id + ")");
@@ -25,7 +26,7 @@ Result<HardwareInputs> hardwareInputs(const Catalog& catalog, const GpuSpec& gpu
   auto rules = loadRules(catalog);
   if (!rules) return R::failure(rules.error());
   hw.rules = *rules;
-  auto collectives = loadCollectives(catalog);
+  auto collectives = loadCollectives(catalog, system.scaleUpSwitchId);
   if (!collectives) return R::failure(collectives.error());
   hw.collectives = *collectives;
   return hw;
@@ -37,7 +38,8 @@ calc::CollectiveTopology collectiveTopology(const HardwareInputs& hw, int ranks)
           .scaleUp_Bps = scaleUpPerDirection_Bps(hw.gpu),
           .nodeEgress_Bps = hw.nodeEgress_Bps,
           .scaleUpReduces = hw.scaleUpReduces,
-          .fabricReduces = hw.fabricReduces};
+          .fabricReduces = hw.fabricReduces,
+          .fabricTaper = hw.fabricTaper};
 }
 
 void applyHardware(calc::TrainingDesc& d, const HardwareInputs& hw, Precision compute) {
@@ -53,6 +55,7 @@ void applyHardware(calc::TrainingDesc& d, const HardwareInputs& hw, Precision co
   d.nicLatency_s = hw.nicLatency_s;
   d.scaleUpReduces = hw.scaleUpReduces;
   d.fabricReduces = hw.fabricReduces;
+  d.fabricTaper = hw.fabricTaper;
   d.collectives = hw.collectives;
 }
 

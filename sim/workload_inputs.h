@@ -16,6 +16,7 @@ struct HardwareInputs {
   double nicLatency_s = 0;
   bool scaleUpReduces = false;  // NVLS-capable scale-up switch
   bool fabricReduces = false;   // SHARP-capable fabric switch
+  double fabricTaper = 1.0;     // leaf down : up ports (1 = non-blocking)
   RulesSpec rules;
   CollectiveSpec collectives;
 };

@@ -48,7 +48,7 @@ struct Shape {
   double g = 0;        // ranks per node
   double nodes = 0;    // nodes spanned
   double up_Bps = 0;   // achieved scale-up bandwidth per rank (Simple)
-  double net_Bps = 0;  // achieved node egress (Simple)
+  double net_Bps = 0;  // achieved node egress (Simple), through the fabric's taper
 };
 
 Shape shapeOf(const CollectiveTopology& topo, const CollectiveSpec& m) {
@@ -57,8 +57,26 @@ Shape shapeOf(const CollectiveTopology& topo, const CollectiveSpec& m) {
   s.g = std::clamp(topo.ranksPerNode, 1, std::max(topo.ranks, 1));
   s.nodes = std::ceil(s.n / s.g);
   s.up_Bps = topo.scaleUp_Bps * m.ringFraction;
-  s.net_Bps = topo.nodeEgress_Bps * m.nicFraction;
+  // Traffic between domains leaves through the leaves' up-ports: a tapered fabric (down : up
+  // ports > 1) gives each domain that share of its NICs' rate.
+  s.net_Bps = topo.nodeEgress_Bps * m.nicFraction / std::max(topo.fabricTaper, 1.0);
   return s;
+}
+
+// Bytes through the busiest node's NICs (each direction) per byte of a double-binary-tree
+// AllReduce across `nodes` nodes (NCCL 2.4): each tree carries half the buffer, up then down. A
+// node's load is set by its place in the two trees: two nodes are root and leaf of each (1 each
+// way), of three one is a root with two children in one tree and a leaf in the other (1 + 1/2),
+// from four on one is an inner node with two children and a parent in one tree (3/2) and a leaf
+// in the other (1/2): 2.
+double treeNicLoad(double nodes) {
+  return std::clamp(nodes / 2.0, 0.0, 2.0);
+}
+
+// Per-message cost of one NVLS pass over a domain of `g` ranks: NCCL's NVLS latency and a step
+// per further rank (every rank's shard is reduced and multicast in turn).
+double nvlsLatency(double g, const CollectiveSpec& m) {
+  return m.nvls_s + (g - 1.0) * m.nvlsRank_s;
 }
 
 // Bytes each rank's busiest link moves per byte of the collective, as nccl-tests counts it.
@@ -91,24 +109,29 @@ CollectiveTime price(Algorithm a, const ProtocolCost& p, Collective op, double b
       bandwidth = ringBw / ringVolume(op, s.n);
       break;
     }
-    case Algorithm::Tree:  // double binary tree: each tree carries half, up then down
+    case Algorithm::Tree:  // double binary tree: a chain inside each node, trees of nodes across
       t.latency_s =
           p.base_s + 2.0 * ((s.g - 1.0) * p.hopScaleUp_s + log2Nodes * p.treeHopNetwork_s);
-      bandwidth = 0.5 * ringBw * m.treeFraction;
+      // Inside, NCCL's tuning model gives the chain half the link (its tree ratio of 1/2).
+      bandwidth = std::min(0.5 * s.up_Bps, s.net_Bps / treeNicLoad(s.nodes)) * p.bandwidthShare *
+                  m.treeFraction;
       break;
     case Algorithm::Nvls:  // one pass through the switch, which reduces and multicasts
-      t.latency_s = m.nvls_s;
+      t.latency_s = nvlsLatency(s.g, m);
       bandwidth = topo.scaleUp_Bps * m.nvlsFraction;
       break;
     case Algorithm::NvlsTree:  // NVLS inside, a tree of nodes across: phases pipelined
-      t.latency_s = m.nvls_s + 2.0 * log2Nodes * p.hopNetwork_s;
+      t.latency_s = nvlsLatency(s.g, m) + 2.0 * log2Nodes * p.hopNetwork_s;
       bandwidth = std::min(topo.scaleUp_Bps * m.nvlsFraction,
-                           s.net_Bps * s.nodes / (2.0 * (s.nodes - 1.0)) * m.treeFraction);
+                           s.net_Bps / treeNicLoad(s.nodes) * m.treeFraction);
       break;
     case Algorithm::CollNet: {  // the fabric reduces: each shard crosses a NIC once each way
       const double intra = topo.scaleUpReduces ? topo.scaleUp_Bps * m.nvlsFraction
                                                : s.up_Bps * s.g / (2.0 * std::max(s.g - 1.0, 1.0));
-      t.latency_s = p.base_s + 2.0 * (s.g - 1.0) * p.hopScaleUp_s + m.collnetNetwork_s;
+      // Inside, an NVLS pass where the switch reduces, else a chain through the domain.
+      t.latency_s = (topo.scaleUpReduces ? nvlsLatency(s.g, m)
+                                         : p.base_s + 2.0 * (s.g - 1.0) * p.hopScaleUp_s) +
+                    m.collnetNetwork_s;
       bandwidth = std::min(intra, s.net_Bps);
       break;
     }

@@ -76,6 +76,7 @@ struct CollectiveTopology {
   double nodeEgress_Bps = 0;    // NICs x NIC rate of one node, one direction
   bool scaleUpReduces = false;  // the scale-up switch reduces in network (NVLS)
   bool fabricReduces = false;   // the fabric switches reduce in network (SHARP / CollNet)
+  double fabricTaper = 1.0;     // leaf down : up ports; traffic between domains shares the uplinks
 };
 
 struct CollectiveTime {

@@ -39,7 +39,8 @@ CollectiveTopology insideNode(const TrainingDesc& d, int ranks) {
           .scaleUp_Bps = d.scaleUp_Bps,
           .nodeEgress_Bps = d.nodeEgress_Bps,
           .scaleUpReduces = d.scaleUpReduces,
-          .fabricReduces = d.fabricReduces};
+          .fabricReduces = d.fabricReduces,
+          .fabricTaper = d.fabricTaper};
 }
 
 // A collective of `ranks` GPUs, `perNode` of them sharing a node whose other GPUs run their own

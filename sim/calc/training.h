@@ -39,6 +39,7 @@ struct TrainingDesc {
   double nicLatency_s = 0;     // one point-to-point message across the fabric
   bool scaleUpReduces = false;
   bool fabricReduces = false;
+  double fabricTaper = 1.0;  // leaf down : up ports of the fabric
   CollectiveSpec collectives;
 };
 

@@ -102,9 +102,10 @@ TEST(Collectives, NamesRoundTrip) {
 
 namespace {
 
-// The catalog's collective model (measured shares and NCCL's latency constants).
+// The catalog's collective model (measured shares and NCCL's latency constants) for a DGX H100's
+// third-generation NVSwitch.
 CollectiveSpec model() {
-  auto m = sim::loadCollectives(simtest::shipped());
+  auto m = sim::loadCollectives(simtest::shipped(), "nvswitch_gen3");
   EXPECT_TRUE(m.ok()) << m.error();
   return m.ok() ? *m : CollectiveSpec{};
 }
@@ -142,7 +143,9 @@ TEST(NcclModel, ProtocolAndAlgorithmFollowTheMessageSize) {
   // 8 GiB on an NVSwitch node: NVLS, one pass through the switch.
   const CollectiveTime big = ncclCollective(Collective::AllReduce, 8.0 * (1ull << 30), node, m);
   EXPECT_EQ(big.algorithm, Algorithm::Nvls);
-  EXPECT_NEAR(big.algBandwidth_Bps, 450e9 * m.nvlsFraction, 0.001 * 450e9);
+  EXPECT_NEAR(big.latency_s, m.nvls_s + 7 * m.nvlsRank_s, 1e-15);
+  EXPECT_NEAR(8.0 * (1ull << 30) / (big.time_s - big.latency_s), 450e9 * m.nvlsFraction,
+              0.001 * 450e9);
   // Without an in-network switch NVLS is not an option.
   CollectiveTopology a100 = node;
   a100.scaleUpReduces = false;

@@ -105,7 +105,7 @@ TEST(Scenario, OverridesAreTypeCheckedAndAtomic) {
   auto negative = applyOverride(s, "workload.batch=-2");
   ASSERT_FALSE(negative.ok());
   EXPECT_EQ(s.workload.batch, 32) << "a failed override leaves the scenario unchanged";
-  EXPECT_EQ(scenarioFieldPaths().size(), 75u);
+  EXPECT_EQ(scenarioFieldPaths().size(), 76u);
 }
 
 TEST(Scenario, EvaluationErrorsNameTheField) {

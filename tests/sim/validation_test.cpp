@@ -1,7 +1,7 @@
 // The validation against published measurements (docs/validation.md): every row of
 // ../shared/reference/measured_calibration.csv and measured_calibration_2026-12-02.csv (one list
 // of measurements) is a case with the published value the row gives; no case may fall below the
-// status it holds; the counts hold what the model reaches (>= 16 of 20 within 25 %, >= 13 within
+// status it holds; the counts hold what the model reaches (>= 18 of 20 within 25 %, >= 14 within
 // 10 %); the report in docs/ is what dcwalk prints now (scripts/validate regenerates it).
 #include <gtest/gtest.h>
 
@@ -115,8 +115,8 @@ TEST(Validation, NoCaseFallsBelowItsStatusAndTheCountsHold) {
     within25 += r.status != sim::CaseStatus::Outside;
   }
   EXPECT_EQ(all.size(), 20u);
-  EXPECT_GE(within25, 16);
-  EXPECT_GE(within10, 13);
+  EXPECT_GE(within25, 18);
+  EXPECT_GE(within10, 14);
 }
 
 TEST(Validation, TheReportInDocsIsCurrent) {
