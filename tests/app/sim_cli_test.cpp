@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -190,14 +191,18 @@ TEST(SimCli, ValidateReportsEveryCase) {
   const CliRun report = dcwalk("sim --validate");
   EXPECT_EQ(report.status, 0);
   EXPECT_NE(report.out.find("cases within"), std::string::npos);
-  for (const char* id : {"T01", "T03", "T04", "T06", "I01", "I02", "I03", "I05", "I07", "I09",
-                         "C01", "C02", "C04", "P01", "P04"}) {
+  // The rows of ../shared/reference/measured_calibration.csv and
+  // measured_calibration_2026-12-02.csv.
+  const std::vector<const char*> ids = {"T01", "T03", "T04", "T06", "I01", "I02", "I03",
+                                        "I05", "I07", "I09", "C01", "C02", "C04", "P01",
+                                        "P04", "C10", "C11", "C12", "I11", "P06"};
+  for (const char* id : ids) {
     EXPECT_NE(report.out.find(std::string("| ") + id + " |"), std::string::npos) << id;
   }
   const CliRun json = dcwalk("sim --validate --json", false);
   auto parsed = nlohmann::json::parse(json.out, nullptr, false);
   ASSERT_FALSE(parsed.is_discarded()) << json.out;
-  EXPECT_EQ(parsed.size(), 15u);
+  EXPECT_EQ(parsed.size(), ids.size());
 }
 
 // Issue 19's simulation reproducers through the command line: each exits 2 naming the field
