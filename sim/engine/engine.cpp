@@ -122,7 +122,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const Catalog& catalog, const Eng
   const size_t gpus = c.gpuCount(), links = c.linkCount();
   e->m_gpuUtil.assign(gpus, 0);
   e->m_gpuPower_W.assign(gpus, 0);
-  e->m_gpuJunction_C.assign(gpus, static_cast<float>(fac.coolantSupply_C));  // idle, at the loop
+  e->m_gpuJunction_C.assign(gpus, static_cast<float>(fac.coolantSupply_C));  // idle, at the supply
   e->m_gpuColdPlate_C.assign(gpus, static_cast<float>(fac.coolantSupply_C));
   e->m_gpuHbm_Bps.assign(gpus, 0);
   e->m_gpuKv.assign(gpus, 0);
