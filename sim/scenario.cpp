@@ -5,10 +5,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <variant>
 
 #include "sim/catalog.h"
 #include "sim/domain.h"
+#include "sim/field_table.h"
 #include "sim/input_file.h"
 
 namespace sim {
@@ -16,29 +16,26 @@ namespace {
 
 using nlohmann::json;
 
-using FieldRef = std::variant<int*, double*, std::string*>;
+using Field = FieldDef<ScenarioDesc>;
 
-struct FieldDef {
-  const char* path;
-  FieldRef (*ref)(ScenarioDesc&);
-  Domain domain{};                          // numbers and integers
-  std::vector<std::string_view> choices{};  // strings; empty = any
-};
-
-// The member `Member` of section `Section` of a scenario.
-template <auto Section, auto Member>
-FieldRef at(ScenarioDesc& s) {
-  return &((s.*Section).*Member);
+// A number field at the member chain `Path...` of a scenario.
+template <auto... Path>
+Field number(const char* path, Domain domain) {
+  return numberField<ScenarioDesc, Path...>(path, domain);
 }
 
-template <auto Section, auto Member>
-FieldDef number(const char* path, Domain domain) {
-  return {path, &at<Section, Member>, domain, {}};
+// A text field at the member chain `Path...` of a scenario; `fromCatalog`: "" = the catalog's.
+template <auto... Path>
+Field text(const char* path, std::vector<std::string_view> choices = {}, bool fromCatalog = false) {
+  Field f = textField<ScenarioDesc, Path...>(path, std::move(choices));
+  f.fromCatalog = fromCatalog;
+  return f;
 }
 
-template <auto Section, auto Member>
-FieldDef text(const char* path, std::vector<std::string_view> choices = {}) {
-  return {path, &at<Section, Member>, {}, std::move(choices)};
+// `f`, whose value (0 included) is what runs.
+Field shownAsSet(Field f) {
+  f.fromCatalog = false;
+  return f;
 }
 
 using S = ScenarioDesc;
@@ -48,18 +45,18 @@ const std::vector<std::string_view> DTYPES = {"fp32", "bf16", "fp16", "fp8", "in
 
 // Every field a scenario file or --set may name, with its domain (sim/domain.h). The ranges hold
 // every real cluster and model with room to spare; docs/sim.md and docs/reliability.md list them.
-const std::vector<FieldDef>& fields() {
-  static const std::vector<FieldDef> table = {
-      {"name", [](S& s) -> FieldRef { return &s.name; }},
-      {"description", [](S& s) -> FieldRef { return &s.description; }},
+const std::vector<Field>& fields() {
+  static const std::vector<Field> table = {
+      text<&S::name>("name"),
+      text<&S::description>("description"),
       text<&S::cluster, &ClusterDesc::system>("cluster.system"),
-      text<&S::cluster, &ClusterDesc::gpu>("cluster.gpu"),
+      text<&S::cluster, &ClusterDesc::gpu>("cluster.gpu", {}, true),
       number<&S::cluster, &ClusterDesc::gpus>("cluster.gpus", GPUS),
       number<&S::cluster, &ClusterDesc::systemsPerRack>("cluster.systems_per_rack",
                                                         wholeNumbers(1, 1024)),
       number<&S::cluster, &ClusterDesc::domainGpus>("cluster.domain_gpus",
                                                     orZero(wholeNumbers(1, 1 << 16))),
-      text<&S::cluster, &ClusterDesc::scaleOutNic>("cluster.scale_out_nic"),
+      text<&S::cluster, &ClusterDesc::scaleOutNic>("cluster.scale_out_nic", {}, true),
       text<&S::cluster, &ClusterDesc::switchId>("cluster.switch"),
       number<&S::cluster, &ClusterDesc::switchRadix>("cluster.switch_radix",
                                                      orZero(wholeNumbers(4, 4096))),
@@ -104,7 +101,8 @@ const std::vector<FieldDef>& fields() {
       text<&S::workload, &WorkloadDesc::weightsDtype>("workload.weights_dtype", DTYPES),
       text<&S::workload, &WorkloadDesc::kvDtype>("workload.kv_dtype", DTYPES),
       text<&S::workload, &WorkloadDesc::computeDtype>("workload.compute_dtype", DTYPES),
-      number<&S::workload, &WorkloadDesc::batch>("workload.batch", orZero(BATCH)),
+      // 0 = as many as fit: a batch set is the batch that runs.
+      shownAsSet(number<&S::workload, &WorkloadDesc::batch>("workload.batch", orZero(BATCH))),
       number<&S::workload, &WorkloadDesc::promptTokens>("workload.prompt_tokens", REQUEST_TOKENS),
       number<&S::workload, &WorkloadDesc::outputTokens>("workload.output_tokens", REQUEST_TOKENS),
       text<&S::workload, &WorkloadDesc::batching>("workload.batching", {"continuous", "static"}),
@@ -164,55 +162,44 @@ const std::vector<FieldDef>& fields() {
   return table;
 }
 
-const FieldDef* findField(std::string_view path) {
-  for (const FieldDef& f : fields()) {
-    if (path == f.path) return &f;
-  }
-  return nullptr;
-}
-
-std::string joinChoices(const std::vector<std::string_view>& choices) {
-  std::string out;
-  for (std::string_view c : choices) out += (out.empty() ? "" : ", ") + std::string(c);
-  return out;
+const Field* findField(std::string_view path) {
+  return sim::findField(fields(), path);
 }
 
 // Domain checks shared by files and --set; "" when the value is acceptable.
-std::string checkNumber(const FieldDef& f, double value) {
+std::string checkNumber(const Field& f, double value) {
   std::string why = domainError(f.domain, value);
   return why.empty() ? why : std::string(f.path) + " " + why;
 }
 
-std::string checkText(const FieldDef& f, const std::string& value) {
+std::string checkText(const Field& f, const std::string& value) {
   if (f.choices.empty()) return "";
   if (std::find(f.choices.begin(), f.choices.end(), value) != f.choices.end()) return "";
-  return std::string(f.path) + " must be one of " + joinChoices(f.choices) + " (got \"" + value +
-         "\")";
+  return std::string(f.path) + " must be one of " + joinChoices(f.choices, ", ") + " (got \"" +
+         value + "\")";
 }
 
 // Assigns a JSON value to a field; "" on success, else a message without location.
-std::string assignJson(ScenarioDesc& scenario, const FieldDef& f, const json& value) {
-  FieldRef ref = f.ref(scenario);
-  if (int** target = std::get_if<int*>(&ref)) {
+std::string assignJson(ScenarioDesc& scenario, const Field& f, const json& value) {
+  if (f.kind == FieldKind::Integer) {
     if (!value.is_number_integer()) return std::string(f.path) + " must be an integer";
     // As a double, so 2^63 and beyond are compared with the domain, not wrapped; every integer
     // field's maximum fits an int (a test holds the table to it).
     const double v = value.is_number_unsigned() ? static_cast<double>(value.get<uint64_t>())
                                                 : static_cast<double>(value.get<int64_t>());
     std::string error = checkNumber(f, v);
-    if (error.empty()) **target = static_cast<int>(v);
+    if (error.empty()) f.setNumber(scenario, v);
     return error;
   }
-  if (double** target = std::get_if<double*>(&ref)) {
+  if (f.kind == FieldKind::Number) {
     if (!value.is_number()) return std::string(f.path) + " must be a number";
     std::string error = checkNumber(f, value.get<double>());
-    if (error.empty()) **target = value.get<double>();
+    if (error.empty()) f.setNumber(scenario, value.get<double>());
     return error;
   }
-  std::string** target = std::get_if<std::string*>(&ref);
   if (!value.is_string()) return std::string(f.path) + " must be a string";
   std::string error = checkText(f, value.get<std::string>());
-  if (error.empty()) **target = value.get<std::string>();
+  if (error.empty()) f.setText(scenario, value.get<std::string>());
   return error;
 }
 
@@ -229,7 +216,7 @@ Result<ScenarioDesc> parseScenario(const JsonFile& file) {
     if (node.is_object()) {
       for (const auto& [field, value] : node.items()) {
         const std::string path = key + "." + field;
-        const FieldDef* def = findField(path);
+        const Field* def = findField(path);
         if (!def) {
           return Result<ScenarioDesc>::failure(file.where(pointer / field) +
                                                ": unknown scenario field \"" + path + "\"");
@@ -241,9 +228,9 @@ Result<ScenarioDesc> parseScenario(const JsonFile& file) {
       }
       continue;
     }
-    const FieldDef* def = findField(key);
+    const Field* def = findField(key);
     if (!def) {
-      const bool isSection = std::any_of(fields().begin(), fields().end(), [&](const FieldDef& f) {
+      const bool isSection = std::any_of(fields().begin(), fields().end(), [&](const Field& f) {
         return std::string_view(f.path).starts_with(key + ".");
       });
       return Result<ScenarioDesc>::failure(
@@ -318,16 +305,15 @@ Result<bool> applyOverride(ScenarioDesc& scenario, std::string_view assignment) 
   const std::string path(assignment.substr(0, eq));
   const std::string text(assignment.substr(eq + 1));
   const std::string prefix = "--set " + path + ": ";
-  const FieldDef* def = findField(path);
+  const Field* def = findField(path);
   if (!def) {
     return Result<bool>::failure(prefix + "unknown scenario field \"" + path +
                                  "\" (see docs/sim.md for the settable paths)");
   }
   json value;
-  FieldRef ref = def->ref(scenario);
-  if (std::holds_alternative<std::string*>(ref)) {
+  if (def->kind == FieldKind::Text) {
     value = text;
-  } else if (std::holds_alternative<int*>(ref)) {
+  } else if (def->kind == FieldKind::Integer) {
     long long parsed = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed);
     if (ec == std::errc::result_out_of_range && end == text.data() + text.size()) {
@@ -354,53 +340,33 @@ Result<bool> applyOverride(ScenarioDesc& scenario, std::string_view assignment) 
 }
 
 Result<bool> checkScenario(const ScenarioDesc& scenario) {
-  ScenarioDesc copy = scenario;  // the table's references are to a mutable scenario
-  for (const FieldDef& f : fields()) {
-    const FieldRef ref = f.ref(copy);
-    std::string error;
-    if (int* const* i = std::get_if<int*>(&ref)) {
-      error = checkNumber(f, **i);
-    } else if (double* const* d = std::get_if<double*>(&ref)) {
-      error = checkNumber(f, **d);
-    } else {
-      error = checkText(f, **std::get_if<std::string*>(&ref));
-    }
+  for (const Field& f : fields()) {
+    const std::string error = f.kind == FieldKind::Text ? checkText(f, f.text(scenario))
+                                                        : checkNumber(f, f.number(scenario));
     if (!error.empty()) return Result<bool>::failure(error);
   }
   return true;
 }
 
 std::string scenarioFieldValue(const ScenarioDesc& scenario, std::string_view path) {
-  const FieldDef* f = findField(path);
-  if (!f) return "";
-  ScenarioDesc copy = scenario;  // the table's references are to a mutable scenario
-  const FieldRef ref = f->ref(copy);
-  if (int* const* i = std::get_if<int*>(&ref)) return std::to_string(**i);
-  if (double* const* d = std::get_if<double*>(&ref)) {
-    char text[32];
-    auto [end, ec] = std::to_chars(text, text + sizeof text, **d);  // reads back exactly
-    return ec == std::errc() ? std::string(text, end) : numberText(**d);
-  }
-  return **std::get_if<std::string*>(&ref);
+  const Field* f = findField(path);
+  return f ? fieldText(*f, scenario) : "";
+}
+
+const sim::FieldDef<ScenarioDesc>* findScenarioField(std::string_view path) {
+  return findField(path);
 }
 
 std::vector<ScenarioField> scenarioFields() {
   std::vector<ScenarioField> out;
-  ScenarioDesc probe;
-  for (const FieldDef& f : fields()) {
-    const FieldRef ref = f.ref(probe);
-    const FieldKind kind = std::holds_alternative<int*>(ref)      ? FieldKind::Integer
-                           : std::holds_alternative<double*>(ref) ? FieldKind::Number
-                                                                  : FieldKind::Text;
-    out.push_back({f.path, kind, f.domain, {f.choices.begin(), f.choices.end()}});
+  for (const Field& f : fields()) {
+    out.push_back({f.path, f.kind, f.domain, {f.choices.begin(), f.choices.end()}});
   }
   return out;
 }
 
 std::vector<std::string> scenarioFieldPaths() {
-  std::vector<std::string> paths;
-  for (const FieldDef& f : fields()) paths.emplace_back(f.path);
-  return paths;
+  return fieldPaths(fields());
 }
 
 }  // namespace sim

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/domain.h"
+#include "sim/field_table.h"
 #include "sim/json_file.h"
 #include "sim/result.h"
 
@@ -146,8 +147,6 @@ std::string scenarioFieldValue(const ScenarioDesc& scenario, std::string_view pa
 /// Every settable dotted path, in documentation order.
 std::vector<std::string> scenarioFieldPaths();
 
-enum class FieldKind { Integer, Number, Text };
-
 /// A settable field as the parser knows it: its path, its type, the domain of a number (every
 /// number field has one) and the choices of a text field (empty = any text).
 struct ScenarioField {
@@ -158,5 +157,8 @@ struct ScenarioField {
 };
 /// Every field, in documentation order: the table the parser and --set look paths up in.
 std::vector<ScenarioField> scenarioFields();
+/// The field at `path` of the same table (its reader, writer and whether its 0 or "" stands for
+/// the catalog's value), or nullptr.
+const FieldDef<ScenarioDesc>* findScenarioField(std::string_view path);
 
 }  // namespace sim

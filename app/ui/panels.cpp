@@ -44,53 +44,6 @@ const std::vector<std::string>& raceKeys() {
   return names;
 }
 
-// Scenario fields a knob without "value_key" reads back (their value is never "0 = catalog").
-struct FieldReader {
-  const char* path;
-  double (*number)(const sim::ScenarioDesc&);
-  const std::string* (*text)(const sim::ScenarioDesc&);
-};
-
-const std::vector<FieldReader>& fieldReaders() {
-  using S = sim::ScenarioDesc;
-  static const std::vector<FieldReader> readers = {
-      {"cluster.system", nullptr, [](const S& s) { return &s.cluster.system; }},
-      {"cluster.switch", nullptr, [](const S& s) { return &s.cluster.switchId; }},
-      {"cluster.gpus", [](const S& s) { return double(s.cluster.gpus); }, nullptr},
-      {"cluster.systems_per_rack", [](const S& s) { return double(s.cluster.systemsPerRack); },
-       nullptr},
-      {"workload.kind", nullptr, [](const S& s) { return &s.workload.kind; }},
-      {"workload.model", nullptr, [](const S& s) { return &s.workload.model; }},
-      {"workload.weights_dtype", nullptr, [](const S& s) { return &s.workload.weightsDtype; }},
-      {"workload.kv_dtype", nullptr, [](const S& s) { return &s.workload.kvDtype; }},
-      {"workload.compute_dtype", nullptr, [](const S& s) { return &s.workload.computeDtype; }},
-      {"workload.batch", [](const S& s) { return double(s.workload.batch); }, nullptr},
-      {"workload.prompt_tokens", [](const S& s) { return s.workload.promptTokens; }, nullptr},
-      {"workload.output_tokens", [](const S& s) { return s.workload.outputTokens; }, nullptr},
-      {"workload.tp", [](const S& s) { return double(s.workload.tp); }, nullptr},
-      {"workload.pp", [](const S& s) { return double(s.workload.pp); }, nullptr},
-      {"workload.dp", [](const S& s) { return double(s.workload.dp); }, nullptr},
-      {"workload.ep", [](const S& s) { return double(s.workload.ep); }, nullptr},
-      {"workload.zero_stage", [](const S& s) { return double(s.workload.zeroStage); }, nullptr},
-      {"workload.micro_batch", [](const S& s) { return double(s.workload.microBatch); }, nullptr},
-      {"workload.micro_batches", [](const S& s) { return double(s.workload.microBatches); },
-       nullptr},
-      {"workload.virtual_stages", [](const S& s) { return double(s.workload.virtualStages); },
-       nullptr},
-      {"workload.seq_len", [](const S& s) { return s.workload.seqLen; }, nullptr},
-      {"workload.activations", nullptr, [](const S& s) { return &s.workload.activations; }},
-      {"collective.op", nullptr, [](const S& s) { return &s.collective.op; }},
-      {"collective.bytes", [](const S& s) { return s.collective.bytes; }, nullptr},
-  };
-  return readers;
-}
-
-const FieldReader* findReader(const std::string& path) {
-  for (const FieldReader& r : fieldReaders())
-    if (path == r.path) return &r;
-  return nullptr;
-}
-
 // Reads one document; the first error wins and names file:line (pointer).
 class PanelParser : sim::JsonChecker {
  public:
@@ -310,7 +263,8 @@ class PanelParser : sim::JsonChecker {
                          "choices", "engine"}))
       return false;
     if (!panelText(at, "label", knob.label) || !text(at / "path", knob.path)) return false;
-    if (!contains(sim::scenarioFieldPaths(), knob.path))
+    const auto* scenarioField = sim::findScenarioField(knob.path);
+    if (!scenarioField)
       return flag(at / "path", "unknown scenario field \"" + knob.path +
                                    "\" (see docs/sim.md for the settable paths)");
     if (find(at / "value_key") && !outputKey(at / "value_key", false, knob.valueKey)) return false;
@@ -319,7 +273,7 @@ class PanelParser : sim::JsonChecker {
       if (!contains(sim::engine::engineFieldPaths(), knob.engine))
         return flag(at / "engine", "unknown engine field \"" + knob.engine + "\"");
     }
-    if (knob.valueKey.empty() && !findReader(knob.path))
+    if (knob.valueKey.empty() && scenarioField->fromCatalog)
       return flag(at, "the value of \"" + knob.path +
                           "\" may come from the catalog: name the output showing it in "
                           "\"value_key\"");
@@ -563,11 +517,11 @@ PanelKnobView knobView(const PanelKnob& knob, const Evaluation& evaluation,
     } else if (const std::string* text = std::get_if<std::string>(&out->value)) {
       current = *text;
     }
-  } else if (const FieldReader* reader = findReader(knob.path)) {
-    if (reader->number) {
-      number = reader->number(scenario);
+  } else if (const auto* field = sim::findScenarioField(knob.path)) {
+    if (field->kind == sim::FieldKind::Text) {
+      current = field->text(scenario);
     } else {
-      current = *reader->text(scenario);
+      number = field->number(scenario);
     }
   }
   if (knob.choices.empty()) {

@@ -7,88 +7,106 @@
 #include "sim/domain.h"
 #include "sim/engine/fault_spec.h"
 #include "sim/engine/scenarios.h"
+#include "sim/field_table.h"
 #include "sim/precision.h"
 
 namespace sim::engine {
 namespace {
 
-enum class FieldType { Int, Count, Number, Text, Precision, Flag, Workload };
-
-// One settable field: where it lives in EngineDesc (one of the references, by type) and, for a
-// number, its domain (sim/domain.h: the same mechanism and shared dimensions as the analytic
-// scenario's fields, narrowed where the engine models less: 250 stages, EP up to 64, 4,096
-// sequences per replica, arrivals a replica's queue can take).
-struct Field {
-  const char* path;
-  FieldType type;
-  void* (*ref)(EngineDesc&);
-  Domain domain{};
-};
-
+using Field = FieldDef<EngineDesc>;
+using E = EngineDesc;
 using namespace sim::domains;
 
-const std::vector<Field>& fields() {
-  using T = FieldType;
-  static const std::vector<Field> table = {
-      {"workload.kind", T::Workload, [](EngineDesc& d) -> void* { return &d.workload.kind; }},
-      {"workload.training.model", T::Text,
-       [](EngineDesc& d) -> void* { return &d.workload.training.modelId; }},
-      {"workload.training.precision", T::Precision,
-       [](EngineDesc& d) -> void* { return &d.workload.training.precision; }},
-      {"workload.training.tp", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.tp; }, TP},
-      {"workload.training.pp", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.pp; }, wholeNumbers(1, 250)},
-      {"workload.training.dp", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.dp; }, DP},
-      {"workload.training.ep", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.ep; }, wholeNumbers(1, 64)},
-      {"workload.training.zero_stage", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.zeroStage; }, ZERO_STAGE},
-      {"workload.training.seq_len_tokens", T::Number,
-       [](EngineDesc& d) -> void* { return &d.workload.training.seqLen_tokens; }, SEQ_LEN},
-      {"workload.training.micro_batch", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.microBatch; }, MICRO_BATCH},
-      {"workload.training.micro_batches", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.microBatches; }, MICRO_BATCHES},
-      {"workload.training.virtual_stages", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.training.virtualStages; }, VIRTUAL_STAGES},
-      {"workload.inference.model", T::Text,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.modelId; }},
-      {"workload.inference.weights", T::Precision,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.weights; }},
-      {"workload.inference.kv_cache", T::Precision,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.kvCache; }},
-      {"workload.inference.math", T::Precision,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.math; }},
-      {"workload.inference.tp", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.tp; }, TP},
-      {"workload.inference.replicas", T::Count,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.replicas; }, orZero(DP)},
-      {"workload.inference.max_batch", T::Int,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.maxBatch; },
-       wholeNumbers(1, 4096)},
-      {"workload.inference.prompt_tokens", T::Number,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.promptTokens; }, REQUEST_TOKENS},
-      {"workload.inference.output_tokens", T::Number,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.outputTokens; }, REQUEST_TOKENS},
-      // Poisson arrivals are drawn per replica and step: beyond ~1e4/s a replica's queue of 256
-      // overflows within a step anyway, and the draw's cost grows with the mean.
-      {"workload.inference.arrival_rate_per_replica_per_s", T::Number,
-       [](EngineDesc& d) -> void* { return &d.workload.inference.arrivalRatePerReplica_per_s; },
-       orZero(realNumbers(1e-6, 1e4, "requests/s"))},
-      {"cluster.system", T::Text, [](EngineDesc& d) -> void* { return &d.cluster.systemId; }},
-      {"cluster.switch", T::Text, [](EngineDesc& d) -> void* { return &d.cluster.switchId; }},
-      {"cluster.rail_optimized", T::Flag,
-       [](EngineDesc& d) -> void* { return &d.cluster.railOptimized; }},
-  };
-  return table;
+// A numeric field at the member chain `Path...` of EngineDesc.
+template <auto... Path>
+Field number(const char* path, Domain domain) {
+  return numberField<E, Path...>(path, domain);
 }
 
-const Field* findField(std::string_view path) {
-  for (const Field& f : fields())
-    if (path == f.path) return &f;
-  return nullptr;
+// A text field (any non-empty text) at the member chain `Path...` of EngineDesc.
+template <auto... Path>
+Field text(const char* path) {
+  return textField<E, Path...>(path);
+}
+
+// A precision field at the member chain `Path...` (names as sim/precision.h reads them).
+template <auto... Path>
+Field precision(const char* path) {
+  Field f{path, FieldKind::Text, {}, {"fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"}};
+  f.choiceNoun = "precision";
+  f.text = [](const E& d) { return std::string(precisionName(memberAt<Path...>(d))); };
+  f.setText = [](E& d, std::string_view v) {
+    const auto parsed = parsePrecision(v);
+    if (parsed) memberAt<Path...>(d) = *parsed;
+    return parsed.has_value();
+  };
+  return f;
+}
+
+constexpr auto WL = &E::workload;
+using W = WorkloadDesc;
+using Tr = TrainingDesc;
+using In = InferenceDesc;
+
+// Every settable field of EngineDesc; a number's domain is sim/domain.h's (the same mechanism and
+// shared dimensions as the analytic scenario's fields), narrowed where the engine models less:
+// 250 stages, EP up to 64, 4,096 sequences per replica, arrivals a replica's queue can take.
+const std::vector<Field>& fields() {
+  static const std::vector<Field> table = [] {
+    Field kind{"workload.kind", FieldKind::Text, {}, {"training", "inference"}};
+    kind.text = [](const E& d) {
+      return std::string(d.workload.kind == WorkloadKind::Training ? "training" : "inference");
+    };
+    kind.setText = [](E& d, std::string_view v) {
+      if (v != "training" && v != "inference") return false;
+      d.workload.kind = v == "training" ? WorkloadKind::Training : WorkloadKind::Inference;
+      return true;
+    };
+    Field rail{"cluster.rail_optimized", FieldKind::Text, {}, {"true", "false"}};
+    rail.text = [](const E& d) { return std::string(d.cluster.railOptimized ? "true" : "false"); };
+    rail.setText = [](E& d, std::string_view v) {
+      if (v != "true" && v != "false") return false;
+      d.cluster.railOptimized = v == "true";
+      return true;
+    };
+    return std::vector<Field>{
+        kind,
+        text<WL, &W::training, &Tr::modelId>("workload.training.model"),
+        precision<WL, &W::training, &Tr::precision>("workload.training.precision"),
+        number<WL, &W::training, &Tr::tp>("workload.training.tp", TP),
+        number<WL, &W::training, &Tr::pp>("workload.training.pp", wholeNumbers(1, 250)),
+        number<WL, &W::training, &Tr::dp>("workload.training.dp", DP),
+        number<WL, &W::training, &Tr::ep>("workload.training.ep", wholeNumbers(1, 64)),
+        number<WL, &W::training, &Tr::zeroStage>("workload.training.zero_stage", ZERO_STAGE),
+        number<WL, &W::training, &Tr::seqLen_tokens>("workload.training.seq_len_tokens", SEQ_LEN),
+        number<WL, &W::training, &Tr::microBatch>("workload.training.micro_batch", MICRO_BATCH),
+        number<WL, &W::training, &Tr::microBatches>("workload.training.micro_batches",
+                                                    MICRO_BATCHES),
+        number<WL, &W::training, &Tr::virtualStages>("workload.training.virtual_stages",
+                                                     VIRTUAL_STAGES),
+        text<WL, &W::inference, &In::modelId>("workload.inference.model"),
+        precision<WL, &W::inference, &In::weights>("workload.inference.weights"),
+        precision<WL, &W::inference, &In::kvCache>("workload.inference.kv_cache"),
+        precision<WL, &W::inference, &In::math>("workload.inference.math"),
+        number<WL, &W::inference, &In::tp>("workload.inference.tp", TP),
+        number<WL, &W::inference, &In::replicas>("workload.inference.replicas", orZero(DP)),
+        number<WL, &W::inference, &In::maxBatch>("workload.inference.max_batch",
+                                                 wholeNumbers(1, 4096)),
+        number<WL, &W::inference, &In::promptTokens>("workload.inference.prompt_tokens",
+                                                     REQUEST_TOKENS),
+        number<WL, &W::inference, &In::outputTokens>("workload.inference.output_tokens",
+                                                     REQUEST_TOKENS),
+        // Poisson arrivals are drawn per replica and step: beyond ~1e4/s a replica's queue of
+        // 256 overflows within a step anyway, and the draw's cost grows with the mean.
+        number<WL, &W::inference, &In::arrivalRatePerReplica_per_s>(
+            "workload.inference.arrival_rate_per_replica_per_s",
+            orZero(realNumbers(1e-6, 1e4, "requests/s"))),
+        text<&E::cluster, &ClusterDesc::systemId>("cluster.system"),
+        text<&E::cluster, &ClusterDesc::switchId>("cluster.switch"),
+        rail,
+    };
+  }();
+  return table;
 }
 
 // A number as --set spells it; "nan" and "inf" parse, so the domain (finite) refuses them.
@@ -97,79 +115,39 @@ bool parseNumber(std::string_view text, double& out) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
-// The number a numeric field holds.
-double numberOf(const Field& f, EngineDesc& d) {
-  void* p = f.ref(d);
-  if (f.type == FieldType::Int) return *static_cast<int*>(p);
-  if (f.type == FieldType::Count) return *static_cast<uint32_t*>(p);
-  return *static_cast<double*>(p);
-}
-
-bool numeric(const Field& f) {
-  return f.type == FieldType::Int || f.type == FieldType::Count || f.type == FieldType::Number;
-}
-
 // Sets `f` in `d` from `value`; an error says what the value must be.
 std::string setField(const Field& f, EngineDesc& d, std::string_view value) {
-  void* p = f.ref(d);
-  switch (f.type) {
-    case FieldType::Int:
-    case FieldType::Count:
-    case FieldType::Number: {
-      double x = 0;
-      if (!parseNumber(value, x)) return "must be a number";
-      if (std::string why = domainError(f.domain, x); !why.empty()) {
-        return why + " (" + describeDomain(f.domain) + ")";
-      }
-      if (f.type == FieldType::Int) *static_cast<int*>(p) = int(x);
-      if (f.type == FieldType::Count) *static_cast<uint32_t*>(p) = uint32_t(x);
-      if (f.type == FieldType::Number) *static_cast<double*>(p) = x;
-      return "";
+  if (f.kind != FieldKind::Text) {
+    double x = 0;
+    if (!parseNumber(value, x)) return "must be a number";
+    if (std::string why = domainError(f.domain, x); !why.empty()) {
+      return why + " (" + describeDomain(f.domain) + ")";
     }
-    case FieldType::Text:
-      if (value.empty()) return "must not be empty";
-      *static_cast<std::string*>(p) = std::string(value);
-      return "";
-    case FieldType::Precision: {
-      const auto precision = sim::parsePrecision(value);
-      if (!precision) return "must be a precision (fp32, bf16, fp16, fp8, int8, fp4, int4)";
-      *static_cast<sim::Precision*>(p) = *precision;
-      return "";
-    }
-    case FieldType::Flag:
-      if (value != "true" && value != "false") return "must be true or false";
-      *static_cast<bool*>(p) = value == "true";
-      return "";
-    case FieldType::Workload:
-      if (value != "training" && value != "inference") return "must be training or inference";
-      *static_cast<WorkloadKind*>(p) =
-          value == "training" ? WorkloadKind::Training : WorkloadKind::Inference;
-      return "";
+    f.setNumber(d, x);
+    return "";
   }
-  return "has an unknown type";
+  if (f.choices.empty() && value.empty()) return "must not be empty";
+  if (f.setText(d, value)) return "";
+  if (f.choiceNoun) {
+    return std::string("must be a ") + f.choiceNoun + " (" + joinChoices(f.choices, ", ") + ")";
+  }
+  return "must be " + joinChoices(f.choices, " or ");
 }
 
 }  // namespace
 
-std::string shortestText(double value) {
-  char text[32];
-  auto [end, ec] = std::to_chars(text, text + sizeof(text), value);
-  return ec == std::errc() ? std::string(text, end) : std::string("?");
-}
-
 std::vector<EngineField> engineFields() {
   std::vector<EngineField> out;
   for (const Field& f : fields()) {
-    if (numeric(f)) out.push_back({f.path, f.domain});
+    if (f.kind != FieldKind::Text) out.push_back({f.path, f.domain});
   }
   return out;
 }
 
 Result<bool> checkEngineDesc(const EngineDesc& desc) {
-  EngineDesc copy = desc;  // the table's references are to a mutable description
   for (const Field& f : fields()) {
-    if (!numeric(f)) continue;
-    const double value = numberOf(f, copy);
+    if (f.kind == FieldKind::Text) continue;
+    const double value = f.number(desc);
     if (std::string why = domainError(f.domain, value); !why.empty()) {
       return Result<bool>::failure(std::string(f.path) + " = " + numberText(value) + " " + why +
                                    " (" + describeDomain(f.domain) + ")");
@@ -179,34 +157,12 @@ Result<bool> checkEngineDesc(const EngineDesc& desc) {
 }
 
 std::vector<std::string> engineFieldPaths() {
-  std::vector<std::string> paths;
-  for (const Field& f : fields()) paths.emplace_back(f.path);
-  return paths;
+  return fieldPaths(fields());
 }
 
 std::string engineFieldValue(const EngineDesc& desc, std::string_view path) {
-  const Field* f = findField(path);
-  if (!f) return "";
-  EngineDesc copy = desc;  // the table's references are to a mutable description
-  const void* p = f->ref(copy);
-  switch (f->type) {
-    case FieldType::Int:
-      return std::to_string(*static_cast<const int*>(p));
-    case FieldType::Count:
-      return std::to_string(*static_cast<const uint32_t*>(p));
-    case FieldType::Number:
-      return shortestText(*static_cast<const double*>(p));
-    case FieldType::Text:
-      return *static_cast<const std::string*>(p);
-    case FieldType::Precision:
-      return std::string(sim::precisionName(*static_cast<const sim::Precision*>(p)));
-    case FieldType::Flag:
-      return *static_cast<const bool*>(p) ? "true" : "false";
-    case FieldType::Workload:
-      return *static_cast<const WorkloadKind*>(p) == WorkloadKind::Training ? "training"
-                                                                            : "inference";
-  }
-  return "";
+  const Field* f = findField(fields(), path);
+  return f ? fieldText(*f, desc) : "";
 }
 
 Result<bool> applyEngineOverride(EngineDesc& desc, std::string_view assignment) {
@@ -218,7 +174,7 @@ Result<bool> applyEngineOverride(EngineDesc& desc, std::string_view assignment) 
     return Result<bool>::failure(quoted + "expected path=value");
   }
   const std::string_view path = assignment.substr(0, eq);
-  const Field* f = findField(path);
+  const Field* f = findField(fields(), path);
   if (!f) {
     std::string known;
     for (const Field& k : fields()) known += (known.empty() ? "" : ", ") + std::string(k.path);

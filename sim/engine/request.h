@@ -15,9 +15,6 @@
 
 namespace sim::engine {
 
-/// The shortest text that reads back as `value` ("12.5", "1e+12").
-std::string shortestText(double value);
-
 /// Every engine-scenario field an override may set, by dotted path ("workload.training.tp", ...).
 std::vector<std::string> engineFieldPaths();
 
