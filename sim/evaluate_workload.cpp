@@ -32,6 +32,7 @@ void stageOutputs(Writer& w, const std::string& prefix, const calc::StageMemory&
   w.num(prefix + "_optimizer_bytes", m.optimizer_bytes, "B");
   w.num(prefix + "_activations_bytes", m.activations_bytes, "B");
   w.num(prefix + "_logits_bytes", m.logits_bytes, "B");
+  w.num(prefix + "_gathered_bytes", m.gathered_bytes, "B");
   w.num(prefix + "_total_bytes", m.total_bytes, "B");
 }
 
@@ -170,6 +171,10 @@ void trainingCompute(const Context& c, Writer& w) {
   w.num("dp_all_gather_s", s.dpAllGather_s, "s");
   w.num("dp_overlap_window_s", s.dpOverlapWindow_s, "s");
   w.num("dp_exposed_s", s.dpExposed_s, "s");
+  w.num("sharded_layer_all_gather_s", s.shardedLayerAllGather_s, "s");
+  w.num("sharded_layer_reduce_scatter_s", s.shardedLayerReduceScatter_s, "s");
+  w.num("sharded_forward_exposed_s", s.shardedForwardExposed_s, "s");
+  w.num("sharded_backward_exposed_s", s.shardedBackwardExposed_s, "s");
   w.num("optimizer_s", s.optimizer_s, "s");
   w.num("step_time_s", s.step_s, "s");
   w.num("tokens_per_step", s.tokensPerStep, "tokens");

@@ -86,6 +86,34 @@ double cpCommPerLayer(const TrainingDesc& d, double attention_s) {
   return std::max(0.0, comm - attention_s);
 }
 
+// ZeRO-3 / FSDP (Rajbhandari et al. arXiv:1910.02054 §5.3; Zhao et al., PyTorch FSDP, VLDB 2023
+// §3.2-3.4): for every micro-batch each layer's weights are all-gathered over the DP group before
+// its forward and again before its backward, and its gradients reduce-scattered after its
+// backward (FSDP's default with gradient accumulation). Prefetching gathers layer i + 1 while
+// layer i computes its forward; in the backward, layer i computes while layer i - 1 is gathered
+// and layer i + 1's gradients are reduce-scattered, both on the same links. So a pass exposes its
+// first gather (and the backward its last reduce-scatter), and each further layer whatever of
+// its communication outlasts its neighbour's compute.
+void shardedDataParallel(const TrainingDesc& d, const CollectiveTopology& topo, double forward_s,
+                         double backward_s, TrainingStep& r) {
+  const double layer = d.model.layerParams / d.tp;
+  const double ag =
+      ncclCollective(Collective::AllGather, layer * d.weightBytes, topo, d.collectives).time_s;
+  const double rs =
+      ncclCollective(Collective::ReduceScatter, layer * d.gradientBytes, topo, d.collectives)
+          .time_s;
+  const double later = std::max(0, r.stageLayers - 1);
+  r.shardedLayerAllGather_s = ag;
+  r.shardedLayerReduceScatter_s = rs;
+  r.shardedForwardExposed_s = ag + later * std::max(0.0, ag - forward_s);
+  r.shardedBackwardExposed_s = ag + rs + later * std::max(0.0, ag + rs - backward_s);
+  const double m = d.microBatches;
+  r.dpAllGather_s = m * r.stageLayers * 2.0 * ag;
+  r.dpReduceScatter_s = m * r.stageLayers * rs;
+  const double exposed = m * (r.shardedForwardExposed_s + r.shardedBackwardExposed_s);
+  r.dpOverlapWindow_s = r.dpAllGather_s + r.dpReduceScatter_s - exposed;
+}
+
 }  // namespace
 
 std::vector<StageMemory> stageMemory(const TrainingDesc& d) {
@@ -104,9 +132,13 @@ std::vector<StageMemory> stageMemory(const TrainingDesc& d) {
     m.inFlightMicroBatches = inFlightMicroBatches(s, d.pp, d.microBatches, d.virtualStages);
     m.activations_bytes = m.layers * m.inFlightMicroBatches * perLayer;
     if (s == d.pp - 1) m.logits_bytes = tokens * d.model.vocab / d.tp * 4.0;
+    if (d.zeroStage >= 3 && shards > 1) {
+      const double layer = d.model.layerParams / d.tp;
+      m.gathered_bytes = layer * (2.0 * d.weightBytes + d.gradientBytes);
+    }
     m.reserve_bytes = d.reserve_bytes;
     m.total_bytes = m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes +
-                    m.logits_bytes + m.reserve_bytes;
+                    m.logits_bytes + m.gathered_bytes + m.reserve_bytes;
   }
   return stages;
 }
@@ -157,27 +189,33 @@ TrainingStep trainingStep(const TrainingDesc& d) {
   r.bubbleFraction = bubbleFractionInterleaved(d.pp, d.microBatches, d.virtualStages);
   r.pipeline_s = d.microBatches * r.slot_s * (1.0 + r.bubbleFraction);
 
-  // DP / ZeRO over the fabric: gradients reduce-scattered, weights all-gathered (ZeRO-3 gathers
-  // them again for the backward pass: 1.5x, Rajbhandari et al.). Bucket by bucket the
-  // reduce-scatter hides behind the last micro-batch's backward, the all-gather behind the next
-  // step's first forward (Megatron's overlapped gradient reduce and parameter gather). The first
-  // stage sets the step and has no bubble to spare at either end, so the window is one pass of a
-  // micro-batch through the stage.
+  // DP / ZeRO-1/2 over the fabric: gradients reduce-scattered, weights all-gathered once per
+  // step. Bucket by bucket the reduce-scatter hides behind the last micro-batch's backward, the
+  // all-gather behind the next step's first forward (Megatron's overlapped gradient reduce and
+  // parameter gather). The first stage sets the step and has no bubble to spare at either end, so
+  // the window is one pass of a micro-batch through the stage. ZeRO-3 pays per layer instead
+  // (shardedDataParallel).
   const int group = d.dp * d.cp;
   if (group > 1) {
     const double modelGroup = double(d.tp) * d.cp * d.pp;
     const int perNode = int(std::max(1.0, std::floor(d.gpusPerNode / modelGroup)));
     const CollectiveTopology topo = acrossNodes(d, group, perNode);
-    double params = 0;
-    for (int s = 0; s < d.pp; ++s) {
-      params = std::max(params, stageParams(d, s, stageLayers(int(d.model.layers), d.pp, s)));
+    if (d.zeroStage >= 3) {
+      const double forward_s = r.layerMatmul_s / matmulPasses +
+                               r.layerAttention_s / attentionPasses +
+                               r.layerElementwise_s / (full ? 4.0 : 3.0);
+      shardedDataParallel(d, topo, forward_s, r.layerCompute_s - forward_s, r);
+    } else {
+      double params = 0;
+      for (int s = 0; s < d.pp; ++s) {
+        params = std::max(params, stageParams(d, s, stageLayers(int(d.model.layers), d.pp, s)));
+      }
+      const double bytes = params / d.tp * d.gradientBytes;
+      r.dpReduceScatter_s =
+          ncclCollective(Collective::ReduceScatter, bytes, topo, d.collectives).time_s;
+      r.dpAllGather_s = ncclCollective(Collective::AllGather, bytes, topo, d.collectives).time_s;
+      r.dpOverlapWindow_s = stage_s;
     }
-    const double bytes = params / d.tp * d.gradientBytes;
-    r.dpReduceScatter_s =
-        ncclCollective(Collective::ReduceScatter, bytes, topo, d.collectives).time_s;
-    r.dpAllGather_s = (d.zeroStage >= 3 ? 2.0 : 1.0) *
-                      ncclCollective(Collective::AllGather, bytes, topo, d.collectives).time_s;
-    r.dpOverlapWindow_s = stage_s;
     r.dpExposed_s = std::max(0.0, r.dpReduceScatter_s + r.dpAllGather_s - r.dpOverlapWindow_s);
   }
   // Adam reads and writes the GPU's share of the model state once.

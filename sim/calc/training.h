@@ -57,6 +57,8 @@ struct StageMemory {
   double optimizer_bytes = 0;
   double activations_bytes = 0;  // layers x in flight x per-layer activations
   double logits_bytes = 0;       // last stage: FP32 logits of the micro-batch for the loss
+  double gathered_bytes = 0;     // ZeRO-3: two layers' weights unsharded (in use, prefetched)
+                                 // and one layer's unsharded gradient before its reduce-scatter
   double reserve_bytes = 0;
   double total_bytes = 0;
 };
@@ -77,11 +79,17 @@ struct TrainingStep {
   double slot_s = 0;              // one micro-batch through the busiest stage
   double bubbleFraction = 0;      // (p - 1) / (v m)
   double pipeline_s = 0;          // m slots + the bubble
-  double dpReduceScatter_s = 0;   // gradients over the DP group
-  double dpAllGather_s = 0;       // updated weights back
-  double dpOverlapWindow_s = 0;   // one pass through the stage: what DP can hide behind
+  double dpReduceScatter_s = 0;   // gradients over the DP group (ZeRO-3: every layer's, per step)
+  double dpAllGather_s = 0;       // updated weights back (ZeRO-3: every layer's, twice, per step)
+  double dpOverlapWindow_s = 0;   // what DP hides behind (ZeRO-3: what the layers hide)
   double dpExposed_s = 0;
-  double optimizer_s = 0;  // Adam over the GPU's shard at HBM bandwidth
+  // ZeRO-3 / FSDP, per layer and micro-batch: its weights all-gathered (forward, and again for
+  // the backward), its gradients reduce-scattered; what the prefetch leaves exposed per pass.
+  double shardedLayerAllGather_s = 0;
+  double shardedLayerReduceScatter_s = 0;
+  double shardedForwardExposed_s = 0;   // one micro-batch's forward pass through the stage
+  double shardedBackwardExposed_s = 0;  // its backward pass
+  double optimizer_s = 0;               // Adam over the GPU's shard at HBM bandwidth
   double step_s = 0;
   double tokensPerStep = 0;
   double modelFlopsPerToken = 0;

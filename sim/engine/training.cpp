@@ -100,13 +100,16 @@ Result<TrainingPlan> planTraining(const Catalog& catalog, const Cluster& cluster
       tp;
 
   // DP: gradients of the GPU's shard; ZeRO-1/2 reduce-scatter + all-gather move the same bytes
-  // as a ring all-reduce, ZeRO-3 1.5x (Rajbhandari et al.). Routed link by link below; the
-  // calculator's time and overlap window give the nominal step.
+  // as a ring all-reduce once per step, ZeRO-3 1.5x that (two gathers, one reduce-scatter) for
+  // every micro-batch, layer by layer (Rajbhandari et al.; calc::trainingStep). Routed link by
+  // link below; the calculator's time and overlap window give the nominal step.
   p.gradientBytesPerGpu = p.params / (tp * pp) * bpe;
-  const double zeroFactor = desc.zeroStage == 3 ? 1.5 : 1.0;
+  const bool sharded = desc.zeroStage == 3;
+  const double zeroFactor = sharded ? 1.5 * m : 1.0;
+  const double collectives = sharded ? 3.0 * m * p.step.stageLayers : 2.0;
   p.dpRingBytesPerGpu = desc.dp > 1 ? 2.0 * (dp - 1) / dp * p.gradientBytesPerGpu * zeroFactor : 0;
   p.dpAlphaBeta_s = p.step.dpReduceScatter_s + p.step.dpAllGather_s;
-  p.dpAlpha_s = desc.dp > 1 ? 2.0 * (dp - 1) * nic.alpha_s : 0;
+  p.dpAlpha_s = desc.dp > 1 ? collectives * (dp - 1) * nic.alpha_s : 0;
   p.dpOverlap_s = p.step.dpOverlapWindow_s;
   p.optimizer_s = p.step.optimizer_s;
 

@@ -31,6 +31,31 @@ TrainingDesc single() {
   return d;
 }
 
+// One layer of Llama 3.1 70B: attention (q and o 8192 x 8192, k and v 8192 x 1024), the SwiGLU
+// MLP (3 x 8192 x 28672) and two RMSNorm weights (the calculator spreads the final norm's 8,192
+// over the 80 layers: 1e-7 of a layer, inside every tolerance below).
+constexpr double H = 8192;
+constexpr double LAYER_PARAMS = 2 * H * H + 2 * H * 1024 + 3 * H * 28672 + 2 * H;
+
+// Forward of one layer and one 4,096-token micro-batch: matmuls at 8e14, causal attention
+// (2 s^2 x 64 heads x 128) at 3e14, and the non-matmul traffic the step reports per pass.
+double forwardOf(const TrainingStep& s) {
+  const double matmul = 2 * (LAYER_PARAMS - 2 * H) * 4096 / 8e14;
+  const double attention = 2.0 * 4096 * 4096 * 64 * 128 / 3e14;
+  return matmul + attention + s.layerElementwise_s / 3;  // selective: 3 elementwise passes
+}
+
+// FSDP (ZeRO-3) over the 8 GPUs of the single() node's NVLink, 4 micro-batches: no NVLS and no
+// latencies, every share 1, so a ring AllGather or ReduceScatter of S bytes takes
+// (7/8) S / 450 GB/s.
+TrainingDesc fsdpNode() {
+  TrainingDesc d = single();
+  d.dp = 8;
+  d.zeroStage = 3;
+  d.microBatches = 4;
+  return d;
+}
+
 }  // namespace
 
 TEST(Training, OneGpuStepIsItsLayersHeadAndOptimizer) {
@@ -110,4 +135,69 @@ TEST(Training, StageMemoryFollowsZeroAndTheMicroBatchesInFlight) {
   // The last stage keeps the micro-batch's FP32 logits: 4,096 tokens x 128,256 x 4 B.
   EXPECT_DOUBLE_EQ(piped[3].logits_bytes, 4096.0 * 128256 * 4);
   EXPECT_DOUBLE_EQ(piped[0].logits_bytes, 0);
+}
+
+// FSDP / ZeRO-3 on one 8-GPU node: every layer's weights gathered before its forward and again
+// before its backward, its gradients reduce-scattered, for every micro-batch; the prefetch hides
+// what the neighbouring layer's compute covers. Worked from bytes and bandwidth, independently of
+// the calculator's collective model.
+TEST(ShardedTraining, EachLayerIsGatheredTwiceAndReduceScatteredPerMicroBatch) {
+  const TrainingDesc d = fsdpNode();
+  const TrainingStep s = trainingStep(d);
+  const double ag = 7.0 / 8.0 * LAYER_PARAMS * 2 / 450e9;  // BF16 weights
+  const double rs = 7.0 / 8.0 * LAYER_PARAMS * 2 / 450e9;  // BF16 gradients
+  EXPECT_NEAR(s.shardedLayerAllGather_s, ag, ag * 1e-6);
+  EXPECT_NEAR(s.shardedLayerReduceScatter_s, rs, rs * 1e-6);
+  ASSERT_EQ(s.stageLayers, 80);
+  EXPECT_NEAR(s.dpAllGather_s, 4 * 80 * 2 * ag, 4 * 80 * 2 * ag * 1e-6);
+  EXPECT_NEAR(s.dpReduceScatter_s, 4 * 80 * rs, 4 * 80 * rs * 1e-6);
+  // A 70B layer's 1.7 GB gather (3.3 ms) hides behind the previous layer's 9 ms forward: only the
+  // first gather of each pass and the last reduce-scatter stay on the step.
+  const double forward = forwardOf(s);
+  ASSERT_GT(forward, ag);
+  ASSERT_GT(s.layerCompute_s - forward, ag + rs);
+  EXPECT_NEAR(s.shardedForwardExposed_s, ag, ag * 1e-6);
+  EXPECT_NEAR(s.shardedBackwardExposed_s, ag + rs, ag * 1e-6);
+  EXPECT_NEAR(s.dpExposed_s, 4 * (2 * ag + rs), 4 * (2 * ag + rs) * 1e-6);
+  EXPECT_NEAR(s.step_s, s.pipeline_s + s.dpExposed_s + s.optimizer_s, s.step_s * 1e-12);
+}
+
+TEST(ShardedTraining, WhatOutlastsTheNeighbouringLayersComputeIsExposed) {
+  TrainingDesc d = fsdpNode();
+  d.scaleUp_Bps = 25e9;  // PCIe-class links: a layer's gather outlasts its neighbour's compute
+  const TrainingStep s = trainingStep(d);
+  const double ag = 7.0 / 8.0 * LAYER_PARAMS * 2 / 25e9;
+  const double rs = ag;
+  const double forward = forwardOf(s);
+  const double backward = s.layerCompute_s - forward;
+  ASSERT_GT(ag, forward);
+  ASSERT_GT(ag + rs, backward);
+  const double fwdExposed = ag + 79 * (ag - forward);
+  const double bwdExposed = ag + rs + 79 * (ag + rs - backward);
+  EXPECT_NEAR(s.shardedForwardExposed_s, fwdExposed, fwdExposed * 1e-6);
+  EXPECT_NEAR(s.shardedBackwardExposed_s, bwdExposed, bwdExposed * 1e-6);
+  EXPECT_NEAR(s.dpExposed_s, 4 * (fwdExposed + bwdExposed), 4 * (fwdExposed + bwdExposed) * 1e-6);
+  // Communication-bound: each micro-batch costs about its 3 x 80 transfers.
+  EXPECT_NEAR(s.dpExposed_s + 4 * 80 * s.layerCompute_s, 4 * 80 * 3 * ag, 0.02 * 4 * 80 * 3 * ag);
+  // ZeRO-1 on the same links pays one reduce-scatter and one gather of the model per step.
+  d.zeroStage = 1;
+  const TrainingStep zero1 = trainingStep(d);
+  EXPECT_GT(s.step_s, zero1.step_s);
+}
+
+TEST(ShardedTraining, MemoryShardsTheStateAndHoldsTwoGatheredLayers) {
+  const TrainingDesc d = fsdpNode();
+  const StageMemory m = stageMemory(d).front();
+  const double params = 80 * LAYER_PARAMS + 2 * H * 128256 + H;  // embedding, head, final norm
+  EXPECT_NEAR(m.weights_bytes + m.gradients_bytes + m.optimizer_bytes, 16 * params / 8,
+              params * 1e-6);
+  // The layer computing and the one prefetched, in BF16, and the layer's BF16 gradient.
+  EXPECT_NEAR(m.gathered_bytes, LAYER_PARAMS * (2 * 2 + 2), LAYER_PARAMS * 1e-6);
+  EXPECT_NEAR(m.total_bytes,
+              m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes +
+                  m.logits_bytes + m.gathered_bytes + m.reserve_bytes,
+              1.0);
+  TrainingDesc plain = d;
+  plain.zeroStage = 1;
+  EXPECT_DOUBLE_EQ(stageMemory(plain).front().gathered_bytes, 0.0);
 }
