@@ -212,6 +212,7 @@ calc::ServingDesc servingDesc(const Context& c, const GpuSpec& gpu) {
   d.pp = wl.pp;
   d.weightBytes = bytesPerElement(c.weights);
   d.kvBytes = bytesPerElement(c.kv);
+  d.kvReadPerQueryHead = wl.decodeAttention == "per_query_head";
   HardwareInputs hw = c.hw;
   hw.gpu = gpu;
   applyHardware(d, hw, c.compute);

@@ -106,6 +106,8 @@ const std::vector<Field>& fields() {
       number<&S::workload, &WorkloadDesc::promptTokens>("workload.prompt_tokens", REQUEST_TOKENS),
       number<&S::workload, &WorkloadDesc::outputTokens>("workload.output_tokens", REQUEST_TOKENS),
       text<&S::workload, &WorkloadDesc::batching>("workload.batching", {"continuous", "static"}),
+      text<&S::workload, &WorkloadDesc::decodeAttention>("workload.decode_attention",
+                                                         {"grouped", "per_query_head"}),
       number<&S::workload, &WorkloadDesc::requestRate_per_s>(
           "workload.request_rate_per_s", orZero(realNumbers(1e-6, 1e9, "requests/s"))),
       number<&S::workload, &WorkloadDesc::maxNumTokens>("workload.max_num_tokens",

@@ -71,6 +71,10 @@ struct WorkloadDesc {
   double promptTokens = 2048;  // prefill length per request (ISL)
   double outputTokens = 256;   // generated tokens per request (OSL)
   std::string batching = "continuous";  // continuous (in-flight) or static
+  // How a decode step reads the KV cache: "grouped" (each KV head once for its GQA group, as
+  // today's kernels do) or "per_query_head" (each query head reads its KV head: TensorRT-LLM's
+  // masked multi-head attention before XQA).
+  std::string decodeAttention = "grouped";
   double requestRate_per_s = 0;  // > 0: open-loop arrivals per replica instead of a fixed batch
   double maxNumTokens = 0;       // tokens one iteration may schedule; 0 = rules
   double memoryFraction = 0;     // of the usable HBM the serving engine takes; 0 = rules

@@ -53,7 +53,9 @@ IterationCost iterationCost(const ServingDesc& d, double tokens, double logitTok
   const double head = m.headParams > 0 ? m.headParams : m.vocab * m.hidden;
   const double weights = (m.layers * m.layerParams + head) * d.weightBytes / d.tp;
   c.matmul_s = std::max(flops / d.tp / d.gemm_flops, weights / d.hbm_Bps);
-  c.attention_s = kvTokens * kvBytesPerTokenPerGpu(m, d.tp, d.kvBytes) / d.hbm_Bps +
+  const double kvReads =
+      d.kvReadPerQueryHead ? (m.heads / d.tp) / std::max(1.0, m.kvHeads / d.tp) : 1.0;
+  c.attention_s = kvReads * kvTokens * kvBytesPerTokenPerGpu(m, d.tp, d.kvBytes) / d.hbm_Bps +
                   prefillAttentionFlops / d.tp / d.attention_flops;
   c.elementwise_s = tokens * m.layers * elementwiseBytesPerToken(m, d.tp, false) *
                     (d.activationBytes / 2.0) / d.hbm_Bps;

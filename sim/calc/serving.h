@@ -18,18 +18,23 @@ struct ServingDesc {
   TransformerShape model;
   int tp = 1;  // GPUs of the replica, inside one scale-up domain
   int pp = 1;  // pipeline stages: memory splits over them; they serve in turn (time as tp alone)
-  double weightBytes = 2;         // per parameter
-  double kvBytes = 2;             // per KV element
-  double activationBytes = 2;     // per activation element (all-reduces, non-matmul kernels)
-  double gemm_flops = 0;          // achieved matmul rate per GPU in the math precision
-  double attention_flops = 0;     // achieved attention rate per GPU
-  double hbm_Bps = 0;             // achieved HBM streaming per GPU
-  double usable_bytes = 0;        // HBM per GPU the driver reports
-  double reserve_bytes = 0;       // the runtime's own HBM per GPU
-  double memoryFraction = 0.9;    // of the usable HBM the engine takes (weights, reserve, KV)
-  double maxNumTokens = 8192;     // tokens one iteration may schedule
-  double kernelsPerLayer = 0;     // kernels a layer launches besides its all-reduces
-  double kernelLaunch_s = 0;      // the shortest a kernel can take
+  double weightBytes = 2;       // per parameter
+  double kvBytes = 2;           // per KV element
+  double activationBytes = 2;   // per activation element (all-reduces, non-matmul kernels)
+  double gemm_flops = 0;        // achieved matmul rate per GPU in the math precision
+  double attention_flops = 0;   // achieved attention rate per GPU
+  double hbm_Bps = 0;           // achieved HBM streaming per GPU
+  double usable_bytes = 0;      // HBM per GPU the driver reports
+  double reserve_bytes = 0;     // the runtime's own HBM per GPU
+  double memoryFraction = 0.9;  // of the usable HBM the engine takes (weights, reserve, KV)
+  double maxNumTokens = 8192;   // tokens one iteration may schedule
+  double kernelsPerLayer = 0;   // kernels a layer launches besides its all-reduces
+  double kernelLaunch_s = 0;    // the shortest a kernel can take
+  // Whether each query head of a decode step loads its KV head's cache itself (TensorRT-LLM's
+  // masked multi-head attention before XQA, v0.7), so a GPU reads each cached K/V element once
+  // per query head it holds that shares it; false: once for the whole GQA group (XQA,
+  // FlashDecoding, FlashInfer).
+  bool kvReadPerQueryHead = false;
   CollectiveTopology tpTopology;  // the replica's TP group
   CollectiveSpec collectives;
 };
@@ -37,7 +42,7 @@ struct ServingDesc {
 /// The parts of one iteration's time on one replica.
 struct IterationCost {
   double matmul_s = 0;       // max(FLOPs / achieved rate, weight bytes / achieved HBM)
-  double attention_s = 0;    // KV read of the decoding sequences + prefill attention FLOPs
+  double attention_s = 0;    // KV read(s) of the decoding sequences + prefill attention FLOPs
   double elementwise_s = 0;  // norms, residuals, RoPE, activation over the new tokens
   double tpComm_s = 0;       // 2 all-reduces per layer of the new tokens' activations
   double fixed_s = 0;        // layers x kernels x the shortest kernel

@@ -263,6 +263,9 @@ Result<EngineDesc> convertScenario(const ScenarioDesc& s) {
   if (!s.cluster.gpu.empty()) {
     return R::failure("cluster.gpu: the time engine runs the system's own GPU (cluster.system)");
   }
+  if (s.workload.decodeAttention != "grouped") {
+    return R::failure("workload.decode_attention: the time engine runs grouped decode attention");
+  }
   EngineDesc d;
   d.cluster.systemId = s.cluster.system;  // the analytic and engine ClusterDescs differ
   d.cluster.switchId = s.cluster.switchId;

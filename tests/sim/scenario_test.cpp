@@ -105,7 +105,11 @@ TEST(Scenario, OverridesAreTypeCheckedAndAtomic) {
   auto negative = applyOverride(s, "workload.batch=-2");
   ASSERT_FALSE(negative.ok());
   EXPECT_EQ(s.workload.batch, 32) << "a failed override leaves the scenario unchanged";
-  EXPECT_EQ(scenarioFieldPaths().size(), 76u);
+  auto badKernel = applyOverride(s, "workload.decode_attention=flash");
+  ASSERT_FALSE(badKernel.ok());
+  EXPECT_NE(badKernel.error().find("workload.decode_attention"), std::string::npos);
+  EXPECT_EQ(s.workload.decodeAttention, "grouped");
+  EXPECT_EQ(scenarioFieldPaths().size(), 77u);
 }
 
 TEST(Scenario, EvaluationErrorsNameTheField) {

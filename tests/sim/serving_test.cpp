@@ -118,3 +118,23 @@ TEST(Serving, StaticBatchWaitsForPrefillThenDecodes) {
   // A batch whose KV cannot fit serves nothing.
   EXPECT_DOUBLE_EQ(staticBatching(d, isl, osl, 1e6).outputTokensPerSecond, 0.0);
 }
+
+TEST(Serving, ADecodeKernelPerQueryHeadReadsTheKvCacheOncePerHead) {
+  // 1,000 sequences of 3,072 tokens of context on TP 2: each GPU holds 4 of the 8 KV heads
+  // (2 x 80 layers x 4 x 128 x 2 B = 163,840 B per token) and 32 of the 64 query heads. Grouped
+  // kernels read each KV head once (3.072e6 tokens x 163,840 B at 3 TB/s: 167.8 ms); a kernel
+  // whose every query head loads its KV head reads it 32 / 4 = 8 times.
+  ServingDesc d = h100(2);
+  const double kv = 3.072e6 * 163840.0;
+  const IterationCost grouped = iterationCost(d, 1000, 1000, 3.072e6, 0);
+  EXPECT_NEAR(grouped.attention_s, kv / 3e12, 1e-9);
+  d.kvReadPerQueryHead = true;
+  const IterationCost perHead = iterationCost(d, 1000, 1000, 3.072e6, 0);
+  EXPECT_NEAR(perHead.attention_s, 8 * kv / 3e12, 1e-9);
+  EXPECT_DOUBLE_EQ(perHead.matmul_s, grouped.matmul_s);
+  // TP 16 replicates the 8 KV heads (one per GPU) under 4 query heads each: 4 reads.
+  d.tp = 16;
+  const double perGpu = 2.0 * 80 * 1 * 128 * 2;
+  EXPECT_NEAR(iterationCost(d, 1000, 1000, 3.072e6, 0).attention_s, 4 * 3.072e6 * perGpu / 3e12,
+              1e-9);
+}
