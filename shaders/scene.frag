@@ -1,6 +1,7 @@
 #version 450
 // "Black box, lit from within": a product-shot light setup in one pass — a warm key (the sun), a
-// dim hemisphere fill, a cool rim on the silhouettes — a touch of specular, emissive light for
+// dim hemisphere fill, a cool rim on the silhouettes — each part's finish (roughness, metalness:
+// a GGX highlight of the key and the studio environment by reflection), emissive light for
 // meaning, lines of constant pixel width along box edges, contact darkening at the foot of
 // vertical faces, and fog into the backdrop's own colour.
 // The low preset writes the UNORM target directly, so the shader encodes to sRGB itself (the UI
@@ -96,6 +97,18 @@ float sunVisibility(vec3 offset, vec3 n) {
   return mix(lit, 1.0, smoothstep(0.85, 1.0, rim));
 }
 
+// The studio a reflection sees (not the dark backdrop behind the hero: a product photographer's
+// soft boxes): bright overhead, a dim band at the horizon, the floor's faint warm bounce below.
+// Rough surfaces see it blurred: the transitions widen towards the hemisphere's average.
+vec3 studioEnvironment(vec3 r, float roughness) {
+  const vec3 TOP = vec3(0.55, 0.58, 0.65);
+  const vec3 HORIZON = vec3(0.2, 0.21, 0.24);
+  const vec3 GROUND = vec3(0.07, 0.062, 0.055);
+  float s = clamp(r.y / (0.3 + 1.2 * roughness), -1.0, 1.0);
+  vec3 sharp = s >= 0.0 ? mix(HORIZON, TOP, s) : mix(HORIZON, GROUND, min(-2.0 * s, 1.0));
+  return mix(sharp, 0.3 * (TOP + GROUND), roughness * roughness);
+}
+
 void main() {
   vec4 base = inColor;
   float glint = 1.0;  // scales the specular: a hole or a gap between cells does not reflect
@@ -129,27 +142,59 @@ void main() {
   float fill = frame.sunDirection.w;
   float sunlight = SHADOWS ? sunVisibility(inWorldOffset, n) : 1.0;
 
+  // The part's finish (world/scene/finish.h): 0 none; else metalness in quarters + 8 for a thin
+  // film, plus the roughness as the fraction.
+  float surface = inParams.y;
+  bool specular = surface > 0.0;
+  float whole = floor(surface);
+  float roughness = surface - whole;
+  float metalness = mod(whole, 8.0) * 0.25;
+  vec3 diffuse = base.rgb * (1.0 - metalness);
+  vec3 f0 = mix(vec3(0.04), base.rgb, metalness);
+  float nv = max(dot(n, toEye), 1e-3);
+  // Thin film (silicon's oxide and passivation): the environment's reflection turns its hue with
+  // the angle, violet to gold to green, as a die shot's does.
+  vec3 film = whole >= 8.0 ? 1.0 + 0.35 * cos(6.2832 * (2.5 * nv + vec3(0.0, 0.33, 0.67)))
+                           : vec3(1.0);
+
   // Fill: a dim hemisphere, the backdrop's cool light from above and a darker ground below.
   float hemi = 0.5 + 0.5 * n.y;
-  vec3 color = base.rgb * fill * mix(0.45, 1.0, hemi);
+  vec3 color = diffuse * fill * mix(0.45, 1.0, hemi);
   // Key: the warm sun.
   const vec3 KEY = vec3(1.0, 0.94, 0.86);
   float key = frame.lights.y * (1.0 - fill);
-  color += base.rgb * KEY * (max(dot(n, sun), 0.0) * key * sunlight);
-  vec3 halfway = normalize(sun + toEye);
-  // Blinn-Phong with exponent 128 by repeated squaring (software rasterizers pay dearly for pow):
-  // a tight glint, so that broad flat tops catch a spot of the key rather than wash to white.
-  float spec = max(dot(n, halfway), 0.0);
-  spec *= spec;
-  spec *= spec;
-  spec *= spec;
-  spec *= spec;
-  spec *= spec;
-  spec *= spec;
-  spec *= spec;
-  color += KEY * (inParams.y * spec * sunlight * key * glint);
+  float nl = max(dot(n, sun), 0.0);
+  color += diffuse * KEY * (nl * key * sunlight);
+  if (specular) {
+    // The key's highlight: GGX distribution, Kelemen's visibility, Schlick's Fresnel; the key's
+    // irradiance is pi * key in this shader's units (the diffuse term has no 1 / pi). The key is
+    // a soft box, not a point: its highlight is never sharper than roughness 0.5's, so that
+    // broad flats catch a soft sheen rather than a blown-out spot.
+    vec3 halfway = normalize(sun + toEye);
+    float keyRoughness = max(roughness, 0.5);
+    float a = keyRoughness * keyRoughness;
+    float a2 = a * a;
+    float nh = max(dot(n, halfway), 0.0);
+    float d = nh * nh * (a2 - 1.0) + 1.0;
+    float lh = max(dot(sun, halfway), 0.0);
+    float f = 1.0 - lh;
+    float f2 = f * f;
+    vec3 fresnel = f0 + (1.0 - f0) * (f2 * f2 * f);
+    float ggx = a2 / (d * d) * 0.25 / max(lh * lh, 0.1);  // D * V * pi
+    color += KEY * fresnel * (min(ggx, 64.0) * nl * key * sunlight * glint);
+    // The studio environment by reflection (a gradient: soft boxes overhead, a dark horizon, the
+    // floor's bounce), blurred by roughness; split-sum with Karis' analytic fit of the BRDF.
+    vec3 r = reflect(-toEye, n);
+    vec3 env = studioEnvironment(r, roughness) * (fill + key);  // the light's total
+    const vec4 C0 = vec4(-1.0, -0.0275, -0.572, 0.022);
+    const vec4 C1 = vec4(1.0, 0.0425, 1.04, -0.04);
+    vec4 k = roughness * C0 + C1;
+    float a004 = min(k.x * k.x, exp2(-9.28 * nv)) * k.x + k.y;
+    vec2 ab = vec2(-1.04, 1.04) * a004 + k.zw;
+    color += env * film * (f0 * ab.x + ab.y) * glint;
+  }
   // Rim: a cool light from behind that outlines the silhouette against the dark.
-  float facing = 1.0 - max(dot(n, toEye), 0.0);
+  float facing = 1.0 - nv;
   float rim = facing * facing * facing;
   const vec3 RIM = vec3(0.55, 0.72, 1.0);
   color += RIM * (frame.lights.x * rim * (0.35 + 0.65 * hemi)) * (0.25 + base.rgb);

@@ -22,7 +22,9 @@ struct Instance {
   vec4 row1;
   vec4 row2;
   vec4 color;  // linear RGB base colour; a: 1 opaque
-  // x: emissive strength 0..1, y: specular 0..1, z: outline 0/1, w: detail flags (DETAIL_*)
+  // x: emissive strength 0..1, y: the finish (world::packSurface: 0 no specular; else metalness
+  // in quarters + 8 for a thin film, plus the roughness as the fraction), z: outline 0/1,
+  // w: detail flags (DETAIL_*)
   vec4 params;
   // x: texture layer (0: none), y: alpha cutoff (fragments with alpha below it are discarded;
   // 0: opaque), z: 1 = alpha blend approximated by ordered dithering (no sorting), w: texture wrap

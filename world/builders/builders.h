@@ -26,91 +26,109 @@ struct BuildContext {
 // of; colour only for meaning (the compute green, coolant blue and red, the yellow raceway).
 namespace looks {
 // 34,35,46: graphite-indigo silicon, a dark mirror
-inline constexpr Look SILICON{0.0160f, 0.0168f, 0.0273f, 0.00f, 0.70f};
+inline constexpr Look SILICON =
+    finished({0.0160f, 0.0168f, 0.0273f, 0.00f, 0.70f}, Finish::Silicon);
 // 52,55,68: the interposer: silicon a shade lighter
-inline constexpr Look SILICON_LIGHT{0.0343f, 0.0382f, 0.0578f, 0.00f, 0.55f};
+inline constexpr Look SILICON_LIGHT =
+    finished({0.0343f, 0.0382f, 0.0578f, 0.00f, 0.55f}, Finish::Silicon);
 // 44,48,60: SM logic, slightly lighter than the bare die
-inline constexpr Look LOGIC{0.0252f, 0.0296f, 0.0452f, 0.00f, 0.35f};
+inline constexpr Look LOGIC = finished({0.0252f, 0.0296f, 0.0452f, 0.00f, 0.35f}, Finish::Silicon);
 // 118,185,0: NVIDIA green #76B900: the accent, glowing when busy
-inline constexpr Look TENSOR{0.1812f, 0.4851f, 0.0000f, 0.25f, 0.40f};
+inline constexpr Look TENSOR = finished({0.1812f, 0.4851f, 0.0000f, 0.25f, 0.40f}, Finish::Silicon);
 // 58,48,66: register files, a violet-tinted graphite
-inline constexpr Look REGISTER{0.0423f, 0.0296f, 0.0545f, 0.00f, 0.30f};
+inline constexpr Look REGISTER =
+    finished({0.0423f, 0.0296f, 0.0545f, 0.00f, 0.30f}, Finish::Silicon);
 // 32,40,62: SRAM (L1, L2): a deeper blue-graphite
-inline constexpr Look SRAM{0.0144f, 0.0212f, 0.0482f, 0.00f, 0.45f};
+inline constexpr Look SRAM = finished({0.0144f, 0.0212f, 0.0482f, 0.00f, 0.45f}, Finish::Silicon);
 // 50,58,54: FP32 lanes, a green-tinted graphite
-inline constexpr Look LANE{0.0319f, 0.0423f, 0.0369f, 0.00f, 0.30f};
+inline constexpr Look LANE = finished({0.0319f, 0.0423f, 0.0369f, 0.00f, 0.30f}, Finish::Silicon);
 // 66,60,46: warp schedulers, a warm graphite
-inline constexpr Look SCHEDULER{0.0545f, 0.0452f, 0.0273f, 0.00f, 0.30f};
+inline constexpr Look SCHEDULER =
+    finished({0.0545f, 0.0452f, 0.0273f, 0.00f, 0.30f}, Finish::Silicon);
 // 150,118,52: HBM PHY bands: gold
-inline constexpr Look PHY{0.3050f, 0.1812f, 0.0343f, 0.00f, 0.60f};
+inline constexpr Look PHY = finished({0.3050f, 0.1812f, 0.0343f, 0.00f, 0.60f}, Finish::Copper);
 // 72,54,48: NVLink and I/O, a copper-tinted graphite
-inline constexpr Look IO{0.0648f, 0.0369f, 0.0296f, 0.00f, 0.40f};
+inline constexpr Look IO = finished({0.0648f, 0.0369f, 0.0296f, 0.00f, 0.40f}, Finish::Silicon);
 // 40,42,50: DRAM dies: dark silicon
-inline constexpr Look DRAM{0.0212f, 0.0232f, 0.0319f, 0.00f, 0.60f};
+inline constexpr Look DRAM = finished({0.0212f, 0.0232f, 0.0319f, 0.00f, 0.60f}, Finish::Silicon);
 // 92,78,52: the HBM base logic die: bronze, told apart from the DRAM
-inline constexpr Look BASE_DIE{0.1070f, 0.0762f, 0.0343f, 0.00f, 0.50f};
+inline constexpr Look BASE_DIE =
+    finished({0.1070f, 0.0762f, 0.0343f, 0.00f, 0.50f}, Finish::Silicon);
 // 128,122,110: underfill between stacked dies, bright in a cross-section; no edge lines or
 // contact darkening (a layer a few pixels thin would be all edge)
 inline constexpr Look UNDERFILL{0.2159f, 0.1946f, 0.1559f, 0.00f, 0.20f, 0,
                                 1.0f,    0.0f,    false,   0,     0,     0};
 // 215,215,222: microbumps (copper pillar, solder cap) in a cut face: bright beads
-inline constexpr Look MICROBUMP{0.6795f, 0.6795f, 0.7305f, 0.00f, 0.80f};
+inline constexpr Look MICROBUMP =
+    finished({0.6795f, 0.6795f, 0.7305f, 0.00f, 0.80f}, Finish::Nickel);
 // 194,132,89: copper (linear 0.55/0.23/0.10)
-inline constexpr Look COPPER{0.5395f, 0.2307f, 0.0999f, 0.00f, 0.60f};
+inline constexpr Look COPPER = finished({0.5395f, 0.2307f, 0.0999f, 0.00f, 0.60f}, Finish::Copper);
 // 150,96,62: the lifted cold plate's copper base: darker and less glossy than COPPER, so its
 // broad faces read as copper and do not wash out under the key light (visual brief "tray")
-inline constexpr Look COLD_PLATE_COPPER{0.3050f, 0.1170f, 0.0482f, 0.00f, 0.35f};
+inline constexpr Look COLD_PLATE_COPPER =
+    finished({0.3050f, 0.1170f, 0.0482f, 0.00f, 0.35f}, Finish::Copper);
 // 170,170,176: microbumps and solder: bright metal beads
-inline constexpr Look SOLDER{0.4020f, 0.4020f, 0.4342f, 0.00f, 0.80f};
+inline constexpr Look SOLDER = finished({0.4020f, 0.4020f, 0.4342f, 0.00f, 0.80f}, Finish::Nickel);
 // 22,30,26: package substrate: near-black green
-inline constexpr Look SUBSTRATE{0.0080f, 0.0130f, 0.0103f, 0.00f, 0.25f};
+inline constexpr Look SUBSTRATE = finished({0.0080f, 0.0130f, 0.0103f, 0.00f, 0.25f}, Finish::Pcb);
 // 16,26,20: boards: near-black green PCB
-inline constexpr Look PCB{0.0052f, 0.0103f, 0.0070f, 0.00f, 0.20f};
+inline constexpr Look PCB = finished({0.0052f, 0.0103f, 0.0070f, 0.00f, 0.20f}, Finish::Pcb);
 // 104,107,112: plain steel
-inline constexpr Look STEEL{0.1384f, 0.1470f, 0.1620f, 0.00f, 0.40f};
+inline constexpr Look STEEL =
+    finished({0.1384f, 0.1470f, 0.1620f, 0.00f, 0.40f}, Finish::SheetSteel);
 // 26,28,31: black anodised steel: racks, bezels, switches
-inline constexpr Look DARK_STEEL{0.0103f, 0.0116f, 0.0137f, 0.00f, 0.25f};
+inline constexpr Look DARK_STEEL =
+    finished({0.0103f, 0.0116f, 0.0137f, 0.00f, 0.25f}, Finish::AnodisedBlack);
 // 150,153,158: brushed aluminium
-inline constexpr Look ALUMINIUM{0.3050f, 0.3185f, 0.3419f, 0.00f, 0.45f};
+inline constexpr Look ALUMINIUM =
+    finished({0.3050f, 0.3185f, 0.3419f, 0.00f, 0.45f}, Finish::BrushedAluminium);
 // 112,114,118: nickel-plated cold plates
-inline constexpr Look NICKEL{0.1620f, 0.1683f, 0.1812f, 0.00f, 0.35f};
+inline constexpr Look NICKEL = finished({0.1620f, 0.1683f, 0.1812f, 0.00f, 0.35f}, Finish::Nickel);
 // 40,110,230: coolant supply: blue
 inline constexpr Look COOLANT_SUPPLY{0.0212f, 0.1559f, 0.7913f, 0.00f, 0.50f};
 // 220,60,40: coolant return: red
 inline constexpr Look COOLANT_RETURN{0.7157f, 0.0452f, 0.0212f, 0.00f, 0.50f};
 // 30,31,34: NICs and cages' bodies: black
-inline constexpr Look NIC{0.0130f, 0.0137f, 0.0160f, 0.00f, 0.35f};
+inline constexpr Look NIC =
+    finished({0.0130f, 0.0137f, 0.0160f, 0.00f, 0.35f}, Finish::AnodisedBlack);
 // 58,60,64: a package's satin nickel stiffener ring (dim, so the silicon stays the accent)
-inline constexpr Look STIFFENER{0.0423f, 0.0452f, 0.0513f, 0.00f, 0.30f};
+inline constexpr Look STIFFENER =
+    finished({0.0423f, 0.0452f, 0.0513f, 0.00f, 0.30f}, Finish::Nickel);
 // 92,70,52: multilayer ceramic capacitors' bodies
 inline constexpr Look CERAMIC{0.1070f, 0.0612f, 0.0343f, 0.00f, 0.45f};
 // 24,24,26: glossy black twinax jackets: the NVLink spine's looms
-inline constexpr Look CABLE_JACKET{0.0091f, 0.0091f, 0.0103f, 0.00f, 0.50f};
+inline constexpr Look CABLE_JACKET =
+    finished({0.0091f, 0.0091f, 0.0103f, 0.00f, 0.50f}, Finish::Rubber);
 // 30,30,32: black EPDM coolant hoses (the fittings and quick disconnects carry the blue and red)
-inline constexpr Look HOSE{0.0130f, 0.0130f, 0.0144f, 0.00f, 0.40f};
+inline constexpr Look HOSE = finished({0.0130f, 0.0130f, 0.0144f, 0.00f, 0.40f}, Finish::Rubber);
 // 214,176,32: a scale-out fibre cable: yellow single-mode jacket, at least a pixel wide
 inline constexpr Look FIBRE_CABLE{0.6724f, 0.4342f, 0.0144f, 0.10f, 0.20f, 0,    1.0f, 0.0f,
                                   false,   0,       0,       0,     false, 0.0f, 1.0f};
 // 0,104,181: Intel classic blue #0068B5: the AMX TMUL (NVIDIA green is NVIDIA's parts and busy)
-inline constexpr Look INTEL_BLUE{0.0000f, 0.1384f, 0.4621f, 0.20f, 0.40f};
+inline constexpr Look INTEL_BLUE =
+    finished({0.0000f, 0.1384f, 0.4621f, 0.20f, 0.40f}, Finish::Silicon);
 // 0,199,253: Intel energy blue #00C7FD: the TMUL's multiply-accumulate cells, glowing
 inline constexpr Look INTEL_ENERGY_BLUE{0.0000f, 0.5711f, 0.9823f, 0.50f, 0.20f};
 // 70,120,176: AMX tile register rows: a paler, duller Intel blue than the TMUL they feed
-inline constexpr Look AMX_TILE{0.0612f, 0.1878f, 0.4342f, 0.05f, 0.35f};
+inline constexpr Look AMX_TILE =
+    finished({0.0612f, 0.1878f, 0.4342f, 0.05f, 0.35f}, Finish::Silicon);
 // 30,52,88: AVX-512 vector units: a deep blue-graphite, Intel's blue darkened
-inline constexpr Look AVX512{0.0130f, 0.0343f, 0.0976f, 0.00f, 0.35f};
+inline constexpr Look AVX512 = finished({0.0130f, 0.0343f, 0.0976f, 0.00f, 0.35f}, Finish::Silicon);
 // 168,172,176: insulated pipe: aluminium cladding, satin (the water's colour on its bands)
-inline constexpr Look INSULATED_PIPE{0.3916f, 0.4125f, 0.4342f, 0.00f, 0.35f};
+inline constexpr Look INSULATED_PIPE =
+    finished({0.3916f, 0.4125f, 0.4342f, 0.00f, 0.35f}, Finish::InsulatedPipe);
 // 118,185,0: status LEDs: the compute green, emitted
 inline constexpr Look LED{0.1812f, 0.4851f, 0.0000f, 1.00f, 0.00f};
 // 78,78,76: concrete
-inline constexpr Look CONCRETE{0.0762f, 0.0762f, 0.0723f, 0.00f, 0.10f};
+inline constexpr Look CONCRETE =
+    finished({0.0762f, 0.0762f, 0.0723f, 0.00f, 0.10f}, Finish::Concrete);
 // 58,60,64: the hall's slab
-inline constexpr Look FLOOR{0.0423f, 0.0452f, 0.0513f, 0.00f, 0.20f};
+inline constexpr Look FLOOR = finished({0.0423f, 0.0452f, 0.0513f, 0.00f, 0.20f}, Finish::Concrete);
 // 28,36,30: fields at dusk
 inline constexpr Look GRASS{0.0116f, 0.0176f, 0.0130f, 0.00f, 0.05f};
 // 24,24,27: asphalt
-inline constexpr Look ASPHALT{0.0091f, 0.0091f, 0.0110f, 0.00f, 0.10f};
+inline constexpr Look ASPHALT =
+    finished({0.0091f, 0.0091f, 0.0110f, 0.00f, 0.10f}, Finish::Concrete);
 // 196,156,24: the yellow fibre raceway
 inline constexpr Look CABLE_TRAY{0.5520f, 0.3325f, 0.0091f, 0.00f, 0.30f};
 // 214,176,32: fibre bundles: yellow jackets
@@ -132,7 +150,8 @@ inline constexpr Look CONTAINMENT{0.0070f, 0.0075f, 0.0097f, 0.00f, 0.50f};
 inline constexpr Look HOT_AISLE{0.7913f, 0.0887f, 0.0176f, 0.35f, 0.00f};
 // 132,138,142: overhead busways and their tap-off boxes: grey powder-coated steel (busway
 // housings are finished in ANSI 49 grey), a shade lighter than the racks so the power runs read
-inline constexpr Look BUSWAY{0.2307f, 0.2542f, 0.2705f, 0.00f, 0.35f};
+inline constexpr Look BUSWAY =
+    finished({0.2307f, 0.2542f, 0.2705f, 0.00f, 0.35f}, Finish::SheetSteel);
 // 64,62,58: gravel yards
 inline constexpr Look GRAVEL{0.0513f, 0.0482f, 0.0423f, 0.00f, 0.05f};
 // 38,40,28: fields around the site at dusk

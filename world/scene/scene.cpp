@@ -633,7 +633,8 @@ gpu::Instance makeInstance(const glm::dmat4& m, const glm::dvec3& eye, const Loo
   inst.row1 = {float(m[0][1]), float(m[1][1]), float(m[2][1]), float(t.y)};
   inst.row2 = {float(m[0][2]), float(m[1][2]), float(m[2][2]), float(t.z)};
   inst.color = {look.r, look.g, look.b, look.alpha};
-  inst.params = {look.emissive, look.specular, 0.0f, float(look.detail)};
+  inst.params = {look.emissive, packSurface(finishSpec(look.finish, look.specular)), 0.0f,
+                 float(look.detail)};
   inst.material = {
       float(look.texture), look.alphaCutoff, look.alphaBlend ? 1.0f : 0.0f,
       look.textureTile_m > 0.0f ? -look.textureTile_m : float(look.wrapS + 4 * look.wrapT)};

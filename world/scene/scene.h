@@ -12,6 +12,7 @@
 
 #include <glm/glm.hpp>
 
+#include "world/scene/finish.h"
 #include "world/scene/render_list.h"
 
 namespace world {
@@ -43,9 +44,9 @@ struct Aabb {
 /// The box that holds `box` after the affine transform `m`.
 Aabb transformAabb(const glm::dmat4& m, const Aabb& box);
 
-/// How a part looks: linear RGB colour, emissive 0..1, specular 0..1; imported models add a
-/// texture (a TextureLibrary layer, 0: none), glTF's alpha modes and the texture's wrap modes
-/// (gpu::Instance::material).
+/// How a part looks: linear RGB colour, emissive 0..1, specular 0..1 (the gloss of a Plain
+/// finish; world/scene/finish.h); imported models add a texture (a TextureLibrary layer, 0: none),
+/// glTF's alpha modes and the texture's wrap modes (gpu::Instance::material).
 struct Look {
   float r = 0.6f, g = 0.6f, b = 0.6f;
   float emissive = 0.0f;
@@ -68,7 +69,15 @@ struct Look {
   // A light line or cable thinner than this on screen is drawn this wide (pixels, each thin axis
   // widened about its centre): below a pixel it would break into dashes. 0: true size always.
   float minWidth_px = 0.0f;
+  // What it is made of: the roughness and metalness the shader lights it with.
+  Finish finish = Finish::Plain;
 };
+
+/// `look` made of `finish`: how the palette gives each part its material class.
+constexpr Look finished(Look look, Finish finish) {
+  look.finish = finish;
+  return look;
+}
 
 struct Part {
   MeshId mesh;
