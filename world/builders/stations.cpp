@@ -390,9 +390,41 @@ std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
       station.studioPath = spec.studio;
       if (auto studio = scene.worldBounds(spec.studio)) station.studioBounds = *studio;
     }
+    const auto hero = spec.studio ? scene.resolve(spec.studio) : found;
+    if (hero) station.heroAlbedo = heroAlbedo(scene, hero->second);
     stations.push_back(std::move(station));
   }
   return stations;
+}
+
+float heroAlbedo(const Scene& scene, PrototypeId id) {
+  struct Sum {
+    double area = 0, lit = 0;  // surface area (m2) and luminance times area
+  };
+  // Each prototype once, its instances weighted by their count (rigid transforms keep areas).
+  std::vector<std::optional<Sum>> memo(scene.prototypeCount());
+  auto sum = [&](auto&& self, PrototypeId p) -> Sum {
+    if (memo[p.index]) return *memo[p.index];
+    Sum s;
+    const Prototype& proto = scene.prototype(p);
+    for (const Part& part : proto.parts) {
+      if (part.look.emissive >= 0.5f || part.bounds.empty()) continue;
+      const glm::dvec3 e = part.bounds.size();
+      const double area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
+      s.area += area;
+      s.lit += area * (0.2126 * part.look.r + 0.7152 * part.look.g + 0.0722 * part.look.b);
+    }
+    for (const ChildInstance& child : proto.children) {
+      if (child.standIn == StandIn::Model) continue;
+      const Sum c = self(self, child.prototype);
+      s.area += c.area;
+      s.lit += c.lit;
+    }
+    memo[p.index] = s;
+    return s;
+  };
+  const Sum s = sum(sum, id);
+  return s.area > 0 ? float(s.lit / s.area) : 0.0f;
 }
 
 const Station* studioStation(const std::vector<Station>& stations, const glm::dvec3& eye,

@@ -42,7 +42,15 @@ struct Station {
   std::string neighbours;
   std::string standIns;  // the stand-in drawings its studio shows (StudioFilter::standIns)
   std::vector<Callout> callouts;
+  // The studio hero's mean albedo (linear luminance, its parts' surface areas as weights,
+  // emitters left out; heroAlbedo()): what the one exposure rule lights to a mid-tone.
+  float heroAlbedo = 0.0f;
 };
+
+/// Prototype `id`'s mean albedo: the linear luminance of its parts' and its descendants' base
+/// colours, weighted by their boxes' surface areas; emissive parts (light, not a finish) and
+/// stand-in drawings are left out. 0 for a prototype with nothing lit.
+float heroAlbedo(const Scene& scene, PrototypeId id);
 
 /// A callout on the hero's parts whose names start with `parts` (its children's parts too):
 /// the leader points at `at` (0..1 along the hero's own x, y, z) of their box; `counted`: the

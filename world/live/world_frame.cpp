@@ -73,14 +73,26 @@ void splitPath(const std::string& path, std::vector<std::string>& out) {
   }
 }
 
-// Backdrops (linear RGB, picked as screen colours in sRGB): a charcoal-to-blue studio for chips
-// and systems, a dusk sky for the facilities.
+// The backdrop (linear RGB, picked as screen colours in sRGB): one charcoal-to-blue studio
+// gradient at every scale, chip to campus (a dusk purple from the hall outward read as another
+// place, visual brief 2026-12-02).
 constexpr float STUDIO_TOP[3] = {0.0024f, 0.0030f, 0.0052f};      // sRGB 8, 10, 16
 constexpr float STUDIO_HORIZON[3] = {0.0129f, 0.0160f, 0.0252f};  // sRGB 30, 34, 44
-constexpr float DUSK_TOP[3] = {0.0044f, 0.0070f, 0.0252f};        // sRGB 14, 20, 44
-constexpr float DUSK_HORIZON[3] = {0.0252f, 0.0212f, 0.0452f};    // sRGB 44, 40, 60
-// Heroes from this size up are facilities: lit at dusk.
-constexpr double FACILITY_SCALE_M = 20.0;
+// The one exposure rule: every hero's lit mid-tone (a face at 55 degrees to the key, its mean
+// albedo, the environment's sheen on a dielectric added) at 45 % of the screen's range (sRGB
+// 0.45 is linear 0.17), the lights scaled within EXPOSURE_MIN..MAX so that neither a grey chip
+// blows out nor a black rack turns to fog.
+constexpr float FILL = 0.22f;
+constexpr float MID_TONE = 0.17f;
+constexpr float KEY_AT_MID_TONE = 0.57f;  // cos 55 degrees
+constexpr float DIELECTRIC_SHEEN = 0.012f;
+constexpr float EXPOSURE_MIN = 0.7f;
+constexpr float EXPOSURE_MAX = 1.3f;
+// Black heroes (mean albedo below DARK_HERO_ALBEDO) get a stronger rim to part them from the
+// backdrop.
+constexpr float RIM = 0.35f;
+constexpr float DARK_HERO_RIM = 0.7f;
+constexpr float DARK_HERO_ALBEDO = 0.05f;
 // Heroes up to this size are chips and packages: seen in x-ray, their floor plan drawn in light.
 constexpr double CHIP_SCALE_M = 0.2;
 constexpr float XRAY_STRENGTH = 0.22f;
@@ -115,14 +127,19 @@ World::Studio World::studioFor(const glm::dvec3& eye, const glm::dvec3& forward,
 }
 
 void World::lightStudio(const Studio& studio, const glm::dvec3& eye, ViewParams& view) const {
-  const bool facility = !studio.station || studio.station->scale_m >= FACILITY_SCALE_M;
   for (int i = 0; i < 3; ++i) {
-    view.skyTop[i] = facility ? DUSK_TOP[i] : STUDIO_TOP[i];
-    view.skyHorizon[i] = facility ? DUSK_HORIZON[i] : STUDIO_HORIZON[i];
+    view.skyTop[i] = STUDIO_TOP[i];
+    view.skyHorizon[i] = STUDIO_HORIZON[i];
   }
-  view.ambient = 0.22f;
-  view.keyStrength = 1.0f;
-  view.rimStrength = 0.35f;
+  // The exposure scales the fill and the key together (shaders/scene.frag: fill + key, the
+  // environment's strength, is the exposure).
+  const float albedo = studio.station ? studio.station->heroAlbedo : 0.0f;
+  const float lit = albedo * (FILL + (1.0f - FILL) * KEY_AT_MID_TONE) + DIELECTRIC_SHEEN;
+  const float exposure =
+      albedo > 0.0f ? std::clamp(MID_TONE / lit, EXPOSURE_MIN, EXPOSURE_MAX) : 1.0f;
+  view.ambient = FILL * exposure;
+  view.keyStrength = exposure * (1.0f - FILL) / (1.0f - view.ambient);
+  view.rimStrength = albedo > 0.0f && albedo < DARK_HERO_ALBEDO ? DARK_HERO_RIM : RIM;
   view.edgeStrength = 0.8f;
   view.xrayStrength =
       studio.station && studio.station->scale_m <= CHIP_SCALE_M ? XRAY_STRENGTH : 0.0f;
