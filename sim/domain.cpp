@@ -98,17 +98,6 @@ std::vector<std::string> names(const std::array<std::pair<std::string_view, Doma
 
 }  // namespace
 
-std::string numberText(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  // A whole number %.6g would round (a limit of 1048576 is not "1.04858e+06") is written whole.
-  const bool whole = std::isfinite(value) && value == std::floor(value) && std::abs(value) < 1e15;
-  if (whole && std::strtod(text, nullptr) != value) {
-    std::snprintf(text, sizeof text, "%.0f", value);
-  }
-  return text;
-}
-
 std::string domainError(const Domain& d, double value) {
   if (!std::isfinite(value)) return "must be a finite number";
   if (d.zeroIsDefault && value == 0) return "";

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/format.h"  // numberText, as messages show a number
+
 namespace sim {
 
 /// The values one number may take: finite, in [min, max], integral when `integer`; 0 is accepted
@@ -39,8 +41,6 @@ constexpr Domain orZero(Domain d) {
 std::string domainError(const Domain& d, double value);
 /// The domain in words: "integer 1..1024", "number 1e+09..1e+19 FLOP/s, or 0 (default)".
 std::string describeDomain(const Domain& d);
-/// `value` as a message shows it ("%.6g").
-std::string numberText(double value);
 
 /// The model and layout dimensions, shared by the scenario fields, the catalog's models, the
 /// Hugging Face import and the engine's fields (so a model or layout one accepts, all accept).

@@ -4,18 +4,13 @@
 #include <sstream>
 
 #include "sim/evaluate.h"
+#include "sim/format.h"
 
 namespace sim {
 namespace {
 
-std::string formatNumber(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
-
 std::string formatValue(const Output& o) {
-  if (const double* d = std::get_if<double>(&o.value)) return formatNumber(*d);
+  if (const double* d = std::get_if<double>(&o.value)) return significant(*d, 6);
   if (const bool* b = std::get_if<bool>(&o.value)) return *b ? "yes" : "no";
   return std::get<std::string>(o.value);
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "sim/format.h"
 #include "world/world.h"
 
 namespace app {
@@ -44,7 +45,7 @@ int runStations(bool asJson) {
     return EXIT_OK;
   }
   for (const world::Station& s : stations) {
-    std::printf("%-10s %-9s %s: %s\n", s.name.c_str(), world::formatLength(s.scale_m).c_str(),
+    std::printf("%-10s %-9s %s: %s\n", s.name.c_str(), sim::formatLength(s.scale_m).c_str(),
                 s.title.c_str(), s.description.c_str());
   }
   return EXIT_OK;

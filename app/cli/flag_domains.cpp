@@ -9,24 +9,18 @@
 #include "app/platform/settings.h"
 #include "app/session/sim_budget.h"
 #include "renderer/renderer.h"
+#include "sim/format.h"
 
 namespace app {
 namespace {
 
-// 0.5 -> "0.5", 86400 -> "86400", 2^62 -> "4.61169e+18".
-std::string shortNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%g", value);
-  return buffer;
-}
-
 std::string withUnit(double value, const NumberDomain& domain) {
-  return shortNumber(value) + (*domain.unit ? std::string(" ") + domain.unit : "");
+  return sim::significant(value, 6) + (*domain.unit ? std::string(" ") + domain.unit : "");
 }
 
 std::string expected(const NumberDomain& domain) {
   return std::string(domain.integer ? "a whole number" : "a number") + " from " +
-         shortNumber(domain.min) + " to " + withUnit(domain.max, domain);
+         sim::significant(domain.min, 6) + " to " + withUnit(domain.max, domain);
 }
 
 // The whole of `text` as a number: plain digits exactly as an integer, anything else through
@@ -112,7 +106,8 @@ std::string checkNumber(std::string& text, const NumberDomain& domain) {
 
 CLI::Validator domainValidator(const NumberDomain& domain) {
   const std::string name = std::string(domain.integer ? "INT" : "FLOAT") + " in [" +
-                           shortNumber(domain.min) + " - " + shortNumber(domain.max) + "]";
+                           sim::significant(domain.min, 6) + " - " +
+                           sim::significant(domain.max, 6) + "]";
   return CLI::Validator([domain](std::string& text) { return checkNumber(text, domain); }, name);
 }
 

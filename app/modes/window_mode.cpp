@@ -28,6 +28,7 @@
 #include "app/ui/tour_panel.h"
 #include "app/ui/ui_text.h"
 #include "app/ui/whatif_panel.h"
+#include "sim/format.h"
 #include "world/live/selection.h"
 
 namespace app {
@@ -420,8 +421,8 @@ class WindowApp : public TourView {
         place = uiText("place.campus", lang);
         break;
     }
-    std::string line2 = withValue(uiText("hud.you_are_in", lang),
-                                  place + " · " + world::formatLength(here.scale_m));
+    std::string line2 =
+        withValue(uiText("hud.you_are_in", lang), place + " · " + sim::formatLength(here.scale_m));
     if (m_selectionPanel.active())
       line2 += "   ·   " + withValue(uiText("hud.selected", lang), m_selectionPanel.info().title);
     char fps[32];

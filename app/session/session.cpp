@@ -11,6 +11,7 @@
 #include "app/session/scenario_request.h"
 #include "app/ui/panels.h"
 #include "app/ui/ui_text.h"
+#include "sim/format.h"
 
 namespace app {
 
@@ -133,7 +134,7 @@ HudInfo stationHud(const world::Station& station) {
   HudInfo hud;
   hud.title = station.title;
   hud.subtitle = station.description;
-  hud.status = "scale " + world::formatLength(station.scale_m);
+  hud.status = "scale " + sim::formatLength(station.scale_m);
   return hud;
 }
 
@@ -170,18 +171,18 @@ namespace app {
 
 std::string tourStatus(const sim::engine::Snapshot& s, const std::string& language) {
   const sim::engine::Aggregates& a = s.aggregates;
-  std::string text = "t = " + formatQuantity(s.time_s, "time_s");
+  std::string text = "t = " + sim::formatQuantity(s.time_s, "time_s");
   if (s.training) {
     if (a.lastStepTime_s > 0) {
-      text += "   ·   " +
-              withValue(uiText("hud.step", language), formatQuantity(a.lastStepTime_s, "step_s"));
+      text += "   ·   " + withValue(uiText("hud.step", language),
+                                    sim::formatQuantity(a.lastStepTime_s, "step_s"));
     } else {
       text += "   ·   " + withValue(uiText("hud.fault_free_step", language),
-                                    formatQuantity(s.faultFreeStepTime_s, "step_s"));
+                                    sim::formatQuantity(s.faultFreeStepTime_s, "step_s"));
     }
   }
-  text += "   ·   " +
-          withValue(uiText("hud.tokens", language), formatQuantity(a.tokensPerSecond, "count"));
+  text += "   ·   " + withValue(uiText("hud.tokens", language),
+                                sim::formatQuantity(a.tokensPerSecond, "count"));
   return text;
 }
 

@@ -54,9 +54,9 @@ std::string engineValue(const std::string& placeholder, const sim::engine::Snaps
   const std::string key = placeholder.substr(std::string(ENGINE).size());
   const sim::engine::CampusPower campus =
       sim::engine::campusPower(*snapshot, sim::engine::PowerWindow::StepMean);
-  if (key == "campus_facility_W") return formatQuantity(campus.facility_W, key);
-  if (key == "campus_it_W") return formatQuantity(campus.it_W, key);
-  if (key == "campus_racks") return formatQuantity(snapshot->cluster->campusRacks, key);
+  if (key == "campus_facility_W") return sim::formatQuantity(campus.facility_W, key);
+  if (key == "campus_it_W") return sim::formatQuantity(campus.it_W, key);
+  if (key == "campus_racks") return sim::formatQuantity(snapshot->cluster->campusRacks, key);
   return {};
 }
 
@@ -101,7 +101,7 @@ std::string placeholderValue(const std::string& placeholder, const NarrationSour
   if (placeholder.rfind(CATALOG, 0) == 0) {
     const std::string path = placeholder.substr(std::string(CATALOG).size());
     const sim::Quantity* q = sources.catalog ? sources.catalog->find(path) : nullptr;
-    return q ? joinedUnit(formatQuantity(q->value, path)) : std::string();
+    return q ? joinedUnit(sim::formatQuantity(q->value, path)) : std::string();
   }
   if (placeholder.rfind(TRACE, 0) == 0) return traceShare(placeholder, sources);
   if (placeholder.rfind(ENGINE, 0) == 0)

@@ -85,7 +85,7 @@ void drawRace(const PixelRaceView& race, float width, float cycle_s) {
   for (const auto& lane : lanes) {
     const double done = std::clamp(simulated_s / lane.frame_s, 0.0, 1.0);
     const std::string text = std::string(lane.name) + "  " +
-                             formatQuantity(done * race.pixels, "race.pixels") + "\u00a0px";
+                             sim::formatQuantity(done * race.pixels, "race.pixels") + "\u00a0px";
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), BAR_BACKGROUND,
                         height * 0.25f);
@@ -127,7 +127,7 @@ void drawRoofline(const RooflineView& roof, float width, const std::string& lang
                 roofColour, 2.5f);
   const std::string ridgeText =
       withValue(uiText("panel.ridge", language),
-                formatQuantity(roof.ridge_flops_per_byte, "ridge_flops_per_byte"));
+                sim::formatQuantity(roof.ridge_flops_per_byte, "ridge_flops_per_byte"));
   const ImVec2 ridge = at(roof.ridge_flops_per_byte, roof.peak_flops);
   draw->AddText(ImVec2(ridge.x + 4.0f, ridge.y + 2.0f), IM_COL32(220, 220, 220, 255),
                 ridgeText.c_str());

@@ -308,9 +308,7 @@ class PanelParser : sim::JsonChecker {
     }
     for (double v : {knob.min, knob.max}) {
       sim::ScenarioDesc probe;
-      char number[40];
-      std::snprintf(number, sizeof number, "%.15g", v);
-      auto applied = sim::applyOverride(probe, knob.path + "=" + number);
+      auto applied = sim::applyOverride(probe, knob.path + "=" + sim::significant(v, 15));
       if (!applied) return flag(at, applied.error());
     }
     return true;
@@ -374,12 +372,6 @@ class PanelParser : sim::JsonChecker {
   }
 };
 
-std::string formatKnobValue(double value) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%.15g", value);
-  return text;
-}
-
 double snapped(const PanelKnob& knob, double value) {
   if (!knob.choices.empty())
     return std::clamp(std::round(value), 0.0, double(knob.choices.size() - 1));
@@ -436,7 +428,7 @@ std::vector<std::string> panelAssignments(const Panel& panel,
     const PanelKnob& knob = panel.knobs[i];
     const double v = snapped(knob, knobValues[i]);
     out.push_back(knob.path + "=" +
-                  (knob.choices.empty() ? formatKnobValue(v) : knob.choices[size_t(v)]));
+                  (knob.choices.empty() ? sim::significant(v, 15) : knob.choices[size_t(v)]));
   }
   return out;
 }
@@ -449,7 +441,7 @@ std::vector<std::string> engineAssignments(const Panel& panel,
     if (knob.engine.empty() || std::isnan(knobValues[i])) continue;
     const double v = snapped(knob, knobValues[i]);
     out.push_back(knob.engine + "=" +
-                  (knob.choices.empty() ? formatKnobValue(v) : knob.choices[size_t(v)]));
+                  (knob.choices.empty() ? sim::significant(v, 15) : knob.choices[size_t(v)]));
   }
   return out;
 }
@@ -464,7 +456,7 @@ PanelRowView raceRow(const PanelRow& row, sim::PixelRaceFigures& race, std::stri
   r.key = row.key;
   const std::string name = row.key.substr(std::string_view("race.").size());
   r.value = race.values[name];
-  r.text = formatQuantity(r.value, row.key);
+  r.text = sim::formatQuantity(r.value, row.key);
   if (auto it = race.provenance.find(name); it != race.provenance.end()) {
     r.basis = it->second.first;
     r.source = it->second.second;
@@ -482,7 +474,7 @@ std::optional<PanelRowView> outputRow(const PanelRow& row, const Evaluation& eva
   r.key = row.key;
   if (const double* number = std::get_if<double>(&out->value)) {
     r.value = *number;
-    r.text = formatQuantity(*number, row.key);
+    r.text = sim::formatQuantity(*number, row.key);
   } else if (const bool* flag = std::get_if<bool>(&out->value)) {
     r.isFlag = true;
     r.value = *flag ? 1.0 : 0.0;
@@ -526,10 +518,10 @@ PanelKnobView knobView(const PanelKnob& knob, const Evaluation& evaluation,
   }
   if (knob.choices.empty()) {
     k.value = number;
-    k.text = std::isnan(number) ? "" : formatQuantity(number, knob.path);
+    k.text = std::isnan(number) ? "" : sim::formatQuantity(number, knob.path);
     return k;
   }
-  if (current.empty() && !std::isnan(number)) current = formatKnobValue(number);
+  if (current.empty() && !std::isnan(number)) current = sim::significant(number, 15);
   auto it = std::find(knob.choices.begin(), knob.choices.end(), current);
   k.value = it == knob.choices.end() ? -1.0 : double(it - knob.choices.begin());
   k.text = current;
@@ -552,12 +544,12 @@ PanelBarView barView(const PanelBar& spec, const Evaluation& evaluation,
   }
   for (const PanelBarSegment& s : spec.segments) {
     const double value = s.key.empty() ? total - known : evaluation.number(s.key);
-    bar.segments.push_back(
-        {s.label.in(language), value, formatQuantity(value, s.key.empty() ? s.remainder : s.key)});
+    bar.segments.push_back({s.label.in(language), value,
+                            sim::formatQuantity(value, s.key.empty() ? s.remainder : s.key)});
     bar.total += value;
   }
-  bar.capacityText = formatQuantity(bar.capacity, spec.capacityKey);
-  bar.totalText = formatQuantity(bar.total, spec.capacityKey);
+  bar.capacityText = sim::formatQuantity(bar.capacity, spec.capacityKey);
+  bar.totalText = sim::formatQuantity(bar.total, spec.capacityKey);
   bar.over = bar.total > bar.capacity;
   return bar;
 }

@@ -27,6 +27,7 @@
 #include "sim/basis.h"
 #include "sim/catalog.h"
 #include "sim/engine/engine_desc.h"
+#include "sim/format.h"
 #include "sim/json_file.h"
 #include "sim/result.h"
 #include "sim/scenario.h"
@@ -247,9 +248,5 @@ std::vector<std::string> engineAssignments(const Panel& panel,
 PanelView evaluatePanel(const Panel& panel, const sim::ScenarioDesc& base,
                         const std::vector<double>& knobValues, const sim::Catalog& catalog,
                         std::string_view language = "en");
-
-/// A value formatted for display by the unit of its key's suffix ("_bytes" -> GB or TB,
-/// "_Bps" -> GB/s or TB/s, "_s" -> ns..h, "_W" -> kW or MW, "_flops" -> TFLOP/s ...).
-std::string formatQuantity(double value, std::string_view key);
 
 }  // namespace app

@@ -24,12 +24,12 @@ std::string metricName(const std::string& label, const std::string& language) {
 
 std::string formatWithUnit(double value, const std::string& unit) {
   // Into SI and the key suffix formatQuantity reads.
-  if (unit == "W") return formatQuantity(value, "x_W");
-  if (unit == "kW") return formatQuantity(value * 1e3, "x_W");
-  if (unit == "%") return formatQuantity(value / 100.0, "x_fraction");
-  if (unit == "°C") return formatQuantity(value, "x_C");
-  if (unit == "GB/s") return formatQuantity(value * 1e9, "x_Bps");
-  return formatQuantity(value, "x") + (unit.empty() ? "" : "\u00a0" + unit);
+  if (unit == "W") return sim::formatQuantity(value, "x_W");
+  if (unit == "kW") return sim::formatQuantity(value * 1e3, "x_W");
+  if (unit == "%") return sim::formatQuantity(value / 100.0, "x_fraction");
+  if (unit == "°C") return sim::formatQuantity(value, "x_C");
+  if (unit == "GB/s") return sim::formatQuantity(value * 1e9, "x_Bps");
+  return sim::formatQuantity(value, "x") + (unit.empty() ? "" : "\u00a0" + unit);
 }
 
 void SelectionPanel::update(const std::optional<world::PickHit>& hit, const world::World& world,
@@ -94,7 +94,7 @@ bool SelectionPanel::draw(const ScreenRect& region, const std::string& language)
       const std::string name = f.key.substr(f.key.rfind('.') + 1);
       ImGui::TextUnformatted(name.c_str());
       ImGui::SameLine(width * 0.6f);
-      ImGui::TextUnformatted(formatQuantity(f.value, f.key).c_str());
+      ImGui::TextUnformatted(sim::formatQuantity(f.value, f.key).c_str());
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(em * 30.0f);

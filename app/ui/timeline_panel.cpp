@@ -17,7 +17,7 @@ namespace {
 
 // Seconds with a unit that suits them, as the panels write them ("4.21 s", "12.3 ms").
 std::string formatSeconds(double s) {
-  return formatQuantity(s, "time_s");
+  return sim::formatQuantity(s, "time_s");
 }
 
 // A segment's name in the UI's language.

@@ -172,11 +172,12 @@ std::optional<world::PixelRaceDesc> TourPanel::tensorRace() const {
   // The same work at the same clock: each side's time is 1 / its FLOP per clock.
   const double cuda = 2.0 * lanes->value;
   world::PixelRaceDesc race;
-  race.left = {1.0 / cuda, lanes->value, 0,
-               withValue(uiText("race.cuda_cores", m_language), formatQuantity(cuda, "count"))};
-  race.right = {
-      1.0 / tensor->value, cores->value, TILE_STAMPS,
-      withValue(uiText("race.tensor_cores", m_language), formatQuantity(tensor->value, "count"))};
+  race.left = {
+      1.0 / cuda, lanes->value, 0,
+      withValue(uiText("race.cuda_cores", m_language), sim::formatQuantity(cuda, "count"))};
+  race.right = {1.0 / tensor->value, cores->value, TILE_STAMPS,
+                withValue(uiText("race.tensor_cores", m_language),
+                          sim::formatQuantity(tensor->value, "count"))};
   return race;
 }
 

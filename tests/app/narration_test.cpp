@@ -166,7 +166,7 @@ TEST(Narration, EveryNumberIsTheValueItNamesAndEveryActionAControlOfItsChapter) 
                                  : p == "engine.campus_it_W"
                                      ? campus.it_W
                                      : double(snapshot.cluster->campusRacks);
-            const std::string expected = replaceAll(app::formatQuantity(value, p), " ", "\u00a0");
+            const std::string expected = replaceAll(sim::formatQuantity(value, p), " ", "\u00a0");
             EXPECT_NE(shown.find(expected), std::string::npos) << p << " = " << expected;
             continue;
           }

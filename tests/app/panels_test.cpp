@@ -197,40 +197,41 @@ TEST(Panels, LongTextsAreRefusedWithFileLineAndLength) {
 }
 
 TEST(Panels, UnitsFollowTheKeySuffix) {
-  using app::formatQuantity;
-  EXPECT_EQ(formatQuantity(80e9, "hardware.gpu_hbm_capacity_bytes"), "80 GB");
-  EXPECT_EQ(formatQuantity(17638426624.0, "memory.weights_per_gpu_bytes"), "17.6 GB");
-  EXPECT_EQ(formatQuantity(1.4e12, "memory.weights_bytes"), "1.4 TB");
-  EXPECT_EQ(formatQuantity(327680, "memory.kv_cache_bytes_per_token"), "328 kB/token");
-  EXPECT_EQ(formatQuantity(3.35e12, "hardware.gpu_hbm_bandwidth_Bps"), "3.35 TB/s");
-  EXPECT_EQ(formatQuantity(900e9, "hardware.gpu_scale_up_bidirectional_Bps"), "900 GB/s");
-  EXPECT_EQ(formatQuantity(1.31072e16, "hardware.cluster_injection_bps"), "13.1 Pb/s");
-  EXPECT_EQ(formatQuantity(989.4e12, "hardware.gpu_dense_flops"), "989 TFLOP/s");
-  EXPECT_EQ(formatQuantity(2.5e15, "hardware.gpu_dense_flops"), "2.5 PFLOP/s");
-  EXPECT_EQ(formatQuantity(295.343, "hardware.gpu_ridge_flops_per_byte"), "295 FLOP/B");
-  EXPECT_EQ(formatQuantity(0.0061666, "compute.tpot_s"), "6.17 ms");
-  EXPECT_EQ(formatQuantity(2.92, "compute.ttft_s"), "2.92 s");
-  EXPECT_EQ(formatQuantity(4.76e-5, "collective.ring_latency_term_s"), "47.6 µs");
-  EXPECT_EQ(formatQuantity(248e-9, "race.gpu_frame_s"), "248 ns");
-  EXPECT_EQ(formatQuantity(2318596.02, "compute.training_time_s"), "26.8 days");
-  EXPECT_EQ(formatQuantity(5189.19, "compute.continuous_batching_tokens_per_s"), "5,189 tokens/s");
-  EXPECT_EQ(formatQuantity(162.16, "compute.tokens_per_s_per_sequence"), "162 tokens/s");
-  EXPECT_EQ(formatQuantity(132000, "power.rack_power_W"), "132 kW");
-  EXPECT_EQ(formatQuantity(36044800, "power.facility_power_W"), "36 MW");
-  EXPECT_EQ(formatQuantity(1.98e9, "race.gpu_clock_Hz"), "1.98 GHz");
-  EXPECT_EQ(formatQuantity(0.742, "cost.per_million_tokens_usd"), "$0.742");
-  EXPECT_EQ(formatQuantity(0.042260120203660996, "cost.per_million_tokens_usd"), "$0.0423");
-  EXPECT_EQ(formatQuantity(1.7328851557883427, "cost.per_gpu_hour_usd"), "$1.73");
-  EXPECT_EQ(formatQuantity(30000, "cost.gpu_price_usd"), "$30,000");
-  EXPECT_EQ(formatQuantity(245547602, "cost.total_per_year_usd"), "$246 M");
-  EXPECT_EQ(formatQuantity(85, "power.junction_temperature_C"), "85 °C");
-  EXPECT_EQ(formatQuantity(0.46875, "parallelism.interleaved_bubble_fraction"), "46.9 %");
-  EXPECT_EQ(formatQuantity(16384, "hardware.cluster_gpus"), "16,384");
-  EXPECT_EQ(formatQuantity(8294400, "race.pixels"), "8.29 M");
-  EXPECT_EQ(formatQuantity(1.2, "power.pue"), "1.2");
-  EXPECT_EQ(formatQuantity(9.33, "race.gpu_speedup"), "9.33×");
-  EXPECT_EQ(formatQuantity(1.56e13, "compute.training_tokens"), "15.6 T tokens");
-  EXPECT_EQ(formatQuantity(std::numeric_limits<double>::quiet_NaN(), "power.pue"), "–");
+  using sim::formatQuantity;
+  EXPECT_EQ(sim::formatQuantity(80e9, "hardware.gpu_hbm_capacity_bytes"), "80 GB");
+  EXPECT_EQ(sim::formatQuantity(17638426624.0, "memory.weights_per_gpu_bytes"), "17.6 GB");
+  EXPECT_EQ(sim::formatQuantity(1.4e12, "memory.weights_bytes"), "1.4 TB");
+  EXPECT_EQ(sim::formatQuantity(327680, "memory.kv_cache_bytes_per_token"), "328 kB/token");
+  EXPECT_EQ(sim::formatQuantity(3.35e12, "hardware.gpu_hbm_bandwidth_Bps"), "3.35 TB/s");
+  EXPECT_EQ(sim::formatQuantity(900e9, "hardware.gpu_scale_up_bidirectional_Bps"), "900 GB/s");
+  EXPECT_EQ(sim::formatQuantity(1.31072e16, "hardware.cluster_injection_bps"), "13.1 Pb/s");
+  EXPECT_EQ(sim::formatQuantity(989.4e12, "hardware.gpu_dense_flops"), "989 TFLOP/s");
+  EXPECT_EQ(sim::formatQuantity(2.5e15, "hardware.gpu_dense_flops"), "2.5 PFLOP/s");
+  EXPECT_EQ(sim::formatQuantity(295.343, "hardware.gpu_ridge_flops_per_byte"), "295 FLOP/B");
+  EXPECT_EQ(sim::formatQuantity(0.0061666, "compute.tpot_s"), "6.17 ms");
+  EXPECT_EQ(sim::formatQuantity(2.92, "compute.ttft_s"), "2.92 s");
+  EXPECT_EQ(sim::formatQuantity(4.76e-5, "collective.ring_latency_term_s"), "47.6 µs");
+  EXPECT_EQ(sim::formatQuantity(248e-9, "race.gpu_frame_s"), "248 ns");
+  EXPECT_EQ(sim::formatQuantity(2318596.02, "compute.training_time_s"), "26.8 days");
+  EXPECT_EQ(sim::formatQuantity(5189.19, "compute.continuous_batching_tokens_per_s"),
+            "5,189 tokens/s");
+  EXPECT_EQ(sim::formatQuantity(162.16, "compute.tokens_per_s_per_sequence"), "162 tokens/s");
+  EXPECT_EQ(sim::formatQuantity(132000, "power.rack_power_W"), "132 kW");
+  EXPECT_EQ(sim::formatQuantity(36044800, "power.facility_power_W"), "36 MW");
+  EXPECT_EQ(sim::formatQuantity(1.98e9, "race.gpu_clock_Hz"), "1.98 GHz");
+  EXPECT_EQ(sim::formatQuantity(0.742, "cost.per_million_tokens_usd"), "$0.742");
+  EXPECT_EQ(sim::formatQuantity(0.042260120203660996, "cost.per_million_tokens_usd"), "$0.0423");
+  EXPECT_EQ(sim::formatQuantity(1.7328851557883427, "cost.per_gpu_hour_usd"), "$1.73");
+  EXPECT_EQ(sim::formatQuantity(30000, "cost.gpu_price_usd"), "$30,000");
+  EXPECT_EQ(sim::formatQuantity(245547602, "cost.total_per_year_usd"), "$246 M");
+  EXPECT_EQ(sim::formatQuantity(85, "power.junction_temperature_C"), "85 °C");
+  EXPECT_EQ(sim::formatQuantity(0.46875, "parallelism.interleaved_bubble_fraction"), "46.9 %");
+  EXPECT_EQ(sim::formatQuantity(16384, "hardware.cluster_gpus"), "16,384");
+  EXPECT_EQ(sim::formatQuantity(8294400, "race.pixels"), "8.29 M");
+  EXPECT_EQ(sim::formatQuantity(1.2, "power.pue"), "1.2");
+  EXPECT_EQ(sim::formatQuantity(9.33, "race.gpu_speedup"), "9.33×");
+  EXPECT_EQ(sim::formatQuantity(1.56e13, "compute.training_tokens"), "15.6 T tokens");
+  EXPECT_EQ(sim::formatQuantity(std::numeric_limits<double>::quiet_NaN(), "power.pue"), "–");
 }
 
 TEST(Panels, KnobsSnapToTheirStepsAndBecomeSetAssignments) {

@@ -47,6 +47,6 @@ TEST(UiText, NumbersAreWrittenOneWay) {
   EXPECT_EQ(app::faultLabel(fault, "en"), "pump trip, CDU 0, from 1054.1\u00a0s");
   EXPECT_EQ(app::faultLabel(fault, "de"), "Pumpenausfall, CDU 0, ab 1054.1\u00a0s");
   // A catalog figure as the selection panel writes it: the panels' units, no exponent.
-  EXPECT_EQ(app::formatQuantity(1.32e5, "systems.gb200_nvl72.max_power_W"), "132 kW");
-  EXPECT_EQ(app::formatQuantity(3.35e12, "gpus.h100_sxm.hbm_bandwidth_Bps"), "3.35 TB/s");
+  EXPECT_EQ(sim::formatQuantity(1.32e5, "systems.gb200_nvl72.max_power_W"), "132 kW");
+  EXPECT_EQ(sim::formatQuantity(3.35e12, "gpus.h100_sxm.hbm_bandwidth_Bps"), "3.35 TB/s");
 }

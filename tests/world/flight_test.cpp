@@ -7,6 +7,7 @@
 #include <glm/gtc/constants.hpp>
 #include "tests/world/world_test_fixture.h"
 
+#include "sim/format.h"
 #include "world/scene/camera.h"
 #include "world/scene/flight.h"
 
@@ -220,10 +221,10 @@ TEST(Ladder, EachRungIsFoundFromItsViewpointAndNearIt) {
 }
 
 TEST(Stations, FormatLengthPicksReadableUnits) {
-  EXPECT_EQ(world::formatLength(0.0025), "2.5 mm");
-  EXPECT_EQ(world::formatLength(2.236), "2.24 m");
-  EXPECT_EQ(world::formatLength(1500.0), "1.5 km");
-  EXPECT_EQ(world::formatLength(20e-6), "20 µm");  // µ, not "um" (issue 21)
+  EXPECT_EQ(sim::formatLength(0.0025), "2.5 mm");
+  EXPECT_EQ(sim::formatLength(2.236), "2.24 m");
+  EXPECT_EQ(sim::formatLength(1500.0), "1.5 km");
+  EXPECT_EQ(sim::formatLength(20e-6), "20 µm");  // µ, not "um" (issue 21)
 }
 
 }  // namespace

@@ -308,21 +308,6 @@ OrbitPose viewpointInPart(const Station& station, double widthShare, double cent
   return shiftedInFrame(orbit, centreNdcX, FRAME_ASPECT, verticalFov_rad);
 }
 
-std::string formatLength(double meters) {
-  char buffer[64];
-  const double a = std::abs(meters);
-  if (a >= 1000.0) {
-    std::snprintf(buffer, sizeof buffer, "%.3g km", meters / 1000.0);
-  } else if (a >= 1.0) {
-    std::snprintf(buffer, sizeof buffer, "%.3g m", meters);
-  } else if (a >= 1e-3) {
-    std::snprintf(buffer, sizeof buffer, "%.3g mm", meters * 1e3);
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%.3g µm", meters * 1e6);
-  }
-  return buffer;
-}
-
 std::vector<Station> makeStations(const Scene& scene, double verticalFov_rad,
                                   const SystemLayout& system) {
   std::vector<Station> stations;

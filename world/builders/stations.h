@@ -120,9 +120,6 @@ bool inStudioReach(const Station& station, const glm::dvec3& eye);
 /// looking at a row 10 m away, the 600 m campus (whose studio holds every hall) is not a studio.
 inline constexpr double MAX_STUDIO_SCALE_PER_FOCUS = 8.0;
 
-/// "24.9 mm", "2.2 m", "1.4 km": a length for people.
-std::string formatLength(double meters);
-
 /// The ladder station one step out (direction +1) or in (-1) from `current`; nullopt
 /// at the ends or when `current` is not on the ladder.
 std::optional<size_t> neighbourOnLadder(const std::vector<Station>& stations,

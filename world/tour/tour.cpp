@@ -9,6 +9,7 @@
 
 #include "sim/catalog.h"
 #include "sim/engine/fault_spec.h"
+#include "sim/format.h"
 #include "sim/json_checker.h"
 
 namespace world {
@@ -25,13 +26,6 @@ constexpr size_t MAX_CHUNKS_PER_STEP = 8;
 constexpr size_t MAX_FAULTS_PER_STEP = 16;
 constexpr size_t NUMBER_KEYS = 10;  // chapters 1-9 and 0 (= 10) have a key; the finale does not
 constexpr double MAX_HOLD_S = 600.0;
-
-// 0.5 -> "0.5", 600 -> "600" (std::to_string would print "600.000000").
-std::string shortNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%g", value);
-  return buffer;
-}
 
 // Reads one document; the first error wins and names file:line (pointer).
 class TourParser : sim::JsonChecker {
@@ -105,7 +99,8 @@ class TourParser : sim::JsonChecker {
     if (!value) return false;
     out = value->get<double>();
     if (!std::isfinite(out) || out < lo || out > hi)
-      return flag(at, "must be within [" + shortNumber(lo) + ", " + shortNumber(hi) + "]");
+      return flag(
+          at, "must be within [" + sim::significant(lo, 6) + ", " + sim::significant(hi, 6) + "]");
     return true;
   }
 
