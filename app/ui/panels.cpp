@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "sim/calc/compute.h"
 #include "sim/engine/fault_spec.h"
 #include "sim/engine/request.h"
 #include "sim/engine/scenarios.h"
@@ -616,14 +617,14 @@ PanelView evaluatePanel(const Panel& panel, const sim::ScenarioDesc& base,
     RooflineView roof;
     roof.peak_flops = evaluation->number(panel.roofline->peakKey);
     roof.bandwidth_Bps = evaluation->number(panel.roofline->bandwidthKey);
-    roof.ridge_flops_per_byte = roof.peak_flops / roof.bandwidth_Bps;
+    roof.ridge_flops_per_byte = sim::calc::ridgePoint(roof.peak_flops, roof.bandwidth_Bps);
     bool finite = std::isfinite(roof.ridge_flops_per_byte) && roof.peak_flops > 0;
     for (const Roofline::Point& p : panel.roofline->points) {
       RooflineView::Point point;
       point.label = p.label.in(language);
       point.intensity_flops_per_byte = evaluation->number(p.intensityKey);
-      point.attainable_flops =
-          std::min(roof.peak_flops, roof.bandwidth_Bps * point.intensity_flops_per_byte);
+      point.attainable_flops = sim::calc::attainableFlops(point.intensity_flops_per_byte,
+                                                          roof.peak_flops, roof.bandwidth_Bps);
       point.memoryBound = point.intensity_flops_per_byte < roof.ridge_flops_per_byte;
       finite = finite && std::isfinite(point.intensity_flops_per_byte) &&
                point.intensity_flops_per_byte > 0;
