@@ -19,6 +19,7 @@
 #include "sim/engine/engine.h"
 #include "sim/engine/fault_spec.h"
 #include "sim/engine/scenarios.h"
+#include "tests/common/shipped_catalog.h"
 
 namespace {
 
@@ -26,12 +27,7 @@ using sim::engine::FaultDesc;
 using sim::engine::FaultKind;
 
 const sim::Catalog& catalog() {
-  static const sim::Catalog shipped = [] {
-    auto loaded = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-    EXPECT_TRUE(loaded) << loaded.error();
-    return std::move(*loaded);
-  }();
-  return shipped;
+  return testcatalog::shipped();
 }
 
 FaultDesc pumpTripAt(double start_s) {

@@ -20,6 +20,7 @@
 #include "sim/scenario.h"
 #include "tests/common/cli.h"
 #include "tests/common/paths.h"
+#include "tests/common/shipped_catalog.h"
 #include "world/tour/tour.h"
 
 namespace {
@@ -34,12 +35,7 @@ Json readJson(const std::filesystem::path& path) {
 }
 
 const sim::Catalog& catalog() {
-  static const sim::Catalog c = [] {
-    auto loaded = sim::Catalog::loadDirectory(testpaths::sourceDir() / "assets" / "catalog");
-    EXPECT_TRUE(loaded.ok()) << loaded.error();
-    return loaded.ok() ? *loaded : sim::Catalog{};
-  }();
-  return c;
+  return testcatalog::shipped();
 }
 
 // A chapter as the tour file states it: its panel and every scenario its steps use.

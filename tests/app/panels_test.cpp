@@ -16,6 +16,7 @@
 #include "sim/evaluate.h"
 #include "sim/scenario.h"
 #include "tests/common/paths.h"
+#include "tests/common/shipped_catalog.h"
 #include "world/tour/tour.h"
 
 namespace fs = std::filesystem;
@@ -27,12 +28,7 @@ fs::path shippedPanelsFile() {
 }
 
 const sim::Catalog& catalog() {
-  static const sim::Catalog c = [] {
-    auto loaded = sim::Catalog::loadDirectory(testpaths::sourceDir() / "assets" / "catalog");
-    EXPECT_TRUE(loaded.ok()) << loaded.error();
-    return loaded.ok() ? *loaded : sim::Catalog{};
-  }();
-  return c;
+  return testcatalog::shipped();
 }
 
 const app::PanelSet& shipped() {

@@ -18,6 +18,7 @@
 #include "app/ui/ui_layer.h"
 #include "sim/catalog.h"
 #include "tests/common/cli.h"
+#include "tests/common/shipped_catalog.h"
 #include "world/tour/tour.h"
 
 namespace {
@@ -64,12 +65,7 @@ UiFrame drawOneFrame(float fontPixels, float w, float h) {
 }
 
 const sim::Catalog& catalog() {
-  static const sim::Catalog shipped = [] {
-    auto loaded = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-    EXPECT_TRUE(loaded) << loaded.error();
-    return std::move(*loaded);
-  }();
-  return shipped;
+  return testcatalog::shipped();
 }
 
 }  // namespace

@@ -6,14 +6,14 @@
 
 #include "app/ui/selection_panel.h"
 #include "app/ui/widgets.h"
+#include "tests/common/shipped_catalog.h"
 #include "tests/world/world_test_fixture.h"
 
 namespace {
 
 TEST(SelectionPanel, TheHistoryPlotsLabelIsNotDrawnOverItsLine) {
   auto engine = worldtest::engineFor("training_405b");
-  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  ASSERT_TRUE(catalog) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   const world::World& world = worldtest::defaultWorld();
   world::PickHit hit;
   hit.path = world.racks().pathOfRack(0) + "/power_shelf0";  // a part of the hero rack

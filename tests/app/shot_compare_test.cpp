@@ -12,6 +12,7 @@
 #include "sim/evaluate.h"
 #include "sim/scenario.h"
 #include "tests/common/cli.h"
+#include "tests/common/shipped_catalog.h"
 
 using testcli::dcwalk;
 
@@ -72,8 +73,7 @@ TEST(ShotCompare, TwoScenariosSideBySideWithTheirEvaluationsNumbers) {
   // A DGX H100 rack and a GB200 NVL72 rack are different pictures (and each half its own).
   EXPECT_GT(halvesDiffer(image), 4.0);
 
-  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  ASSERT_TRUE(catalog) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   for (const auto& [side, name] : {std::pair{"left: ", H100}, std::pair{"right: ", GB200}}) {
     auto scenario = sim::loadScenario(name);
     ASSERT_TRUE(scenario) << scenario.error();

@@ -14,6 +14,7 @@
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
+#include "tests/common/shipped_catalog.h"
 #include "tests/world/world_test_fixture.h"
 
 namespace {
@@ -98,8 +99,7 @@ TEST(Timeline, InferenceHasNoStep) {
 // it: a scrub back and a fault "now" keep the run's furthest time; a chapter's new simulation
 // from t = 0 starts the range again, so at its 5th second the grab is at the track's end.
 TEST(Timeline, ScrubRangeStartsAgainWithANewRun) {
-  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  ASSERT_TRUE(catalog) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   auto created = app::SimHost::create(*catalog, {"training_405b", {}, {}});
   ASSERT_TRUE(created) << created.error();
   app::SimHost& host = **created;
@@ -149,7 +149,7 @@ TEST(Timeline, ScrubRangeStartsAgainWithANewRun) {
 // the time so far is the engine's time since the step began.
 TEST(Timeline, AStalledStepIsDrawnOnTheScaleItsLineNames) {
   auto engine = engineFor("training_405b");
-  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  const sim::Catalog* catalog = &testcatalog::shipped();
   ASSERT_TRUE(catalog);
   auto desc = sim::engine::engineDescOf({"training_405b", {}, {}});
   ASSERT_TRUE(desc) << desc.error();
@@ -182,7 +182,7 @@ TEST(Timeline, AStalledStepIsDrawnOnTheScaleItsLineNames) {
 // then completes, and a healthy straggling step is not "held". Expected: compute at 1/share
 // (the fault's definition), from the plan's own fault-free pipeline and optimizer times.
 TEST(Timeline, AStragglersSlowerClockStretchesTheBarsComputePhases) {
-  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
+  const sim::Catalog* catalog = &testcatalog::shipped();
   ASSERT_TRUE(catalog);
   auto desc = sim::engine::engineDescOf({"training_405b", {}, {}});
   ASSERT_TRUE(desc) << desc.error();

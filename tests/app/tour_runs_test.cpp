@@ -13,6 +13,7 @@
 #include "sim/engine/scenarios.h"
 #include "sim/scenario.h"
 #include "tests/common/cli.h"
+#include "tests/common/shipped_catalog.h"
 #include "world/tour/tour.h"
 
 namespace {
@@ -77,8 +78,7 @@ TEST(TourRuns, AFaultTargetTheClusterLacksExitsTwoNamingTheStep) {
 }
 
 TEST(TourRuns, TheShippedTourPassesTheCheck) {
-  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  ASSERT_TRUE(catalog) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   world::TourReferences refs;
   auto file = sim::readJsonFile(world::toursDir() / "default.json");
   ASSERT_TRUE(file) << file.error();
@@ -129,8 +129,7 @@ TEST(TourRuns, APanelWithoutAScenarioIsRefused) {
 }
 
 TEST(TourRuns, TheShippedTourTextPassesTheCheck) {
-  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  ASSERT_TRUE(catalog) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   auto file = sim::readJsonFile(world::toursDir() / "default.json");
   ASSERT_TRUE(file) << file.error();
   world::TourReferences refs;

@@ -19,6 +19,7 @@
 #include "sim/trace/classify.h"
 #include "sim/trace/rank_trace.h"
 #include "tests/common/paths.h"
+#include "tests/common/shipped_catalog.h"
 #include "tests/world/world_test_fixture.h"
 
 namespace {
@@ -193,8 +194,7 @@ TEST(TraceTimeline, ThePanelDrawsMeasuredVersusModelledWithTheLargestGapNamed) {
 
 TEST(TraceTimeline, TheReplayHostsTimelineComparesItsStepWithTheModel) {
   auto engine = worldtest::engineFor("training_405b");
-  const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  ASSERT_TRUE(catalog) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   app::TraceRequest request;
   request.files = {tracePath("sampled_rank-0.json.gz"), tracePath("sampled_rank-1.json.gz")};
   const st::RankTrace& rank = sampledRank0();

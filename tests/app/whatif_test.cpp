@@ -23,18 +23,14 @@
 #include "sim/engine/fault_spec.h"
 #include "sim/engine/request.h"
 #include "sim/engine/scenarios.h"
+#include "tests/common/shipped_catalog.h"
 
 namespace {
 
 using sim::engine::FaultKind;
 
 const sim::Catalog& catalog() {
-  static const sim::Catalog shipped = [] {
-    auto loaded = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-    EXPECT_TRUE(loaded) << loaded.error();
-    return std::move(*loaded);
-  }();
-  return shipped;
+  return testcatalog::shipped();
 }
 
 std::unique_ptr<app::SimHost> hostRunning(const std::string& scenario) {

@@ -9,6 +9,7 @@
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
+#include "tests/common/shipped_catalog.h"
 #include "world/world.h"
 
 namespace fixtures {
@@ -30,8 +31,7 @@ inline std::unique_ptr<world::World> worldOfCluster(const sim::engine::Cluster& 
 /// The world `dcwalk shot --station` and the bench draw from: the tour's engine scenario's
 /// cluster (assets/tours/default.json and the bench's default: training_405b).
 inline std::unique_ptr<world::World> tourWorld() {
-  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  EXPECT_TRUE(catalog) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   auto desc = sim::engine::builtinScenario("training_405b");
   EXPECT_TRUE(desc) << desc.error();
   if (!catalog || !desc) return nullptr;

@@ -14,6 +14,7 @@
 #include "sim/engine/engine.h"
 #include "sim/engine/request.h"
 #include "sim/scenario.h"
+#include "tests/common/shipped_catalog.h"
 #include "tests/renderer/fixtures.h"
 #include "tests/renderer/session_world.h"
 #include "world/world.h"
@@ -29,8 +30,7 @@ constexpr VkExtent2D SIZE{1280, 720};
 // The world of the analytic scenario `name` (assets/scenarios), built from its engine's cluster
 // as a session builds it (app::worldPlanOf: layoutOf, campusOf).
 std::unique_ptr<world::World> worldOf(const std::string& name) {
-  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  EXPECT_TRUE(catalog) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   auto scenario = sim::loadScenario(name);
   EXPECT_TRUE(scenario) << scenario.error();
   auto desc = sim::engine::engineDescFromScenario(*scenario);

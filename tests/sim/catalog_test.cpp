@@ -4,21 +4,12 @@
 
 #include "sim/catalog.h"
 #include "sim/specs.h"
+#include "tests/common/shipped_catalog.h"
 
 using namespace sim;
 
-namespace {
-
-Catalog shippedCatalog() {
-  auto c = Catalog::loadDirectory(assetsDir() / "catalog");
-  EXPECT_TRUE(c.ok()) << c.error();
-  return c.ok() ? *c : Catalog{};
-}
-
-}  // namespace
-
 TEST(Catalog, EveryShippedFigureHasUnitSourceAndBasis) {
-  const Catalog catalog = shippedCatalog();
+  const Catalog& catalog = testcatalog::shipped();
   ASSERT_GT(catalog.quantities().size(), 200u);
   for (const auto& [path, q] : catalog.quantities()) {
     EXPECT_FALSE(q.unit.empty()) << path;
@@ -28,7 +19,7 @@ TEST(Catalog, EveryShippedFigureHasUnitSourceAndBasis) {
 }
 
 TEST(Catalog, EveryEntryLoadsAsATypedSpec) {
-  const Catalog catalog = shippedCatalog();
+  const Catalog& catalog = testcatalog::shipped();
   struct Section {
     const char* name;
     std::function<std::string(const std::string&)> load;
@@ -59,7 +50,7 @@ TEST(Catalog, EveryEntryLoadsAsATypedSpec) {
 }
 
 TEST(Catalog, IssueCoverageOfHardwareAndModels) {
-  const Catalog catalog = shippedCatalog();
+  const Catalog& catalog = testcatalog::shipped();
   for (const char* id : {"h100_sxm", "h200", "b200", "gb200", "mi300x", "tpu_v5e", "tpu_v5p"}) {
     EXPECT_TRUE(loadGpu(catalog, id).ok()) << id;
   }
@@ -82,7 +73,7 @@ TEST(Catalog, IssueCoverageOfHardwareAndModels) {
 
 TEST(Catalog, SparseHeadlineIsNotStoredAsDense) {
   // Caution of the reference: dense = sparse / 2. H100 FP8 dense is 1,978.9 TF, not 3,958.
-  const Catalog catalog = shippedCatalog();
+  const Catalog& catalog = testcatalog::shipped();
   auto h100 = loadGpu(catalog, "h100_sxm");
   ASSERT_TRUE(h100.ok());
   auto rules = loadRules(catalog);

@@ -8,15 +8,12 @@
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
+#include "tests/common/shipped_catalog.h"
 
 namespace enginetest {
 
 inline const sim::Catalog& catalog() {
-  static const sim::Result<sim::Catalog> loaded =
-      sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  EXPECT_TRUE(loaded.ok()) << loaded.error();
-  static const sim::Catalog empty = sim::Catalog::fromParts({}, {});
-  return loaded.ok() ? loaded.value() : empty;
+  return testcatalog::shipped();
 }
 
 inline std::unique_ptr<sim::engine::Engine> make(const sim::engine::EngineDesc& desc) {

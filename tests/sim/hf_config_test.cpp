@@ -6,6 +6,7 @@
 #include "sim/catalog.h"
 #include "sim/hf_config.h"
 #include "sim/model_params.h"
+#include "tests/common/shipped_catalog.h"
 
 using namespace sim;
 
@@ -43,8 +44,7 @@ TEST(HfConfig, KA32_Llama31ParameterCounts) {
 }
 
 TEST(HfConfig, CatalogModelsAgreeWithImportedCounts) {
-  auto catalog = Catalog::loadDirectory(assetsDir() / "catalog");
-  ASSERT_TRUE(catalog.ok()) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   auto m405 = loadModel(*catalog, "llama3_1_405b");
   ASSERT_TRUE(m405.ok()) << m405.error();
   EXPECT_EQ(paramCount(*m405), 405853388800.0);
@@ -55,8 +55,7 @@ TEST(HfConfig, KA33_LlamaFfnWidthRule) {
   EXPECT_EQ(llamaFfnHidden(4096, 1.3, 1024), 14336);
   EXPECT_EQ(llamaFfnHidden(8192, 1.3, 4096), 28672);
   // The catalog's stored multipliers reproduce its stored widths.
-  auto catalog = Catalog::loadDirectory(assetsDir() / "catalog");
-  ASSERT_TRUE(catalog.ok()) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   for (const char* id : {"llama3_1_8b", "llama3_1_70b", "llama3_1_405b"}) {
     const std::string base = std::string("models.") + id + ".";
     EXPECT_EQ(llamaFfnHidden(static_cast<int>(catalog->find(base + "hidden")->value),

@@ -9,17 +9,11 @@
 
 #include "sim/catalog.h"
 #include "sim/specs.h"
+#include "tests/common/shipped_catalog.h"
 
 namespace simtest {
 
-inline const sim::Catalog& shipped() {
-  static const sim::Catalog catalog = [] {
-    auto c = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-    EXPECT_TRUE(c.ok()) << c.error();
-    return c.ok() ? *c : sim::Catalog{};
-  }();
-  return catalog;
-}
+using testcatalog::shipped;
 
 /// The value of the figure at `path` (NaN, and a test failure, when absent).
 inline double figure(const std::string& path) {

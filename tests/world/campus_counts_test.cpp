@@ -5,6 +5,7 @@
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
+#include "tests/common/shipped_catalog.h"
 #include "tests/world/world_test_fixture.h"
 
 namespace {
@@ -31,8 +32,7 @@ Counted countRacks(const world::Scene& scene) {
 }  // namespace
 
 TEST(CampusCounts, WorldHoldsTheSimulationsRacks) {
-  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  ASSERT_TRUE(catalog.ok()) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   auto desc = sim::engine::builtinScenario("training_405b");
   ASSERT_TRUE(desc.ok()) << desc.error();
   auto engine = sim::engine::Engine::create(*catalog, *desc);

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/catalog.h"
+#include "tests/common/shipped_catalog.h"
 #include "tests/world/world_test_fixture.h"
 #include "world/builders/builders.h"
 
@@ -37,8 +38,7 @@ bool overlapInPlan(const world::Aabb& a, const world::Aabb& b) {
 // Standby generation per hall: its racks at their rated power over one genset's standby rating,
 // rounded up, plus the redundant units (N+1), worked out here from the catalog's vendor figures.
 TEST(CampusSite, EveryHallsGeneratorYardCoversItsRacksAtFullPower) {
-  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  ASSERT_TRUE(catalog.ok()) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   const double rack_W = figure(*catalog, "systems.gb200_nvl72.max_power_W");
   const double rating_W = figure(*catalog, "dimensions.generator.standby_rating_W");
   const double redundant = figure(*catalog, "dimensions.generator.redundant");

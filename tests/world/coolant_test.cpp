@@ -10,6 +10,7 @@
 
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
+#include "tests/common/shipped_catalog.h"
 #include "tests/world/world_test_fixture.h"
 #include "world/live/coolant.h"
 
@@ -20,9 +21,7 @@ using world::CoolantTemp;
 using worldtest::engineFor;
 
 const sim::Catalog& catalog() {
-  static const auto c = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  EXPECT_TRUE(c) << c.error();
-  return *c;
+  return testcatalog::shipped();
 }
 
 double figure(const std::string& path) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/catalog.h"
+#include "tests/common/shipped_catalog.h"
 #include "tests/world/world_test_fixture.h"
 #include "world/builders/builders.h"
 
@@ -19,12 +20,7 @@ constexpr double NVL72_W_MM = 600.0, NVL72_D_MM = 1068.0, NVL72_H_MM = 2236.0;  
 constexpr double HBM3_HEIGHT_MM = 0.72;  // JEDEC HBM3/HBM3E maximum stack height
 
 const sim::Catalog& catalog() {
-  static const sim::Catalog c = [] {
-    auto loaded = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-    EXPECT_TRUE(loaded.ok()) << loaded.error();
-    return *loaded;
-  }();
-  return c;
+  return testcatalog::shipped();
 }
 
 double catalogMm(const std::string& path) {
@@ -75,8 +71,6 @@ TEST(Dimensions, MissingFigureIsNamed) {
 }
 
 TEST(Dimensions, WrongUnitNamesFileAndLine) {
-  auto base = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  ASSERT_TRUE(base.ok());
   // Same catalog text, with the rack unit given in seconds.
   auto cat = sim::Catalog::loadTexts(
       {{"bad_dims.json",

@@ -9,18 +9,14 @@
 #include <gtest/gtest.h>
 
 #include "sim/catalog.h"
+#include "tests/common/shipped_catalog.h"
 #include "tests/world/world_test_fixture.h"
 #include "world/builders/builders.h"
 
 namespace {
 
 const sim::Catalog& catalog() {
-  static const sim::Catalog c = [] {
-    auto loaded = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-    EXPECT_TRUE(loaded.ok()) << loaded.error();
-    return loaded.ok() ? std::move(*loaded) : sim::Catalog{};
-  }();
-  return c;
+  return testcatalog::shipped();
 }
 
 double figure(const std::string& path) {

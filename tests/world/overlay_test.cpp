@@ -11,6 +11,7 @@
 #include "sim/engine/engine.h"
 #include "sim/engine/fault_spec.h"
 #include "sim/engine/scenarios.h"
+#include "tests/common/shipped_catalog.h"
 #include "world/live/overlays.h"
 #include "world_test_fixture.h"
 
@@ -20,13 +21,7 @@ using sim::engine::Engine;
 using world::OverlayMetric;
 
 const sim::Catalog& catalog() {
-  static const sim::Result<sim::Catalog> loaded =
-      sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  if (!loaded) {
-    ADD_FAILURE() << loaded.error();
-    std::abort();
-  }
-  return *loaded;
+  return testcatalog::shipped();
 }
 
 std::unique_ptr<Engine> makeEngine(sim::engine::EngineDesc desc) {

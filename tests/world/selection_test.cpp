@@ -14,6 +14,7 @@
 #include "sim/engine/scenarios.h"
 #include "sim/scenario.h"
 
+#include "tests/common/shipped_catalog.h"
 #include "tests/renderer/session_world.h"
 #include "world/live/selection.h"
 
@@ -29,8 +30,7 @@ struct Fixture {
 Fixture& fixture() {
   static Fixture f = [] {
     Fixture out;
-    auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-    EXPECT_TRUE(catalog) << catalog.error();
+    const sim::Catalog* catalog = &testcatalog::shipped();
     out.catalog = std::move(*catalog);
     auto desc = sim::engine::builtinScenario("training_405b");
     auto engine = sim::engine::Engine::create(out.catalog, *desc);

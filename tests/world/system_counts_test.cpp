@@ -16,6 +16,7 @@
 #include "sim/engine/request.h"
 #include "sim/engine/scenarios.h"
 #include "sim/scenario.h"
+#include "tests/common/shipped_catalog.h"
 #include "world/world.h"
 
 namespace {
@@ -184,8 +185,7 @@ void checkCounts(const Case& c, const sim::Catalog& catalog, const world::Dimens
 }  // namespace
 
 TEST(SystemCounts, EverySceneCountIsTheEnginesForEveryBuiltInScenario) {
-  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  ASSERT_TRUE(catalog.ok()) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   auto dims = world::Dimensions::fromCatalog(*catalog);
   ASSERT_TRUE(dims.ok()) << dims.error();
   std::vector<std::string> refused;
@@ -200,8 +200,7 @@ TEST(SystemCounts, EverySceneCountIsTheEnginesForEveryBuiltInScenario) {
 TEST(SystemCounts, HeroLeafRackHoldsTheHeroRacksRailLeaves) {
   // The mismatch of issue 20: the engine's hero NVL72 rack lands its 72 NICs on 9 rail leaves;
   // the row's leaf rack must hold them (and the second rail group's 9).
-  auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  ASSERT_TRUE(catalog.ok());
+  const sim::Catalog* catalog = &testcatalog::shipped();
   auto dims = world::Dimensions::fromCatalog(*catalog);
   auto engine =
       sim::engine::Engine::create(*catalog, *sim::engine::builtinScenario("training_405b"));

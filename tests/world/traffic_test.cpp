@@ -18,6 +18,7 @@
 #include "sim/engine/fault_spec.h"
 #include "sim/engine/scenarios.h"
 #include "sim/specs.h"
+#include "tests/common/shipped_catalog.h"
 #include "tests/world/world_test_fixture.h"
 #include "world/live/traffic.h"
 
@@ -28,12 +29,7 @@ using world::TrafficKind;
 using worldtest::engineFor;
 
 const sim::Catalog& catalog() {
-  static const auto loaded = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  if (!loaded) {
-    ADD_FAILURE() << loaded.error();
-    std::abort();
-  }
-  return *loaded;
+  return testcatalog::shipped();
 }
 
 std::unique_ptr<sim::engine::Engine> engineWith(const sim::engine::EngineDesc& desc) {

@@ -10,6 +10,7 @@
 #include "sim/catalog.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/scenarios.h"
+#include "tests/common/shipped_catalog.h"
 #include "world/builders/builders.h"
 #include "world/world.h"
 
@@ -57,8 +58,7 @@ inline std::unique_ptr<world::World> freshWorld() {
 
 /// A fresh engine running built-in scenario `name` on the shipped catalog.
 inline std::unique_ptr<sim::engine::Engine> engineFor(const std::string& name) {
-  static const auto catalog = sim::Catalog::loadDirectory(sim::assetsDir() / "catalog");
-  EXPECT_TRUE(catalog) << catalog.error();
+  const sim::Catalog* catalog = &testcatalog::shipped();
   auto desc = sim::engine::builtinScenario(name);
   EXPECT_TRUE(desc) << desc.error();
   auto engine = sim::engine::Engine::create(*catalog, *desc);
