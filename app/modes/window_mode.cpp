@@ -49,11 +49,10 @@ std::filesystem::path inFull(const std::filesystem::path& folder) {
 // status line. Keys and windows ask the simulation for changes with commands.
 class WindowApp : public TourView {
  public:
-  WindowApp(Session& session, Window& window, TourDriver& driver, TourPanel& panel,
+  WindowApp(Session& session, TourDriver& driver, TourPanel& panel,
             const WindowModeOptions& options)
       : TourView(driver, panel, options.language),
         m_session(session),
-        m_window(window),
         m_driver(driver),
         m_settingsFile(options.settingsFile),
         m_settings{options.language, options.reducedMotion, options.uiScale},
@@ -324,8 +323,7 @@ class WindowApp : public TourView {
       if (input.mouseDeltaX != 0 || input.mouseDeltaY != 0) {
         leavePath();
         const double radiansPerPixel = 0.004;
-        if (glfwGetMouseButton(m_window.handle(), GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS &&
-            m_selection) {
+        if (input.leftHeld && m_selection) {
           camera.orbit(m_selection->worldBounds.center(), -input.mouseDeltaX * radiansPerPixel,
                        -input.mouseDeltaY * radiansPerPixel);
         } else {
@@ -519,7 +517,6 @@ class WindowApp : public TourView {
   }
 
   Session& m_session;
-  Window& m_window;
   TourDriver& m_driver;
   std::optional<world::PickHit> m_selection;
   SelectionPanel m_selectionPanel;
@@ -626,7 +623,7 @@ int runWindowMode(const RenderOptions& render, const WindowModeOptions& options)
   TourDriver driver(std::move(*player));
   std::vector<SimCommand> commands;
   driver.start(commands, /*cut=*/true);
-  WindowApp app(session, window, driver, *panel, options);
+  WindowApp app(session, driver, *panel, options);
   app.setKiosk(options.kiosk);
   app.setInteractive(true);
   app.setTextMode(options.text ? *options.text

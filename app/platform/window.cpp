@@ -134,6 +134,7 @@ void Window::waitEvents() const {
 InputSnapshot Window::poll() {
   glfwPollEvents();
   InputSnapshot out = m_pending;
+  out.leftHeld = glfwGetMouseButton(m_window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
   for (int key = 0; key < 512; ++key) {
     out.keyHeld[key] = key >= GLFW_KEY_SPACE && glfwGetKey(m_window, key) == GLFW_PRESS;
   }

@@ -17,6 +17,7 @@ struct InputSnapshot {
   double mouseDeltaX = 0, mouseDeltaY = 0;  // pixels, while the right button is held
   double scroll = 0;                        // wheel notches (+ = away from the user)
   bool leftClick = false;                   // pressed and released without dragging
+  bool leftHeld = false;                    // the left button is down (a drag orbits)
   double clickX = 0, clickY = 0;
   struct KeyPress {
     int key;   // GLFW key code
