@@ -14,13 +14,8 @@
 #include "world/builders/model_prototype.h"
 #include "world/builders/stations.h"
 #include "world/live/calm.h"
-#include "world/live/compute_glow.h"
-#include "world/live/coolant.h"
-#include "world/live/hbm_fill.h"
-#include "world/live/overlays.h"
-#include "world/live/systolic.h"
-#include "world/live/tour_events.h"
-#include "world/live/traffic.h"
+#include "world/live/heat_overlay.h"
+#include "world/live/layer.h"
 #include "world/scene/camera.h"
 
 namespace world {
@@ -32,20 +27,6 @@ struct WorldDesc {
   std::vector<ComponentModel> componentModels;  // built-in parts drawn as glTF models instead
 };
 
-/// "CDU  supply 25 °C  return 39 °C  flow 100 % (derived)": the label of the hero row's CDU when
-/// the coolant is shown (supply and mixed return temperature, pump flow share).
-std::string coolantLabel(const CoolantState& state);
-
-/// "to spine 2  412 Gb/s  38 % (derived)", "to leaf  16.4 Tb/s  57 % (derived)", "to leaf
-/// PFC-paused": the label of fabric leg
-/// `index` (0: the leg into the leaf rack) when the traffic is shown.
-std::string fabricLegLabel(const FabricLeg& leg, size_t index);
-
-/// "substation  30.0 MW now", "hall 2  6.1 MW now": the label of a power flow
-/// (world/live/tour_events.h): the engine's power at this moment of the step, which swings
-/// between its compute and communication phases.
-std::string powerFlowLabel(const PowerFlow::Flow& flow);
-
 /// Per-frame inputs besides the camera.
 struct FrameDesc {
   uint32_t width_px = 1280;
@@ -55,27 +36,10 @@ struct FrameDesc {
   uint32_t maxLabels = 6;         // station labels in view, largest first
   std::string selectedPath;       // instance path (PickHit::path) drawn with params.z = 1 (outline)
   uint32_t maxOverlayLabels = 6;  // live metric labels (nearest racks / hero GPUs in view)
-  bool traffic = false;           // draw the hero rack's traffic particles (world/live/traffic.h)
-  bool coolant = false;           // draw the hero rack's coolant flow (world/live/coolant.h)
-  const HbmFill* hbmFill = nullptr;  // fill the hero HBM stack with this (world/live/hbm_fill.h)
-  double animationTime_s = 0;        // clock of the animations (the TPU's systolic wave)
-  // The tour's visual events (world/live/tour_events.h), each driven by the last synced snapshot:
-  // the ring AllReduce over the hero row, the hero rack's NVLink domain lit tray by tray
-  // `eventTime_s` after the step began, and the goodput columns beside it.
-  bool ring = false;
-  bool hbmStream = false;  // HBM into the die of the packages seen (the compute shares' HBM)
-  bool powerFlow = false;  // the campus's power from the substation to the halls, heat to the yards
-  // The hero GPU's glow from a chapter's calculator instead of the engine (chapter 4's prefill
-  // and decode), for this frame.
-  std::optional<ComputeShares> compute;
-  bool nvlinkDomain = false;
-  bool goodput = false;
-  bool stageBands = false;  // hall 0's trays lit in their pipeline stage's colour
-  // A panel's answer as floating bars behind the studio station's hero (empty: none).
-  std::vector<ValueBar> valueBars;
-  // Chapter 1's pixel race on two screens behind the studio station's hero, `eventTime_s` in.
-  std::optional<PixelRaceDesc> pixelRace;
-  double eventTime_s = 0;
+  // The live layers drawn (world/live/layer.h; those always on besides) and what the panels and
+  // the tour feed them.
+  LayerSet layers;
+  LayerInputs inputs;
   // The station whose studio the view is in, when the view knows it (a station's still, a tour
   // step that has landed); empty: found from what the camera looks at (World::studioFor).
   std::string studio;
@@ -132,7 +96,7 @@ class World {
   /// The part the ray from `origin` along `direction` meets first, of what the last frame drew
   /// (its studio): a click or a line of sight never meets a part the studio hides.
   std::optional<PickHit> pickAlong(const glm::dvec3& origin, const glm::dvec3& direction) const {
-    return m_scene.pick(origin, direction, &m_studio);
+    return m_scene.pick(origin, direction, &m_frame.studio);
   }
   /// The station whose hero the camera at `eye` looks at along `forward` (the studio a frame
   /// there is lit as; `hint`: the one the frame names, FrameDesc::studio), or nullptr.
@@ -145,86 +109,56 @@ class World {
     return m_scene.nearestSurfaceDistance(point);
   }
 
-  /// The overlay drawn every frame (metric None: the default look, no live labels).
-  OverlayState& overlay() { return m_overlay; }
-  const OverlayState& overlay() const { return m_overlay; }
+  /// The heat map drawn every frame (metric None: the default look, no live labels).
+  OverlayState& overlay() { return m_heat.state(); }
+  const OverlayState& overlay() const { return m_heat.state(); }
   /// The campus's racks in RackId order.
   const RackMap& racks() const { return m_racks; }
   /// The hero rack's GPU packages built as their own instances (the open hero tray's).
   const std::vector<HeroGpu>& heroGpus() const { return m_heroGpus; }
-  /// The hero rack's traffic (drawn when FrameDesc::traffic; updated by sync).
-  Traffic& traffic() { return m_traffic; }
-  /// Frame stage 3: everything live follows the simulation's snapshot — the overlay with
-  /// `metric`, the traffic, the coolant flow and the hero GPU's compute glow (which changes the
-  /// parts' looks in the scene). `generation` is the simulation's (SimHost::generation); the
-  /// render lists built after carry it. `calm` bounds how fast the colours and the glow follow
-  /// (world/live/calm.h; a default Calm jumps to the values, as a still shows them).
+  /// Frame stage 3: everything live follows the simulation's snapshot — the heat map with
+  /// `metric` and every live layer (some change the parts' looks in the scene: the compute
+  /// glow). `generation` is the simulation's (SimHost::generation); the render lists built after
+  /// carry it. `calm` bounds how fast the colours and the glow follow (world/live/calm.h; a
+  /// default Calm jumps to the values, as a still shows them).
   void sync(const sim::engine::Snapshot& snapshot, OverlayMetric metric, uint64_t generation,
             const Calm& calm = {});
   /// The generation of the last sync.
   uint64_t generation() const { return m_generation; }
-  /// The hero GPU's tensor cores and HBM glowing with its activity (updated by sync).
-  const ComputeGlow& computeGlow() const { return m_computeGlow; }
-  /// The tour's events over the hero rack and the step split of the last sync.
-  const AllReduceRing& ring() const { return m_ring; }
-  const std::vector<HbmStream>& hbmStreams() const { return m_hbmStreams; }
-  const PowerFlow& powerFlow() const { return m_power; }
-  const std::vector<double>& hallPower_W() const { return m_hallPower_W; }
-  const AllReduceRing::State& ringState() const { return m_ringState; }
-  const NvlinkDomain& nvlinkDomain() const { return m_nvlink; }
-  const GoodputColumns& goodputColumns() const { return m_goodput; }
-  /// Chapter 9's stage bars on hall 0's racks, of the last sync's training job.
-  const std::vector<StageBands::Bar>& stageBars() const { return m_stageBars; }
-  const std::vector<StageBands::Bar>& stageRibbon() const { return m_stageRibbon; }
-  const sim::engine::StepSplit& stepSplit() const { return m_stepSplit; }
-  const Traffic& traffic() const { return m_traffic; }
-  /// The hero rack's coolant flow (drawn when FrameDesc::coolant; updated by sync).
-  Coolant& coolant() { return m_coolant; }
-  const Coolant& coolant() const { return m_coolant; }
+  /// The live layer of type L (world/live/layers.cpp: every world has one of each).
+  template <class L>
+  const L& layer() const {
+    return m_layers.get<L>();
+  }
+  template <class L>
+  L& layer() {
+    return m_layers.get<L>();
+  }
 
  private:
   World() = default;
+  /// Builds the live layers and binds the heat map over the scene, racks and stations built.
+  void bindLive();
+
   uint64_t m_generation = 0;
-  StudioFilter m_studio;  // of the last frame built
+  bool m_shadowCasting = false;
   MeshLibrary m_meshes;
   TextureLibrary m_textures;
   PrimitiveMeshes m_primitives;
   Scene m_scene;
-  Traffic m_traffic;
-  ComputeGlow m_computeGlow;
-  Coolant m_coolant;
-  Aabb m_cduBounds;  // the hero row's CDU (world), where its coolant label sits
-  HbmFillLayer m_hbmFill;
-  SystolicWave m_systolic;
-  AllReduceRing m_ring;
-  std::vector<HbmStream> m_hbmStreams;  // the hero package's and the gallery H100's
-  PowerFlow m_power;
-  std::vector<double> m_hallPower_W;  // of the last sync
-  AllReduceRing::State m_ringState;   // of the last sync
-  NvlinkDomain m_nvlink;
-  GoodputColumns m_goodput;
-  StageBands m_stages;
-  // The labels of the events drawn in the frame built last (the value bars, the pixel race's
-  // screens): where (world) and what.
-  std::vector<std::pair<glm::dvec3, std::string>> m_eventLabels;
-  std::vector<StageBands::Bar> m_stageBars,
-      m_stageRibbon;                         // of the last sync's job (laid out once a run)
-  uint32_t m_stageCount = 0;                 // its pipeline stages
-  uint64_t m_stagesGeneration = UINT64_MAX;  // the sync generation they were laid out for
-  sim::engine::StepSplit m_stepSplit;        // of the last sync
-  uint32_t m_domainGpus = 0, m_gpusPerTray = 0;
   std::vector<Station> m_stations;
-  std::vector<std::vector<gpu::Instance>> m_scratch;  // per-mesh instances, reused every frame
-  std::vector<gpu::Instance> m_animated;  // traffic, coolant, HBM fill, systolic wave: boxes
-  CollectScratch m_collectScratch;
-  bool m_shadowCasting = false;  // the budgeted walk's buffers, reused every frame
-  std::vector<std::pair<float, uint32_t>> m_order;  // draw order of one bucket, reused
   RackMap m_racks;
-  OverlayTint m_tint;
-  OverlayState m_overlay;        // as drawn: eased towards the engine's
-  OverlayState m_overlayTarget;  // the engine's now
   std::vector<HeroGpu> m_heroGpus;
-  std::vector<std::pair<double, uint32_t>> m_labelCandidates;  // reused every frame
+  HeatOverlay m_heat;
+  LiveLayers m_layers;
+  // What one frame reuses of the last (buffers), and the studio it drew (what a click can hit).
+  struct FrameScratch {
+    StudioFilter studio;
+    std::vector<std::vector<gpu::Instance>> buckets;  // per mesh
+    std::vector<gpu::Instance> animated;              // the live layers' boxes
+    CollectScratch collect;
+    std::vector<std::pair<float, uint32_t>> order;  // draw order of one bucket
+  } m_frame;
 
   // The studio a frame is in: the station whose hero the camera looks at (if any), how far the
   // view ray goes to what it meets, and where the fog starts and swallows everything (metres).
@@ -238,16 +172,21 @@ class World {
   /// The backdrop, fog, lights and studio floor of `studio` for a camera at `eye`.
   void lightStudio(const Studio& studio, const glm::dvec3& eye, ViewParams& view) const;
 
-  void addOverlayLabels(const CullView& view, const FrameDesc& frame, RenderList& out);
+  /// The view of `camera` for `frame`, in `studio`.
+  CullView cullView(const Camera& camera, const FrameDesc& frame, const Studio& studio) const;
+  /// Keeps what lies outside the view but may cast a sun shadow into it (the high preset).
+  void keepShadowCasters(double clearance, const ViewParams& params, CullView& view) const;
+  /// The frame's instances from the buckets in batches per mesh, near to far.
+  void batch(RenderList& out);
+  /// The camera, near plane, studio light and sun shadows of a frame whose nearest surface is
+  /// `nearest_m` away.
+  void placeView(const Camera& camera, const Studio& studio, const glm::dvec3& eye,
+                 double nearest_m, ViewParams& view) const;
+  /// Stations in front of the camera whose size on screen is readable, largest first.
+  void addStationLabels(const Studio& studio, const CullView& view, const FrameDesc& frame,
+                        RenderList& out) const;
   /// The studio station's callouts on its hero ("base die"), those not hidden from the eye.
   void addCallouts(const Station& station, const CullView& view, RenderList& out) const;
-  /// The hero row's CDU: supply and return temperature and pump flow, over its cabinet.
-  void addCoolantLabel(const CullView& view, RenderList& out) const;
-  /// Each fabric leg's Gb/s and load (or its pause) over the switch rack it enters.
-  void addFabricLabels(const CullView& view, RenderList& out) const;
-  /// The substation's and each hall's MW over their power flows.
-  void addEventLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const;
-  void addPowerLabels(const CullView& view, const FrameDesc& frame, RenderList& out) const;
 };
 
 }  // namespace world

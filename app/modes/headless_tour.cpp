@@ -24,6 +24,7 @@
 #include "app/ui/timeline_panel.h"
 #include "app/ui/tour_panel.h"
 #include "renderer/image_io.h"
+#include "world/live/events/pixel_race.h"
 #include "world/tour/tour_player.h"
 
 namespace app {
@@ -197,7 +198,8 @@ class KeyFrameView : public HeadlessView {
     const world::TourStep& step =
         driver().player().tour().chapters[frame.chapter].steps[frame.step];
     // A race is shown at its photo finish, the moment that tells it.
-    holdEventsAt(step.overlays.race || step.overlays.tiles ? world::PixelRace::KEY_S : step.hold_s);
+    holdEventsAt(step.overlays.layers.has(world::LayerId::PixelRace) ? world::PixelRace::KEY_S
+                                                                     : step.hold_s);
     if (step.faults.empty()) {
       commands.push_back(SimCommand::runFor(step.hold_s));
       return;

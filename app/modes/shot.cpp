@@ -9,6 +9,8 @@
 #include "app/session/frame.h"
 #include "app/session/session.h"
 #include "app/session/tour_view.h"
+#include "world/live/compute_glow.h"
+#include "world/live/traffic.h"
 
 namespace app {
 
@@ -76,12 +78,12 @@ int runShot(const ShotOptions& options) {
       std::string(world::overlayMetricName(options.overlay)).c_str(), options.supersample);
   std::printf("status: %s\n", frame.hud.status.c_str());
   if (options.model.empty()) {
-    const world::ComputeGlow& glow = session.world->computeGlow();
+    const world::ComputeGlow& glow = session.world->layer<world::ComputeGlowLayer>().glow();
     std::printf("hero GPU: tensor cores %.0f %% busy, HBM %.0f %% of its bandwidth\n",
                 100 * glow.tensorShare(), 100 * glow.hbmShare());
   }
   if (options.traffic) {
-    const world::Traffic& traffic = session.world->traffic();
+    const world::Traffic& traffic = session.world->layer<world::TrafficLayer>().traffic();
     std::printf("traffic: %u particles, NVLink %.3g GB/s (%.0f %%), fabric %.3g GB/s (%.0f %%)%s\n",
                 traffic.particles(), traffic.flow(world::TrafficKind::NvLink).rate_Bps / 1e9,
                 100 * traffic.flow(world::TrafficKind::NvLink).load(),

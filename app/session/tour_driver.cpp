@@ -90,7 +90,9 @@ world::OverlayMetric TourDriver::overlay() const {
 
 bool TourDriver::traffic() const {
   const world::TourFrame& frame = m_player.frame();
-  return m_trafficChosen && m_trafficChapter == frame.chapter ? m_traffic : frame.overlays.traffic;
+  return m_trafficChosen && m_trafficChapter == frame.chapter
+             ? m_traffic
+             : frame.overlays.layers.has(world::LayerId::Traffic);
 }
 
 void TourDriver::toggleTraffic() {
@@ -102,16 +104,11 @@ void TourDriver::toggleTraffic() {
 world::FrameDesc TourDriver::frameDesc(uint32_t width, uint32_t height,
                                        const world::HbmFill* hbmFill, double animation_s) const {
   world::FrameDesc frame{width, height};
-  frame.traffic = traffic();
-  frame.coolant = m_player.frame().overlays.coolant;
-  frame.ring = m_player.frame().overlays.ring;
-  frame.powerFlow = m_player.frame().overlays.power;
-  frame.hbmStream = m_player.frame().overlays.firehose;
-  frame.nvlinkDomain = m_player.frame().overlays.nvlink;
-  frame.goodput = m_player.frame().overlays.goodput;
-  frame.stageBands = m_player.frame().overlays.stages;
-  frame.hbmFill = hbmFill;
-  frame.animationTime_s = animation_s;  // a paused simulation pauses them too
+  frame.layers = m_player.frame().overlays.layers;
+  frame.layers.set(world::LayerId::Traffic, traffic());
+  frame.layers.set(world::LayerId::HbmFill, hbmFill != nullptr);  // the panel's memory bar
+  frame.inputs.hbmFill = hbmFill;
+  frame.inputs.animationTime_s = animation_s;  // a paused simulation pauses them too
   return frame;
 }
 

@@ -27,11 +27,14 @@ world::FrameDesc TourView::frameDesc(VkExtent2D extent, const SimHost& sim) cons
       m_driver.frameDesc(extent.width, extent.height, m_panel.hbmFill(), sim.time_s());
   const world::TourFrame& step = m_driver.player().frame();
   frame.studio = studio();
-  frame.eventTime_s = m_eventTime_s;
-  if (step.overlays.roofline) frame.compute = m_panel.rooflineGlow(m_eventTime_s);
-  if (step.overlays.compare) frame.valueBars = m_panel.valueBars();
-  if (step.overlays.race) frame.pixelRace = m_panel.pixelRace();
-  if (step.overlays.tiles) frame.pixelRace = m_panel.tensorRace();
+  frame.inputs.eventTime_s = m_eventTime_s;
+  if (step.overlays.roofline) frame.inputs.compute = m_panel.rooflineGlow(m_eventTime_s);
+  if (step.overlays.layers.has(world::LayerId::ValueBars)) {
+    frame.inputs.valueBars = m_panel.valueBars();
+  }
+  if (step.overlays.layers.has(world::LayerId::PixelRace)) {
+    frame.inputs.pixelRace = step.overlays.tiles ? m_panel.tensorRace() : m_panel.pixelRace();
+  }
   return frame;
 }
 
@@ -174,9 +177,8 @@ void StationView::setBaseline(double lodScale, bool cull, uint64_t triangleBudge
 
 world::FrameDesc StationView::frameDesc(VkExtent2D extent, const SimHost& sim) const {
   world::FrameDesc frame{extent.width, extent.height};
-  frame.traffic = m_traffic;
-  frame.coolant = m_coolant;
-  frame.animationTime_s = sim.time_s();
+  frame.layers.set(world::LayerId::Traffic, m_traffic).set(world::LayerId::Coolant, m_coolant);
+  frame.inputs.animationTime_s = sim.time_s();
   frame.lodScale = m_lodScale;
   frame.cull = m_cull;
   frame.triangleBudget = m_triangleBudget;

@@ -17,7 +17,7 @@
 #include "sim/scenario.h"
 #include "world/live/compute_glow.h"
 #include "world/live/hbm_fill.h"
-#include "world/live/tour_events.h"
+#include "world/live/layer_inputs.h"
 #include "world/tour/tour_player.h"
 
 namespace app {

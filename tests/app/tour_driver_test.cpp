@@ -30,7 +30,7 @@ TEST(TourDriver, AChosenOverlayAndTrafficHoldForTheChapterAndNotBeyond) {
   driver.toggleTraffic();
   const world::OverlayMetric chosen = driver.overlay();
   EXPECT_NE(chosen, first.overlays.heat);
-  EXPECT_NE(driver.traffic(), first.overlays.traffic);
+  EXPECT_NE(driver.traffic(), first.overlays.layers.has(world::LayerId::Traffic));
   const bool chosenTraffic = driver.traffic();
 
   // The chapter's next step keeps the visitor's choice.
@@ -46,7 +46,7 @@ TEST(TourDriver, AChosenOverlayAndTrafficHoldForTheChapterAndNotBeyond) {
   const world::TourFrame third = driver.player().frame();
   ASSERT_EQ(third.chapterNumber, 3);
   EXPECT_EQ(driver.overlay(), third.overlays.heat);
-  EXPECT_EQ(driver.traffic(), third.overlays.traffic);
+  EXPECT_EQ(driver.traffic(), third.overlays.layers.has(world::LayerId::Traffic));
   EXPECT_NE(driver.overlay(), chosen);
   EXPECT_NE(driver.traffic(), chosenTraffic);
 
@@ -54,7 +54,7 @@ TEST(TourDriver, AChosenOverlayAndTrafficHoldForTheChapterAndNotBeyond) {
   ASSERT_TRUE(driver.player().jumpToChapterKey(1));
   driver.advance(0, commands);
   EXPECT_EQ(driver.overlay(), driver.player().frame().overlays.heat);
-  EXPECT_EQ(driver.traffic(), driver.player().frame().overlays.traffic);
+  EXPECT_EQ(driver.traffic(), driver.player().frame().overlays.layers.has(world::LayerId::Traffic));
 }
 
 TEST(TourDriver, AChoiceMadeRightAfterAChapterKeyHoldsInThatChapter) {

@@ -15,6 +15,14 @@
 #include "app/session/session.h"
 #include "app/session/tour_session.h"
 #include "app/session/tour_view.h"
+#include "world/live/events/firehose.h"
+#include "world/live/events/goodput.h"
+#include "world/live/events/nvlink.h"
+#include "world/live/events/pixel_race.h"
+#include "world/live/events/power_flow.h"
+#include "world/live/events/ring.h"
+#include "world/live/events/stages.h"
+#include "world/live/events/value_bars.h"
 
 namespace {
 
@@ -149,7 +157,8 @@ TEST(TourEvents, TheNvlinkDomainLightsTrayByTrayToTheEnginesDomain) {
   const sim::engine::Snapshot snapshot = rig.session.sim->snapshot();
   const uint32_t domain = snapshot.cluster->gpusPerRack, perTray = snapshot.cluster->gpusPerTray;
   ASSERT_EQ(domain, 72u);  // GB200 NVL72 (NVIDIA's datasheet: 72 GPUs in one NVLink domain)
-  EXPECT_EQ(rig.session.world->nvlinkDomain().trays(), size_t(domain / perTray));
+  EXPECT_EQ(rig.session.world->layer<world::NvlinkLayer>().domain().trays(),
+            size_t(domain / perTray));
   const world::Aabb rack = rig.session.world->racks().rackBounds(0);
   size_t cyan[2] = {0, 0};
   uint32_t trays[2] = {0, 0};
@@ -178,10 +187,11 @@ TEST(TourEvents, TheGoodputColumnsSplitTheEnginesStepAndTurnRedOnlyWithAFault) {
       rig.settle();
     }
     rig.runTo(16.0);
-    const sim::engine::StepSplit split = w.stepSplit();
+    const sim::engine::StepSplit split = w.layer<world::GoodputLayer>().stepSplit();
     ASSERT_GT(split.total_s, 0);
     const renderer::Pixels pixels = rig.still();
-    const auto segments = w.goodputColumns().layout(split, rig.camera().right());
+    const auto segments =
+        w.layer<world::GoodputLayer>().columns().layout(split, rig.camera().right());
     ASSERT_GE(segments.size(), 3u);  // the ghost, compute, and more
     Rect columns;
     columns.x0 = int(W), columns.y0 = int(H);
@@ -223,7 +233,7 @@ TEST(TourEvents, TheRingWaitsInAmberAtTheStragglersRedRackOnlyWhenThereIsOne) {
   TourRig rig;
   rig.go(6, 0);  // the hero row, a straggler at 60 % speed on GPU 0 (rack 0)
   world::World& w = *rig.session.world;
-  const world::AllReduceRing& ring = w.ring();
+  const world::AllReduceRing& ring = w.layer<world::RingLayer>().ring();
   ASSERT_GE(ring.nodes(), 2u);
   for (int k = 0; k < 2; ++k) {
     SCOPED_TRACE(k == 0 ? "with the straggler" : "without a fault");
@@ -233,7 +243,7 @@ TEST(TourEvents, TheRingWaitsInAmberAtTheStragglersRedRackOnlyWhenThereIsOne) {
     }
     rig.runTo(7.0);
     const sim::engine::Snapshot snapshot = rig.session.sim->snapshot();
-    const world::AllReduceRing::State st = w.ringState();
+    const world::AllReduceRing::State st = w.layer<world::RingLayer>().state();
     // The loop is the engine's DP collective, slowed for the eye.
     EXPECT_NEAR(st.loop_s,
                 std::clamp(snapshot.dataParallelTime_s * world::AllReduceRing::DISPLAY_SLOWDOWN,
@@ -259,7 +269,7 @@ TEST(TourEvents, TheRingWaitsInAmberAtTheStragglersRedRackOnlyWhenThereIsOne) {
     if (k == 0) {
       EXPECT_EQ(st.slow, 0);
       // The pulse waits as long as the step loses to the straggler over its useful time.
-      const sim::engine::StepSplit split = w.stepSplit();
+      const sim::engine::StepSplit split = w.layer<world::GoodputLayer>().stepSplit();
       EXPECT_NEAR(
           st.wait_s,
           std::min(2 * st.loop_s, st.loop_s * split.lost_s / (split.total_s - split.lost_s)), 1e-9);
@@ -328,7 +338,7 @@ TEST(TourEvents, PowerFlowsFromTheSubstationToEveryHallAsWideAsItsPower) {
   TourRig rig;
   rig.go(10, 3);  // the campus
   world::World& w = *rig.session.world;
-  const std::vector<double>& halls = w.hallPower_W();
+  const std::vector<double>& halls = w.layer<world::PowerFlowLayer>().hallPower_W();
   ASSERT_FALSE(halls.empty());
   const sim::engine::Snapshot snapshot = rig.session.sim->snapshot();
   double sum_W = 0;
@@ -340,7 +350,7 @@ TEST(TourEvents, PowerFlowsFromTheSubstationToEveryHallAsWideAsItsPower) {
   const double campus_W =
       modelled_W / double(snapshot.cluster->racks) * double(snapshot.cluster->campusRacks);
   EXPECT_NEAR(sum_W, campus_W, 1e-6 * campus_W);
-  const auto flows = w.powerFlow().layout(halls);
+  const auto flows = w.layer<world::PowerFlowLayer>().flow().layout(halls);
   size_t feeds = 0, heat = 0;
   for (const auto& f : flows) {
     std::printf("flow hall %d heat %d %.1f MW box (%.0f %.0f)-(%.0f %.0f)\n", f.hall, f.heat,
@@ -370,12 +380,12 @@ TEST(TourEvents, PowerRunsFromTheSubstationToTheHallsClearOfTheGeneratorYards) {
   const auto substation = scene.worldBounds("substation");
   ASSERT_TRUE(substation);
   std::vector<world::Aabb> yards, halls;
-  for (size_t h = 0; h < w.hallPower_W().size(); ++h) {
+  for (size_t h = 0; h < w.layer<world::PowerFlowLayer>().hallPower_W().size(); ++h) {
     if (auto yard = scene.worldBounds("gensets" + std::to_string(h))) yards.push_back(*yard);
     if (auto hall = scene.worldBounds("hall" + std::to_string(h))) halls.push_back(*hall);
   }
   ASSERT_FALSE(yards.empty());
-  ASSERT_EQ(halls.size(), w.hallPower_W().size());
+  ASSERT_EQ(halls.size(), w.layer<world::PowerFlowLayer>().hallPower_W().size());
   const auto overlapInPlan = [](const world::Aabb& a, const world::Aabb& b) {
     return a.min.x < b.max.x && b.min.x < a.max.x && a.min.z < b.max.z && b.min.z < a.max.z;
   };
@@ -389,9 +399,9 @@ TEST(TourEvents, PowerRunsFromTheSubstationToTheHallsClearOfTheGeneratorYards) {
   ASSERT_LT(spanMin, spanMax) << "the substation stands level with the halls";
   // The tour's load, and every hall at 60 MW (past the widest band).
   const std::vector<double> heavy(halls.size(), 60e6);
-  for (const std::vector<double>& load : {w.hallPower_W(), heavy}) {
+  for (const std::vector<double>& load : {w.layer<world::PowerFlowLayer>().hallPower_W(), heavy}) {
     SCOPED_TRACE(load == heavy ? "60 MW a hall" : "the tour's load");
-    for (const auto& f : w.powerFlow().layout(load)) {
+    for (const auto& f : w.layer<world::PowerFlowLayer>().flow().layout(load)) {
       for (const world::Aabb& yard : yards)
         EXPECT_FALSE(overlapInPlan(f.box, yard))
             << "hall " << f.hall << (f.heat ? " heat" : " power") << " band through a genset yard";
@@ -456,7 +466,8 @@ TEST(TourEvents, EveryTrayWearsItsPipelineStagesColourAndFollowsThePanelsPp) {
     }
     size_t matched = 0, seen = 0;
     std::vector<int> rackBars(c.racks, 0);
-    for (const world::StageBands::Bar& bar : rig.session.world->stageBars()) {
+    for (const world::StageBands::Bar& bar :
+         rig.session.world->layer<world::StageBandsLayer>().bars()) {
       // Which rack and slot: the bar stands on the rack whose bounds hold it.
       const world::RackMap& racks = rig.session.world->racks();
       uint32_t rack = UINT32_MAX;
@@ -496,11 +507,12 @@ TEST(TourEvents, EveryTrayWearsItsPipelineStagesColourAndFollowsThePanelsPp) {
         EXPECT_EQ(uint32_t(rackBars[r]), expected) << "rack " << r;
       }
     }
-    bars[pp == 8] = rig.session.world->stageBars().size();
+    bars[pp == 8] = rig.session.world->layer<world::StageBandsLayer>().bars().size();
     // The model over the row, cut into its stages: one piece per stage in order, each as long
     // as an even share of Llama 3.1 405B's 126 layers (Meta, arXiv:2407.21783 Table 3), give
     // or take the remainder's one layer.
-    const std::vector<world::StageBands::Bar>& ribbon = rig.session.world->stageRibbon();
+    const std::vector<world::StageBands::Bar>& ribbon =
+        rig.session.world->layer<world::StageBandsLayer>().ribbon();
     ASSERT_EQ(ribbon.size(), size_t(pp));
     double total = 0;
     for (const auto& piece : ribbon)
@@ -666,7 +678,7 @@ TEST(TourEvents, TheHbmFirehoseRunsFullInDecodeAndThinInPrefill) {
   rig.go(2, 1);  // the H100 package beside its six HBM3 stacks, with the chapter's roofline
   const world::Station* gh100 = rig.session.world->station("gh100");
   ASSERT_NE(gh100, nullptr);
-  ASSERT_FALSE(rig.session.world->hbmStreams().empty());
+  ASSERT_FALSE(rig.session.world->layer<world::FirehoseLayer>().streams().empty());
   size_t cyan[2] = {0, 0};
   double hbm[2] = {0, 0};
   for (size_t i = 0; i < 2; ++i) {  // prefill, then decode

@@ -32,8 +32,8 @@ TEST(ComputeGlow, TensorCoresFollowTheHeroGpusUtilisation) {
   ASSERT_TRUE(built);
   world::World& w = *built;
   auto engine = worldtest::engineFor("training_405b");
-  ASSERT_GT(w.computeGlow().tensorParts(), 0u);
-  ASSERT_GT(w.computeGlow().memoryParts(), 0u);
+  ASSERT_GT(w.layer<world::ComputeGlowLayer>().glow().tensorParts(), 0u);
+  ASSERT_GT(w.layer<world::ComputeGlowLayer>().glow().memoryParts(), 0u);
   float busiest = -1, idlest = 2;
   // Twice in the pipeline phase, then twice in the DP all-reduce (found by the engine's phase,
   // wherever the step model puts it).
@@ -50,7 +50,7 @@ TEST(ComputeGlow, TensorCoresFollowTheHeroGpusUtilisation) {
     const double utilisation = engine->snapshot().gpuUtilisation[heroGpuId(*engine)];
     const float emissive = emissiveOf(w, "tensor core");
     EXPECT_FLOAT_EQ(emissive, world::glowEmissive(utilisation)) << t_s;
-    EXPECT_DOUBLE_EQ(w.computeGlow().tensorShare(), utilisation);
+    EXPECT_DOUBLE_EQ(w.layer<world::ComputeGlowLayer>().glow().tensorShare(), utilisation);
     busiest = std::max(busiest, emissive);
     idlest = std::min(idlest, emissive);
   }

@@ -66,7 +66,7 @@ size_t firstPointIn(const world::CoolantPath& path, const world::Aabb& box, Cool
 }
 
 TEST(Coolant, SecondaryLoopRunsSupplyFirstThroughTheColdPlatesAndBackOnTheReturnPipes) {
-  const world::Coolant& c = worldtest::defaultWorld().coolant();
+  const world::Coolant& c = worldtest::defaultWorld().layer<world::CoolantLayer>().coolant();
   ASSERT_EQ(c.paths().size(), 2u);
   const world::CoolantPath& s = loopOf(c, CoolantLoop::Secondary);
   ASSERT_EQ(s.along_m.size(), s.points.size() + 1);
@@ -105,7 +105,7 @@ TEST(Coolant, SecondaryLoopRunsSupplyFirstThroughTheColdPlatesAndBackOnTheReturn
 }
 
 TEST(Coolant, FacilityLoopGoesFromTheCduToTheDryCoolerOnTheReturnHeaderAndBackOnTheSupply) {
-  const world::Coolant& c = worldtest::defaultWorld().coolant();
+  const world::Coolant& c = worldtest::defaultWorld().layer<world::CoolantLayer>().coolant();
   const world::CoolantPath& f = loopOf(c, CoolantLoop::Facility);
   const world::Scene& scene = worldtest::defaultWorld().scene();
   EXPECT_TRUE(inside(part("hall0/row0/cdu", "CDU cabinet"), f.points.front().position_m, 1e-6));
@@ -258,10 +258,11 @@ TEST(Coolant, WorldDrawsTheDashesOnlyWhenTheFrameAsks) {
   world::RenderList off, on;
   world::FrameDesc frame;
   w.buildRenderList(camera, frame, off);
-  frame.coolant = true;
+  frame.layers.set(world::LayerId::Coolant, true);
   w.buildRenderList(camera, frame, on);
-  EXPECT_GT(w.coolant().dashes(), 100u);
-  EXPECT_EQ(on.instances.size(), off.instances.size() + w.coolant().dashes());
+  EXPECT_GT(w.layer<world::CoolantLayer>().coolant().dashes(), 100u);
+  EXPECT_EQ(on.instances.size(),
+            off.instances.size() + w.layer<world::CoolantLayer>().coolant().dashes());
 }
 
 }  // namespace
@@ -272,11 +273,11 @@ TEST(Coolant, TheCduLabelSaysTheEnginesTemperaturesAndFlow) {
   world::World& w = *built;
   auto engine = worldtest::engineFor("pump_trip");
   engine->advanceTo(60.0);
-  w.coolant().update(engine->snapshot());
+  w.layer<world::CoolantLayer>().coolant().update(engine->snapshot());
   const world::Station* row = w.station("row");
   ASSERT_NE(row, nullptr);
   world::FrameDesc frame;
-  frame.coolant = true;
+  frame.layers.set(world::LayerId::Coolant, true);
   world::RenderList list;
   w.buildRenderList(worldtest::cameraAt(*row), frame, list);
   // Expected text from the engine directly: the CDU's loop temperature and pump flow, and the
@@ -293,7 +294,7 @@ TEST(Coolant, TheCduLabelSaysTheEnginesTemperaturesAndFlow) {
   EXPECT_TRUE(found) << expected;
   EXPECT_LT(s.cduFlowFraction[cdu], 1.0f);  // the trip shows in the label
   // Without the coolant view, no CDU label.
-  frame.coolant = false;
+  frame.layers.set(world::LayerId::Coolant, false);
   w.buildRenderList(worldtest::cameraAt(*row), frame, list);
   for (const world::Label& label : list.labels) EXPECT_NE(label.text.rfind("CDU", 0), 0u);
 }

@@ -9,11 +9,11 @@
 
 namespace {
 
-world::HbmFillLayer heroStack() {
+world::HbmStack heroStack() {
   const world::World& w = worldtest::defaultWorld();
   const world::Station* hbm = w.station("hbm");
   EXPECT_NE(hbm, nullptr);
-  return world::HbmFillLayer::build(w.scene(), hbm->path);  // the station frames the stack
+  return world::HbmStack::build(w.scene(), hbm->path);  // the station frames the stack
 }
 
 TEST(HbmFill, OneLayerPerCatalogDramDie) {
@@ -21,7 +21,7 @@ TEST(HbmFill, OneLayerPerCatalogDramDie) {
 }
 
 TEST(HbmFill, LayersFillBottomUpWithTheSegmentAtTheirMiddle) {
-  const world::HbmFillLayer stack = heroStack();
+  const world::HbmStack stack = heroStack();
   const size_t n = stack.layers();
   ASSERT_GE(n, 8u);
   // 80 GB: weights 17.6 GB, KV 3.36 GB, activations 3.53 GB (the 70B-on-H100 panel).
@@ -51,7 +51,7 @@ TEST(HbmFill, LayersFillBottomUpWithTheSegmentAtTheirMiddle) {
 }
 
 TEST(HbmFill, OverCapacityTurnsEveryLayerRed) {
-  const world::HbmFillLayer stack = heroStack();
+  const world::HbmStack stack = heroStack();
   const world::HbmFill fill{{70e9, 12e9}, 80e9};
   std::vector<gpu::Instance> out;
   stack.emit(fill, glm::dvec3(0.0), out);
@@ -66,7 +66,7 @@ TEST(HbmFill, OverCapacityTurnsEveryLayerRed) {
     EXPECT_GT(inst.params.x, 0.5f);  // glowing
   }
   // 82 GB in 80 GB: 2.5 % over, so the spill stands 2.5 % of the stack's DRAM height.
-  EXPECT_NEAR(world::HbmFillLayer::overflowShare(fill), 82.0 / 80.0 - 1.0, 1e-12);
+  EXPECT_NEAR(world::HbmStack::overflowShare(fill), 82.0 / 80.0 - 1.0, 1e-12);
   const gpu::Instance& spill = out[skins];
   const double spillHeight = glm::length(glm::dvec3(spill.row0.y, spill.row1.y, spill.row2.y));
   double dramTop = -1e300, dramBottom = 1e300;
@@ -77,14 +77,14 @@ TEST(HbmFill, OverCapacityTurnsEveryLayerRed) {
     dramBottom = std::min(dramBottom, double(layer.row1.w) - h);
   }
   EXPECT_NEAR(spillHeight, 0.025 * (dramTop - dramBottom), 0.002 * (dramTop - dramBottom));
-  EXPECT_EQ(world::HbmFillLayer::overflowShare({{70e9}, 80e9}), 0.0);  // fits: no spill
+  EXPECT_EQ(world::HbmStack::overflowShare({{70e9}, 80e9}), 0.0);  // fits: no spill
 }
 
 TEST(HbmFill, SegmentColoursFollowThePanelsPalette) {
   // The bar draws segment k of n in viridis at (k + 0.5) / n; the stack uses the same, made
   // linear: distinct colours, darkest first.
-  const world::Look a = world::HbmFillLayer::segmentLook(0, 3);
-  const world::Look b = world::HbmFillLayer::segmentLook(2, 3);
+  const world::Look a = world::HbmStack::segmentLook(0, 3);
+  const world::Look b = world::HbmStack::segmentLook(2, 3);
   EXPECT_LT(a.r + a.g + a.b, b.r + b.g + b.b);
 }
 

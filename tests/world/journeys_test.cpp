@@ -12,6 +12,7 @@
 
 #include "tests/world/world_test_fixture.h"
 #include "world/live/journeys.h"
+#include "world/live/traffic.h"
 
 namespace {
 
@@ -139,7 +140,7 @@ TEST(Journeys, EmitDrawsEveryParticleAndStopInItsColour) {
     EXPECT_LT(distanceToRoute(journeys->tcp, out[1 + rdma + 4 + k]), 1e-4);
   }
   // The default world's traffic carries them.
-  ASSERT_NE(worldtest::defaultWorld().traffic().journeys(), nullptr);
+  ASSERT_NE(worldtest::defaultWorld().layer<world::TrafficLayer>().traffic().journeys(), nullptr);
 }
 
 }  // namespace

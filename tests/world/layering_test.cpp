@@ -18,10 +18,11 @@ TEST(Layering, WorldFoldersPointOneWay) {
   } rules[] = {
       {"world/scene", R"(^sim/|^world/(builders|live|tour|gltf)/|^world/world\.h)"},
       {"world/gltf", R"(^world/(builders|live|tour)/|^world/world\.h|^sim/engine/)"},
-      {"world/builders", R"(^world/(live|tour)/|^sim/engine/(engine|snapshot)\.h)"},
-      // The tour types its steps' overlays with the live metric names, and nothing else of live.
+      {"world/builders", R"(^world/(live|tour)/|^world/world\.h|^sim/engine/(engine|snapshot)\.h)"},
+      // The tour types its steps' overlays with the live metric and layer names, and nothing else
+      // of live.
       {"world/tour",
-       R"(^world/(builders|gltf)/|^world/live/(?!overlay_metric\.h)|^sim/engine/(engine|snapshot)\.h)"},
+       R"(^world/(builders|gltf)/|^world/live/(?!overlay_metric\.h|layer_id\.h)|^sim/engine/(engine|snapshot)\.h)"},
   };
   for (const auto& rule : rules) {
     ASSERT_GT(testlayering::sourceFileCount(rule.folder), 0) << rule.folder;

@@ -117,7 +117,7 @@ bool inside(const world::Aabb& box, const glm::dvec3& p, double slack_m) {
 TEST(Traffic, PathsFollowTheHeroRacksPartsAndReachEverySpineRack) {
   const world::World& w = worldtest::defaultWorld();
   const world::Scene& scene = w.scene();
-  const world::Traffic& traffic = w.traffic();
+  const world::Traffic& traffic = w.layer<world::TrafficLayer>().traffic();
   const auto rack = scene.worldBounds("hall0/row0/rack0");
   const auto leaf = scene.worldBounds("hall0/row0/leaf_rack");
   ASSERT_TRUE(rack && leaf);
@@ -624,13 +624,13 @@ TEST(Traffic, EachFabricLegIsLabelledWithItsGigabitsAndLoad) {
   const world::Station* fabric = w.station("fabric");
   ASSERT_NE(fabric, nullptr);
   world::FrameDesc frame;
-  frame.traffic = true;
+  frame.layers.set(world::LayerId::Traffic, true);
   world::RenderList list;
   w.buildRenderList(worldtest::cameraAt(*fabric), frame, list);
   size_t legLabels = 0;
   for (const world::Label& label : list.labels) legLabels += label.text.rfind("to ", 0) == 0;
   EXPECT_GE(legLabels, 4u);  // the four spine racks the station frames
-  frame.traffic = false;
+  frame.layers.set(world::LayerId::Traffic, false);
   w.buildRenderList(worldtest::cameraAt(*fabric), frame, list);
   for (const world::Label& label : list.labels) EXPECT_NE(label.text.rfind("to ", 0), 0u);
 }

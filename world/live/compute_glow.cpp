@@ -59,19 +59,27 @@ ComputeGlow ComputeGlow::build(const Scene& scene, const HeroGpu& hero) {
   return glow;
 }
 
-void ComputeGlow::update(const sim::engine::Snapshot& snapshot, Scene& scene, double maxStep) {
+std::optional<ComputeShares> heroGpuShares(const sim::engine::Snapshot& snapshot,
+                                           const HeroGpu& hero) {
   const sim::engine::Cluster& cluster = (*snapshot.cluster);
-  const uint32_t local = m_hero.local(std::max(1u, cluster.gpusPerTray));
-  if (!m_hasHero || cluster.racks == 0 || local >= cluster.gpusPerRack) return;
+  const uint32_t local = hero.local(std::max(1u, cluster.gpusPerTray));
+  if (cluster.racks == 0 || local >= cluster.gpusPerRack) return std::nullopt;
   const uint32_t gpu = cluster.firstGpuOfRack({0}).index + local;
-  const sim::engine::Snapshot& s = snapshot;
-  if (gpu >= s.gpuUtilisation.size()) return;
+  if (gpu >= snapshot.gpuUtilisation.size()) return std::nullopt;
   const double bandwidth_Bps = cluster.specs.gpu.hbmBandwidth_Bps;
-  const double tensor = std::clamp(double(s.gpuUtilisation[gpu]), 0.0, 1.0);
-  const double hbm =
-      bandwidth_Bps > 0 ? std::clamp(s.gpuHbm_Bps[gpu] / bandwidth_Bps, 0.0, 1.0) : 0.0;
-  m_tensorShare = slewTowards(m_tensorShare, tensor, maxStep);
-  m_hbmShare = slewTowards(m_hbmShare, hbm, maxStep);
+  ComputeShares shares;
+  shares.tensor = std::clamp(double(snapshot.gpuUtilisation[gpu]), 0.0, 1.0);
+  shares.hbm =
+      bandwidth_Bps > 0 ? std::clamp(snapshot.gpuHbm_Bps[gpu] / bandwidth_Bps, 0.0, 1.0) : 0.0;
+  return shares;
+}
+
+void ComputeGlow::update(const sim::engine::Snapshot& snapshot, Scene& scene, double maxStep) {
+  if (!m_hasHero) return;
+  const std::optional<ComputeShares> now = heroGpuShares(snapshot, m_hero);
+  if (!now) return;
+  m_tensorShare = slewTowards(m_tensorShare, now->tensor, maxStep);
+  m_hbmShare = slewTowards(m_hbmShare, now->hbm, maxStep);
   show({m_tensorShare, m_hbmShare}, scene);
 }
 
@@ -97,6 +105,14 @@ void ComputeGlow::show(const ComputeShares& shares, Scene& scene) const {
     look.emissive = k > 0 ? glowEmissive(shares.tensor) : base.emissive;
     scene.setProxyLook(prototype, look);
   }
+}
+
+std::unique_ptr<LiveLayer> ComputeGlowLayer::make(const LayerSources& sources) {
+  auto layer = std::make_unique<ComputeGlowLayer>();
+  if (const HeroGpu* gpu = sources.stationGpu()) {
+    layer->m_glow = ComputeGlow::build(sources.scene, *gpu);
+  }
+  return layer;
 }
 
 }  // namespace world

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "sim/engine/snapshot.h"
+#include "world/live/layer.h"
+#include "world/live/layer_inputs.h"
 #include "world/live/overlays.h"
 #include "world/scene/scene.h"
 
@@ -22,13 +24,6 @@ struct GlowStyle {
 
 /// The emissive strength of a part at activity `share` (clamped to 0..1).
 float glowEmissive(double share, const GlowStyle& style = {});
-
-/// How busy the hero GPU's tensor cores are and what share of its HBM bandwidth it streams
-/// (0..1 each): from the engine, or from a chapter's calculator (the roofline of its phase).
-struct ComputeShares {
-  double tensor = 0;
-  double hbm = 0;
-};
 
 class ComputeGlow {
  public:
@@ -60,6 +55,28 @@ class ComputeGlow {
   HeroGpu m_hero;
   bool m_hasHero = false;
   double m_tensorShare = 0, m_hbmShare = 0;
+};
+
+/// The hero GPU's shares now (`hero`'s tensor-core utilisation and HBM bytes/s over its HBM
+/// bandwidth, 0..1), or none when the snapshot has no such GPU.
+std::optional<ComputeShares> heroGpuShares(const sim::engine::Snapshot& snapshot,
+                                           const HeroGpu& hero);
+
+/// The glow as a layer, always on: the stations' hero GPU (LayerSources::stationGpu) follows the
+/// engine at each sync, or a chapter's calculator (LayerInputs::compute) for the frames that ask.
+class ComputeGlowLayer : public LiveLayer {
+ public:
+  static std::unique_ptr<LiveLayer> make(const LayerSources& sources);
+  void sync(const LayerSync& sync) override {
+    m_glow.update(sync.snapshot, sync.scene, sync.calm.maxStep());
+  }
+  void emit(const LayerFrame& frame, std::vector<gpu::Instance>& /*out*/) override {
+    if (frame.inputs.compute) m_glow.show(*frame.inputs.compute, frame.scene);
+  }
+  const ComputeGlow& glow() const { return m_glow; }
+
+ private:
+  ComputeGlow m_glow;
 };
 
 }  // namespace world

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -375,6 +376,28 @@ void Coolant::emit(const glm::dvec3& eye, std::vector<gpu::Instance>& out) const
                                  coolantLook(path.temperature_C(s, m_state), m_range)));
     }
   }
+}
+
+std::unique_ptr<LiveLayer> CoolantLayer::make(const LayerSources& sources) {
+  auto layer = std::make_unique<CoolantLayer>();
+  layer->m_coolant = Coolant::build(sources.scene);
+  if (auto cdu = sources.scene.worldBounds("hall0/row0/cdu")) layer->m_cdu = *cdu;
+  return layer;
+}
+
+std::string coolantLabel(const CoolantState& state) {
+  char text[128];
+  std::snprintf(text, sizeof text, "CDU  supply %.0f °C  return %.0f °C  flow %.0f %% (derived)",
+                state.at_C(CoolantTemp::Supply), state.at_C(CoolantTemp::LoopReturn),
+                100.0 * state.flowFraction);
+  return text;
+}
+
+void CoolantLayer::labels(const LayerFrame& frame, std::vector<Label>& out) const {
+  if (m_cdu.empty()) return;
+  const glm::dvec3 anchor = labelPoint(m_cdu) - frame.view.eye;
+  if (glm::dot(anchor, frame.view.forward) <= 0) return;
+  out.push_back(makeLabel(anchor, coolantLabel(m_coolant.state()), LabelRank::COOLANT));
 }
 
 }  // namespace world

@@ -24,6 +24,7 @@
 #include <glm/vec3.hpp>
 
 #include "sim/engine/snapshot.h"
+#include "world/live/layer.h"
 #include "world/live/overlays.h"
 #include "world/scene/render_list.h"
 #include "world/scene/scene.h"
@@ -140,6 +141,27 @@ class Coolant {
   CoolantState m_state;
   LegendRange m_range;
   double m_lastTime_s = -1;
+};
+
+/// "CDU  supply 25 °C  return 39 °C  flow 100 % (derived)": the label of the hero row's CDU when
+/// the coolant is shown (supply and mixed return temperature, pump flow share).
+std::string coolantLabel(const CoolantState& state);
+
+/// The coolant as a layer, its CDU's temperatures and flow over the hero row's CDU.
+class CoolantLayer : public LiveLayer {
+ public:
+  static std::unique_ptr<LiveLayer> make(const LayerSources& sources);
+  void sync(const LayerSync& sync) override { m_coolant.update(sync.snapshot); }
+  void emit(const LayerFrame& frame, std::vector<gpu::Instance>& out) override {
+    m_coolant.emit(frame.view.eye, out);
+  }
+  void labels(const LayerFrame& frame, std::vector<Label>& out) const override;
+  Coolant& coolant() { return m_coolant; }
+  const Coolant& coolant() const { return m_coolant; }
+
+ private:
+  Coolant m_coolant;
+  Aabb m_cdu;  // the hero row's CDU (world), where its label sits
 };
 
 }  // namespace world

@@ -7,8 +7,8 @@
 
 namespace world {
 
-HbmFillLayer HbmFillLayer::build(const Scene& scene, const std::string& stackPath) {
-  HbmFillLayer layer;
+HbmStack HbmStack::build(const Scene& scene, const std::string& stackPath) {
+  HbmStack layer;
   const auto stack = scene.resolve(stackPath);
   if (!stack) return layer;
   std::vector<std::pair<std::string, std::vector<Aabb>>> dies;
@@ -26,7 +26,7 @@ HbmFillLayer HbmFillLayer::build(const Scene& scene, const std::string& stackPat
   return layer;
 }
 
-int HbmFillLayer::layerSegment(const HbmFill& fill, size_t i) const {
+int HbmStack::layerSegment(const HbmFill& fill, size_t i) const {
   const double total = std::accumulate(fill.segments_bytes.begin(), fill.segments_bytes.end(), 0.0);
   if (fill.capacity_bytes <= 0) return -1;
   if (total > fill.capacity_bytes) return -2;
@@ -39,21 +39,21 @@ int HbmFillLayer::layerSegment(const HbmFill& fill, size_t i) const {
   return -1;
 }
 
-Look HbmFillLayer::segmentLook(size_t k, size_t n) {
+Look HbmStack::segmentLook(size_t k, size_t n) {
   const Rgb c = srgbToLinear(viridis((double(k) + 0.5) / double(std::max<size_t>(1, n))));
   // Emitted, not painted: the fill glows through the x-ray dark of the stack.
   return Look{c.r, c.g, c.b, 0.7f, 0.2f};
 }
 
-double HbmFillLayer::overflowShare(const HbmFill& fill) {
+double HbmStack::overflowShare(const HbmFill& fill) {
   if (!(fill.capacity_bytes > 0)) return 0.0;
   double total = 0;
   for (double b : fill.segments_bytes) total += std::max(0.0, b);
   return std::max(0.0, total / fill.capacity_bytes - 1.0);
 }
 
-void HbmFillLayer::emit(const HbmFill& fill, const glm::dvec3& eye,
-                        std::vector<gpu::Instance>& out) const {
+void HbmStack::emit(const HbmFill& fill, const glm::dvec3& eye,
+                    std::vector<gpu::Instance>& out) const {
   for (size_t i = 0; i < m_dies.size(); ++i) {
     const int segment = layerSegment(fill, i);
     if (segment == -1) continue;  // empty layers keep the die's own look
@@ -93,6 +93,15 @@ void HbmFillLayer::emit(const HbmFill& fill, const glm::dvec3& eye,
   const glm::dvec3 poolSize(size.x + 2 * pool, 0.04 * size.y, size.z + 2 * pool);
   out.push_back(makeInstance(boxTransform({stack.center().x, foot, stack.center().z}, poolSize),
                              eye, OVERFLOW_LOOK));
+}
+
+std::unique_ptr<LiveLayer> HbmFillLayer::make(const LayerSources& sources) {
+  auto layer = std::make_unique<HbmFillLayer>();
+  // The cut-open stack of the hbm station.
+  if (const Station* hbm = sources.station("hbm")) {
+    layer->m_stack = HbmStack::build(sources.scene, hbm->path);
+  }
+  return layer;
 }
 
 }  // namespace world

@@ -9,22 +9,18 @@
 #include <string>
 #include <vector>
 
+#include "world/live/layer.h"
+#include "world/live/layer_inputs.h"
 #include "world/scene/render_list.h"
 #include "world/scene/scene.h"
 
 namespace world {
 
-struct HbmFill {
-  std::vector<double> segments_bytes;  // bottom up, in the memory bar's order
-  double capacity_bytes = 0;
-  uint64_t generation = 0;  // of the simulation whose frame it fills (the panel's follow)
-};
-
-class HbmFillLayer {
+class HbmStack {
  public:
   /// Finds the DRAM dies of the stack at `stackPath`, bottom up (the parts of one name are one
   /// die: a cut-open die is the boxes the cut leaves); none when it is missing.
-  static HbmFillLayer build(const Scene& scene, const std::string& stackPath);
+  static HbmStack build(const Scene& scene, const std::string& stackPath);
 
   size_t layers() const { return m_dies.size(); }
   /// How many boxes layer `i` is drawn as (a skin each when it fills: one, or those a cut leaves).
@@ -48,6 +44,19 @@ class HbmFillLayer {
  private:
   // World bounds, bottom up: the boxes of each die (one, or those a cut leaves, of one name).
   std::vector<std::vector<Aabb>> m_dies;
+};
+
+/// The fill as a layer: the hbm station's cut-open stack, filled from the panel's memory bar
+/// (LayerInputs::hbmFill).
+class HbmFillLayer : public LiveLayer {
+ public:
+  static std::unique_ptr<LiveLayer> make(const LayerSources& sources);
+  void emit(const LayerFrame& frame, std::vector<gpu::Instance>& out) override {
+    if (frame.inputs.hbmFill) m_stack.emit(*frame.inputs.hbmFill, frame.view.eye, out);
+  }
+
+ private:
+  HbmStack m_stack;
 };
 
 }  // namespace world

@@ -45,4 +45,12 @@ void SystolicWave::emit(double time_s, const glm::dvec3& eye,
   }
 }
 
+std::unique_ptr<LiveLayer> SystolicLayer::make(const LayerSources& sources) {
+  auto layer = std::make_unique<SystolicLayer>();
+  if (const Station* tpu = sources.station("tpu")) {
+    layer->m_wave = SystolicWave::build(sources.scene, tpu->path);
+  }
+  return layer;
+}
+
 }  // namespace world

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "world/live/layer.h"
 #include "world/scene/render_list.h"
 #include "world/scene/scene.h"
 
@@ -34,6 +35,18 @@ class SystolicWave {
     Aabb bounds;  // prototype frame
   };
   std::vector<Mxu> m_mxus;
+};
+
+/// The wave as a layer, always on: the tpu station's MXUs on the animations' clock.
+class SystolicLayer : public LiveLayer {
+ public:
+  static std::unique_ptr<LiveLayer> make(const LayerSources& sources);
+  void emit(const LayerFrame& frame, std::vector<gpu::Instance>& out) override {
+    m_wave.emit(frame.inputs.animationTime_s, frame.view.eye, out);
+  }
+
+ private:
+  SystolicWave m_wave;
 };
 
 }  // namespace world

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -423,6 +424,51 @@ void Traffic::emit(const glm::dvec3& eye, std::vector<gpu::Instance>& out) const
     }
   }
   if (m_journeys) emitJourneys(*m_journeys, m_desc.journey, m_time_s, eye, out);
+}
+
+std::unique_ptr<LiveLayer> TrafficLayer::make(const LayerSources& sources) {
+  auto layer = std::make_unique<TrafficLayer>();
+  layer->m_traffic = Traffic::build(sources.scene);
+  return layer;
+}
+
+void TrafficLayer::sync(const LayerSync& sync) {
+  m_traffic.setSpeedScale(sync.calm.reducedMotion ? Calm::REDUCED_TRAFFIC_SPEED : 1.0);
+  m_traffic.update(sync.snapshot);
+}
+
+void TrafficLayer::emit(const LayerFrame& frame, std::vector<gpu::Instance>& out) {
+  if (!frame.chipStudio) m_traffic.emit(frame.view.eye, out);
+}
+
+std::string fabricLegLabel(const FabricLeg& leg, size_t index) {
+  const std::string name = index == 0 ? "to leaf" : "to spine " + std::to_string(index - 1);
+  if (leg.down) return name + "  links down";
+  if (leg.flow.paused) return name + "  PFC-paused";
+  // All of the leg's cables together: Tb/s once it reaches a thousand Gb/s.
+  const double rate_bps = leg.flow.rate_Bps * 8.0;
+  char text[96];
+  if (rate_bps >= 1e12) {
+    std::snprintf(text, sizeof text, "  %.3g Tb/s  %.0f %% (derived)", rate_bps * 1e-12,
+                  100.0 * leg.flow.load());
+  } else {
+    std::snprintf(text, sizeof text, "  %.0f Gb/s  %.0f %% (derived)", rate_bps * 1e-9,
+                  100.0 * leg.flow.load());
+  }
+  return name + text;
+}
+
+void TrafficLayer::labels(const LayerFrame& frame, std::vector<Label>& out) const {
+  const std::vector<FabricLeg>& legs = m_traffic.legs();
+  for (size_t i = 0; i < legs.size(); ++i) {
+    if (legs[i].rackBounds.empty()) continue;
+    const glm::dvec3 anchor = labelPoint(legs[i].rackBounds) - frame.view.eye;
+    if (glm::dot(anchor, frame.view.forward) <= 0) continue;
+    Label label = makeLabel(anchor, fabricLegLabel(legs[i], i), LabelRank::FABRIC);
+    // Light red: still 4.5:1 against the label plate (tests/app/label_legibility_test.cpp).
+    if (legs[i].flow.paused || legs[i].down) label.rgba = 0xffaaaaffu;  // IM_COL32(255, 170, 170)
+    out.push_back(std::move(label));
+  }
 }
 
 }  // namespace world

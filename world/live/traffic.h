@@ -21,6 +21,7 @@
 
 #include "sim/engine/snapshot.h"
 #include "world/live/journeys.h"
+#include "world/live/layer.h"
 #include "world/scene/render_list.h"
 #include "world/scene/scene.h"
 
@@ -171,6 +172,26 @@ class Traffic {
   double m_lastNvlinkBytes = 0;
 
   void mapLegs(const sim::engine::Cluster& cluster);
+};
+
+/// "to spine 2  412 Gb/s  38 % (derived)", "to leaf  16.4 Tb/s  57 % (derived)", "to leaf
+/// PFC-paused": the label of fabric leg `index` (0: the leg into the leaf rack).
+std::string fabricLegLabel(const FabricLeg& leg, size_t index);
+
+/// The traffic as a layer: drawn at the rack's scale (in a chip's studio its particles would be
+/// slabs larger than the hero, sweeping across the frame), each fabric leg's load over the switch
+/// rack it enters.
+class TrafficLayer : public LiveLayer {
+ public:
+  static std::unique_ptr<LiveLayer> make(const LayerSources& sources);
+  void sync(const LayerSync& sync) override;
+  void emit(const LayerFrame& frame, std::vector<gpu::Instance>& out) override;
+  void labels(const LayerFrame& frame, std::vector<Label>& out) const override;
+  Traffic& traffic() { return m_traffic; }
+  const Traffic& traffic() const { return m_traffic; }
+
+ private:
+  Traffic m_traffic;
 };
 
 }  // namespace world

@@ -318,28 +318,27 @@ std::string checkFileNameId(const std::string& id) {
 }
 
 const std::vector<std::string>& knownOverlays() {
-  static const std::vector<std::string> names = {
-      "labels",   "heat.power",  "heat.temperature", "heat.utilization", "traffic", "memory",
-      "roofline", "parallelism", "coolant",          "nvlink",           "goodput", "ring",
-      "power",    "firehose",    "stages",           "compare",          "race",    "tiles"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out = {
+        "labels",   "heat.power", "heat.temperature", "heat.utilization", "parallelism",
+        "roofline", "tiles"};
+    out.insert(out.end(), LAYER_NAMES.begin(), LAYER_NAMES.end());
+    return out;
+  }();
   return names;
 }
 
 bool addOverlay(std::string_view name, StepOverlays& overlays) {
   if (name == "labels") return overlays.labels = true;
-  if (name == "traffic") return overlays.traffic = true;
-  if (name == "coolant") return overlays.coolant = true;
-  if (name == "memory") return overlays.memory = true;
   if (name == "roofline") return overlays.roofline = true;
-  if (name == "nvlink") return overlays.nvlink = true;
-  if (name == "ring") return overlays.ring = true;
-  if (name == "power") return overlays.power = true;
-  if (name == "firehose") return overlays.firehose = true;
-  if (name == "goodput") return overlays.goodput = true;
-  if (name == "stages") return overlays.stages = true;
-  if (name == "compare") return overlays.compare = true;
-  if (name == "race") return overlays.race = true;
-  if (name == "tiles") return overlays.tiles = true;
+  if (name == "tiles") {
+    overlays.layers.set(LayerId::PixelRace);
+    return overlays.tiles = true;
+  }
+  if (const auto layer = layerByName(name)) {
+    overlays.layers.set(*layer);
+    return true;
+  }
   if (name == "parallelism") {
     overlays.heat = OverlayMetric::Stage;
     return true;

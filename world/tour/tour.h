@@ -17,6 +17,7 @@
 #include "sim/engine/engine_desc.h"
 #include "sim/json_file.h"
 #include "sim/result.h"
+#include "world/live/layer_id.h"
 #include "world/live/overlay_metric.h"
 #include "world/scene/flight.h"
 
@@ -45,19 +46,12 @@ struct StepOverlays {
   // "heat.power", "heat.temperature", "heat.utilization", or "parallelism" (pipeline stages).
   OverlayMetric heat = OverlayMetric::None;
   bool labels = false;    // "labels"
-  bool traffic = false;   // "traffic": the hero rack's NVLink and fabric particles
-  bool coolant = false;   // "coolant": the hero rack's coolant loop
-  bool memory = false;    // "memory": the HBM stack filled from the panel's memory bar
-  bool roofline = false;  // "roofline"
-  bool ring = false;      // "ring": the DP ring AllReduce over the hero row's racks
-  bool power = false;     // "power": the campus's power and heat flows
-  bool firehose = false;  // "firehose": HBM streaming into the die
-  bool nvlink = false;    // "nvlink": the hero rack's NVLink domain lit tray by tray
-  bool goodput = false;   // "goodput": the step split and its peak ghost beside the hero rack
-  bool stages = false;    // "stages": every tray of the hall lit in its pipeline stage's colour
-  bool compare = false;   // "compare": the panel's verdict against its comparisons, as bars
-  bool race = false;      // "race": the panel's pixel race on two screens behind the hero
-  bool tiles = false;     // "tiles": CUDA cores against tensor cores on the same two screens
+  bool roofline = false;  // "roofline": the hero GPU glows with the panel's roofline phase
+  // The live layers the step switches on, by their names (world/live/layer_id.h: "traffic",
+  // "coolant", "memory", "ring", "power", "firehose", "nvlink", "goodput", "stages", "compare",
+  // "race"); "tiles" is the race's layer with CUDA cores against tensor cores on its screens.
+  LayerSet layers;
+  bool tiles = false;
 
   bool operator==(const StepOverlays&) const = default;
 };

@@ -1,6 +1,6 @@
 // Building the world: the campus from catalog dimensions (and the component models that
-// replace built-in parts), or a viewer around one imported model; its stations and the live
-// visuals bound to their parts.
+// replace built-in parts), or a viewer around one imported model; its stations, and the live
+// layers bound to their parts.
 #include "world/world.h"
 
 #include <algorithm>
@@ -29,43 +29,7 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   world->m_scene.setRoot(campus, glm::translate(glm::dmat4(1.0), desc.origin_m));
   world->m_scene.countTriangles(world->m_meshes);
   world->m_stations = makeStations(world->m_scene, desc.verticalFov_rad, desc.campus.hall.system);
-  world->m_racks = RackMap::build(world->m_scene);
-  world->m_tint.bind(world->m_scene, world->m_racks);
-  world->m_heroGpus = findHeroGpus(world->m_scene, world->m_racks);
-  world->m_traffic = Traffic::build(world->m_scene);
-  // The stations' hero GPU (the package the die and SM stations sit in) drives the glow.
-  if (const Station* package = world->station("package")) {
-    for (const HeroGpu& gpu : world->m_heroGpus) {
-      const glm::dvec3 c = package->bounds.center();
-      if (glm::all(glm::greaterThanEqual(c, gpu.bounds.min)) &&
-          glm::all(glm::lessThanEqual(c, gpu.bounds.max))) {
-        world->m_computeGlow = ComputeGlow::build(world->m_scene, gpu);
-      }
-    }
-  }
-  world->m_coolant = Coolant::build(world->m_scene);
-  if (auto cdu = world->m_scene.worldBounds("hall0/row0/cdu")) world->m_cduBounds = *cdu;
-  if (const Station* tpu = world->station("tpu")) {
-    world->m_systolic = SystolicWave::build(world->m_scene, tpu->path);
-  }
-  if (world->m_racks.rackCount() > 0) {
-    const std::string& hero = world->m_racks.pathOfRack(0);
-    world->m_nvlink = NvlinkDomain::build(world->m_scene, hero);
-    world->m_goodput = GoodputColumns::build(world->m_scene, hero);
-    world->m_ring = AllReduceRing::build(world->m_racks);
-    world->m_power = PowerFlow::build(world->m_scene, world->m_racks);
-    world->m_stages = StageBands::build(world->m_scene, world->m_racks);
-  }
-  for (const char* name : {"package", "gh100"}) {
-    if (const Station* s = world->station(name)) {
-      HbmStream stream = HbmStream::build(world->m_scene, s->path);
-      if (stream.stacks() > 0) world->m_hbmStreams.push_back(std::move(stream));
-    }
-  }
-  // The cut-open stack of the hbm station.
-  if (const Station* hbm = world->station("hbm")) {
-    world->m_hbmFill = HbmFillLayer::build(world->m_scene, hbm->path);
-  }
+  world->bindLive();
   return world;
 }
 
@@ -90,6 +54,7 @@ sim::Result<std::unique_ptr<World>> World::createViewer(const ImportedModel& mod
                          "model", false,   glm::dvec3(0.35, 0.3, 1.0),
                          1.1};
   world->m_stations.push_back(makeStation(spec, bounds, glm::dmat4(1.0), verticalFov_rad));
+  world->bindLive();
   return world;
 }
 
@@ -98,9 +63,16 @@ std::unique_ptr<World> World::adopt(std::unique_ptr<World> fresh) {
   std::swap(m_shadowCasting, fresh->m_shadowCasting);
   // Each tint pointed at the racks of the object it was bound in; the old contents are not
   // drawn again, so theirs is only cleared.
-  m_tint.bind(m_scene, m_racks);
-  fresh->m_tint = OverlayTint();
+  m_heat.bind(m_scene, m_racks);
+  fresh->m_heat.unbind();
   return fresh;
+}
+
+void World::bindLive() {
+  m_racks = RackMap::build(m_scene);
+  m_heat.bind(m_scene, m_racks);
+  m_heroGpus = findHeroGpus(m_scene, m_racks);
+  m_layers = LiveLayers::build({m_scene, m_racks, m_heroGpus, m_stations});
 }
 
 const Station* World::station(const std::string& name) const {
