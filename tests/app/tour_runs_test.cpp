@@ -20,6 +20,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// `text` between `open` and `close` (appended: GCC 12 warns, falsely, on "x" + string).
+std::string between(std::string_view text, char open, char close) {
+  std::string out(1, open);
+  out.append(text).push_back(close);
+  return out;
+}
+
 // A copy of the shipped assets (catalog, panels and scenarios linked, tours copied) that a test
 // may break; DCWALK_ASSETS points dcwalk at it.
 struct Assets {
@@ -110,7 +117,7 @@ TEST(TourRuns, AnUnknownPlaceholderIsRefusedWhenTheTourLoads) {
     EXPECT_EQ(run.status, 2) << placeholder << "\n" << run.out;
     for (const std::string& words :
          {std::string("default.json:"), std::string("chapter 1 \"serial_vs_parallel\""),
-          std::string("strings.de.json"), "\"" + key + "\"", "{" + std::string(placeholder) + "}"})
+          std::string("strings.de.json"), between(key, '"', '"'), between(placeholder, '{', '}')})
       EXPECT_NE(run.out.find(words), std::string::npos) << words << "\n" << run.out;
     EXPECT_FALSE(fs::exists(assets.dir / "out" / "contact-sheet.png"));
   }

@@ -406,7 +406,9 @@ TEST(Tour, CaptionsAndNamesHaveALengthLimit) {
       << refused.error();
 
   std::string longKey = SMALL_EN;
-  longKey.insert(1, "\"" + std::string(world::MAX_NAME_BYTES + 1, 'k') + "\": \"x\", ");
+  std::string entry(1, '"');
+  entry.append(world::MAX_NAME_BYTES + 1, 'k').append("\": \"x\", ");
+  longKey.insert(1, entry);
   TourDir key(SMALL_TOUR, longKey);
   EXPECT_FALSE(key.load().ok());
 

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include <glm/geometric.hpp>
 
+#include "sim/format.h"
 #include "world/live/layer.h"
 
 namespace world {
@@ -24,12 +24,10 @@ bool contains(const Aabb& outer, const Aabb& inner) {
          glm::all(glm::lessThanEqual(inner.max, outer.max + eps));
 }
 
-// "184" for a value in `unit` (no decimals: labels are read at a glance).
+// "184 W" for a value in `unit` (no decimals: labels are read at a glance).
 std::string formatValue(double value, const std::string& unit) {
   if (std::isnan(value)) return "no data";  // a trace replay's GPU without a trace
-  char text[48];
-  std::snprintf(text, sizeof(text), "%.0f %s", value, unit.c_str());
-  return text;
+  return sim::fixedDecimals(value, 0) + " " + unit;
 }
 
 }  // namespace
