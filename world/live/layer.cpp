@@ -49,14 +49,14 @@ void LiveLayers::sync(const LayerSync& sync) {
 void LiveLayers::emit(const LayerSet& on, const LayerFrame& frame,
                       std::vector<gpu::Instance>& out) {
   for (Entry& e : m_layers) {
-    if (this->on(e, on)) e.layer->emit(frame, out);
+    if (drawn(e, on)) e.layer->emit(frame, out);
   }
 }
 
 void LiveLayers::labels(const LayerSet& on, const LayerFrame& frame,
                         std::vector<Label>& out) const {
   for (const Entry& e : m_layers) {
-    if (this->on(e, on)) e.layer->labels(frame, out);
+    if (drawn(e, on)) e.layer->labels(frame, out);
   }
 }
 

@@ -120,7 +120,7 @@ class LiveLayers {
     std::optional<LayerId> id;  // none: always on (drawn wherever its parts are in view)
     std::unique_ptr<LiveLayer> layer;
   };
-  bool on(const Entry& e, const LayerSet& set) const { return !e.id || set.has(*e.id); }
+  static bool drawn(const Entry& e, const LayerSet& on) { return !e.id || on.has(*e.id); }
   std::vector<Entry> m_layers;
 };
 
