@@ -19,7 +19,7 @@ sim::Result<std::unique_ptr<World>> World::create(const Dimensions& dims, const 
   std::unique_ptr<World> world(new World());
   world->m_primitives = registerPrimitives(world->m_meshes);
   registerPatterns(world->m_textures);  // first: the patterns' layers are fixed
-  BuildContext ctx{world->m_scene, world->m_primitives, dims};
+  BuildContext ctx{world->m_scene, world->m_primitives, dims, world->m_meshes};
   const PrototypeId campus = buildCampus(ctx, desc.campus);
   if (!desc.componentModels.empty()) {
     const auto replaced = replaceComponents(desc.componentModels,

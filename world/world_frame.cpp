@@ -250,11 +250,9 @@ void World::batch(RenderList& out) {
       batch.instanceCount = static_cast<uint32_t>(out.instances.size()) - batch.firstInstance;
       if (batch.instanceCount == 0) continue;
       batch.textured = textured;
-      // The box's front face alone (proxies' faces, LED lines) and its sides alone are drawn as
-      // the box is.
-      batch.boxDetail = batch.mesh.index == m_primitives.box.index ||
-                        batch.mesh.index == m_primitives.frontFace.index ||
-                        batch.mesh.index == m_primitives.boxSides.index;
+      // The box's front face alone (proxies' faces, LED lines), its sides alone and its top with
+      // holes are drawn as the box is.
+      batch.boxDetail = m_meshes.mesh(batch.mesh).boxFaces;
       out.batches.push_back(batch);
     }
   }

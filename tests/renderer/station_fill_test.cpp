@@ -114,16 +114,17 @@ constexpr uint64_t MAX_TRIANGLES = 150'000;
 // 1280x720 so that it cannot get worse unseen (llvmpipe's counts, rounded up by 0.05):
 // - row: the hero row's open racks (their side panels, posts and manifolds) and six rows'
 //   overhead pipes, over the closed racks of the rows behind;
-// - hbm: the GPU die's interposer over the package substrate, each covering the frame;
 // - fabric: the spine racks' side and back panels around their switch stacks;
 // - campus: the halls' yards and pads over the site's grass, the farm fields over the ground.
 const std::map<std::string, double> KNOWN_FRAGMENT_LIMITS = {
-    {"row", 2.62}, {"hbm", 3.35}, {"fabric", 2.53}, {"campus", 2.59}};
+    {"row", 2.62}, {"fabric", 2.53}, {"campus", 2.59}};
 
 // Every station of the bench's station path (the ladder, app/modes/bench_paths.cpp), as its still
 // draws it: within the fragment and triangle budgets with nothing held back as a proxy (the
 // triangle budget's walk leaves the smallest parts closed when a frame asks for more). The row
-// once asked for 6.6 invocations per pixel and the hbm station for 7 (issue 33).
+// once asked for 6.6 invocations per pixel and the hbm station for 7 (issue 33); the hbm station's
+// last 1.4 above the budget were the substrate's top under the interposer and the interposer's
+// under the dies and stacks, each covering most of the frame (now tops with holes, addBoxUnder).
 TEST(StationFill, EveryStationOfTheStationPathStaysWithinTheBudgets) {
   auto r = fixtures::makeHeadless();
   auto w = fixtures::tourWorld();

@@ -1,6 +1,7 @@
 // The primitive meshes: closed, unit-sized, normals unit length, triangles wound outward.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -90,3 +91,28 @@ TEST(MeshPrimitives, BoxSidesAreTheBoxLessItsTopAndBottom) {
 }
 
 }  // namespace
+
+// A top with holes is the box's top face less its holes: facing up at y = 0.5, wound outward,
+// its area the face's less the holes' (two holes, one cut at the face's edge), and no triangle
+// inside a hole.
+TEST(MeshPrimitives, TopWithHolesCoversTheFaceLessItsHoles) {
+  const std::vector<world::FaceRect> holes = {{-0.3f, -0.2f, 0.1f, 0.2f},   // 0.4 x 0.4
+                                              {0.3f, 0.25f, 0.7f, 0.45f}};  // 0.2 x 0.2 inside
+  const world::MeshData top = world::makeUnitTopWithHoles(holes);
+  expectOutwardUnitMesh(top);
+  EXPECT_TRUE(top.boxFaces);
+  double area = 0;
+  for (size_t i = 0; i < top.indices.size(); i += 3) {
+    const auto& a = top.vertices[top.indices[i]].position;
+    const auto& b = top.vertices[top.indices[i + 1]].position;
+    const auto& c = top.vertices[top.indices[i + 2]].position;
+    for (const float* p : {a, b, c}) EXPECT_FLOAT_EQ(p[1], 0.5f);
+    area += 0.5 * std::abs((b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]));
+    const float cx = (a[0] + b[0] + c[0]) / 3, cz = (a[2] + b[2] + c[2]) / 3;
+    for (const world::FaceRect& h : holes) {
+      EXPECT_FALSE(cx > h.x0 && cx < h.x1 && cz > h.z0 && cz < h.z1) << "triangle " << i / 3;
+    }
+  }
+  EXPECT_NEAR(area, 1.0 - 0.4 * 0.4 - 0.2 * 0.2, 1e-6);
+  EXPECT_EQ(world::makeUnitTopWithHoles({}).triangleCount(), 2u);  // no hole: the whole face
+}

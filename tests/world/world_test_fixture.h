@@ -46,7 +46,7 @@ struct Built {
   world::Scene scene;
   world::PrimitiveMeshes primitives;
   Built() { primitives = world::registerPrimitives(meshes); }
-  world::BuildContext ctx() { return world::BuildContext{scene, primitives, dims()}; }
+  world::BuildContext ctx() { return world::BuildContext{scene, primitives, dims(), meshes}; }
 };
 
 /// A world of its own, for a test that changes it (engine-driven looks, shadow casting).

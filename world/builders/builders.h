@@ -14,11 +14,14 @@
 
 namespace world {
 
-/// What every builder needs: the scene it adds to, the primitive meshes, the sizes.
+/// What every builder needs: the scene it adds to, the primitive meshes, the sizes, and the
+/// library the primitives are in (a builder adds the few meshes one prototype shapes, as a top
+/// with holes).
 struct BuildContext {
   Scene& scene;
   PrimitiveMeshes meshes;
   const Dimensions& dims;
+  MeshLibrary& library;
 };
 
 // The palette: finishes picked as screen colours (the sRGB values in the comments) and
@@ -201,6 +204,18 @@ std::vector<std::string> componentKeys();
 /// A cylinder part from `from` to `to` (metres) of `diameter`: pipes, tubes, cables.
 Part tubePart(MeshId mesh, const glm::dvec3& from, const glm::dvec3& to, double diameter, Look look,
               std::string name);
+/// A rectangle across a prototype's XZ plane (metres): what stands on a box and hides its top.
+struct Footprint {
+  glm::dvec2 min, max;
+};
+/// The footprint `size` (x, z) centred at `center` (x, z).
+Footprint footprintAt(const glm::dvec2& center, const glm::dvec2& size);
+/// A box of `look` whose top is drawn only where none of `covers` stands on it: its sides and its
+/// top less those footprints (two parts of one name; no bottom, nothing looks at it from below).
+/// A software rasterizer shades every 4x4 block a triangle touches, hidden or not: a substrate's
+/// top under its interposer cost a frame's worth of fragments at the hbm station.
+void addBoxUnder(BuildContext& ctx, Prototype& p, const glm::dvec3& center, const glm::dvec3& size,
+                 Look look, const std::string& name, const std::vector<Footprint>& covers);
 /// The LOD record every prototype gets: a proxy box in `look` that opens at `openPixels`.
 LodDesc proxyLod(Look look, float openPixels = 40.0f);
 

@@ -116,6 +116,24 @@ std::vector<std::string> componentKeys() {
   return keys;
 }
 
+Footprint footprintAt(const glm::dvec2& center, const glm::dvec2& size) {
+  return {center - size / 2.0, center + size / 2.0};
+}
+
+void addBoxUnder(BuildContext& ctx, Prototype& p, const glm::dvec3& center, const glm::dvec3& size,
+                 Look look, const std::string& name, const std::vector<Footprint>& covers) {
+  std::vector<FaceRect> holes;
+  for (const Footprint& f : covers) {
+    const glm::dvec2 lo = (f.min - glm::dvec2(center.x, center.z)) / glm::dvec2(size.x, size.z);
+    const glm::dvec2 hi = (f.max - glm::dvec2(center.x, center.z)) / glm::dvec2(size.x, size.z);
+    holes.push_back({float(lo.x), float(lo.y), float(hi.x), float(hi.y)});
+  }
+  MeshId top;
+  ctx.library.add(makeUnitTopWithHoles(holes), &top);
+  p.parts.push_back(boxPart(ctx.meshes.boxSides, center, size, look, name));
+  p.parts.push_back(boxPart(top, center, size, look, name));
+}
+
 LodDesc proxyLod(Look look, float openPixels) {
   LodDesc lod;
   lod.hasProxy = true;
@@ -427,7 +445,6 @@ void addPackageDressing(BuildContext& ctx, Prototype& p, const glm::dvec3& subst
 
 PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
   const Dimensions& dims = ctx.dims;
-  const MeshId box = ctx.meshes.box;
   const double subW = dims.meters("b200_package.substrate_width");
   const double subD = dims.meters("b200_package.substrate_depth");
   const double subT = dims.meters("b200_package.substrate_thickness");
@@ -441,22 +458,23 @@ PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
   const double hbmD = dims.meters("hbm3e_stack.depth");
   const double dieT = dims.meters("gb100.die_thickness");
 
+  const double hbmW = dims.meters("hbm3e_stack.width");
+
   Prototype p;
   p.name = desc.hero ? "B200 package (hero)" : "B200 package";
   p.lod = proxyLod(looks::SUBSTRATE, 30.0f);
-  p.parts.push_back(boxPart(box, dvec3(0, subT / 2, 0), dvec3(subW, subT, subD), looks::SUBSTRATE,
-                            "package substrate"));
-  p.parts.push_back(boxPart(box, dvec3(0, subT + ipT / 2, 0), dvec3(ipW, ipT, ipD),
-                            looks::SILICON_LIGHT, "CoWoS-L interposer"));
   addPackageDressing(ctx, p, dvec3(subW, subT, subD), glm::dvec2(ipW, ipD));
   const double top = subT + ipT;
   const PrototypeId dieId = buildDie(ctx, "gb100", desc.hero);
   const PrototypeId stack = buildHbmStack(ctx, false);
+  // What stands on the interposer and hides its top there.
+  std::vector<Footprint> onInterposer;
   // Dies side by side along X, NV-HBI edges (+X of each die's frame) facing each other.
   for (int i = 0; i < dies; ++i) {
     const double cx = (i - (dies - 1) / 2.0) * (die.x + hbi);
     const double yaw = i == 0 ? 0.0 : glm::pi<double>();
     p.children.push_back(placeChild(dieId, dvec3(cx, top, 0), "die" + std::to_string(i), yaw));
+    onInterposer.push_back(footprintAt({cx, 0}, die));
   }
   // HBM stacks in two rows beside the dies' HBM PHY edges (-Z and +Z).
   const int perRow = std::max(1, stacks / 2);
@@ -468,7 +486,19 @@ PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
     const double cx = -rowSpan / 2 + pitch * (k + 0.5);
     const double cz = row == 0 ? rowZ : -rowZ;
     p.children.push_back(placeChild(stack, dvec3(cx, top, cz), "hbm" + std::to_string(i)));
+    if (desc.hero && i == 0) {
+      // Where the cut-open drawing stands in for stack 0 (below) the interposer shows in its cut
+      // +X +Z quadrant: only its back half and front-left quarter hide it.
+      onInterposer.push_back(footprintAt({cx, cz - hbmD / 4}, {hbmW, hbmD / 2}));
+      onInterposer.push_back(footprintAt({cx - hbmW / 4, cz + hbmD / 4}, {hbmW / 2, hbmD / 2}));
+    } else {
+      onInterposer.push_back(footprintAt({cx, cz}, {hbmW, hbmD}));
+    }
   }
+  addBoxUnder(ctx, p, dvec3(0, subT / 2, 0), dvec3(subW, subT, subD), looks::SUBSTRATE,
+              "package substrate", {footprintAt({0, 0}, {ipW, ipD})});
+  addBoxUnder(ctx, p, dvec3(0, subT + ipT / 2, 0), dvec3(ipW, ipT, ipD), looks::SILICON_LIGHT,
+              "CoWoS-L interposer", onInterposer);
   if (desc.hero) {
     // The hbm station's drawing of stack 0 (front row, so its cut faces look at a camera in
     // front) stands in for it there alone: the package, the tray round it and every other

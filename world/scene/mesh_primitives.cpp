@@ -1,8 +1,10 @@
 #include "world/scene/mesh_primitives.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <utility>
 
 namespace world {
 namespace {
@@ -16,6 +18,7 @@ void addVertex(MeshData& mesh, float px, float py, float pz, float nx, float ny,
 MeshData unitBoxFaces(std::string name, bool caps) {
   MeshData mesh;
   mesh.name = std::move(name);
+  mesh.boxFaces = true;
   // Each face: normal n, in-plane axes a and b with a x b = n, so triangles wind outward (CCW).
   const float faces[6][3][3] = {
       {{1, 0, 0}, {0, 0, -1}, {0, 1, 0}}, {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
@@ -52,12 +55,45 @@ MeshData makeUnitBoxSides() {
 MeshData makeUnitFrontFace() {
   MeshData mesh;
   mesh.name = "unit_front_face";
+  mesh.boxFaces = true;
   // The unit box's +Z face alone (z = 0.5, so it lies where that box's front would).
   const float corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
   for (const auto& c : corners) {
     addVertex(mesh, 0.5f * c[0], 0.5f * c[1], 0.5f, 0, 0, 1, 0.5f * (c[0] + 1), 0.5f * (c[1] + 1));
   }
   for (uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u}) mesh.indices.push_back(i);
+  return mesh;
+}
+
+MeshData makeUnitTopWithHoles(const std::vector<FaceRect>& holes) {
+  MeshData mesh;
+  mesh.name = "unit_top_with_holes";
+  mesh.boxFaces = true;
+  std::vector<float> xs{-0.5f, 0.5f}, zs{-0.5f, 0.5f};
+  for (const FaceRect& h : holes) {
+    for (float x : {h.x0, h.x1}) xs.push_back(std::clamp(x, -0.5f, 0.5f));
+    for (float z : {h.z0, h.z1}) zs.push_back(std::clamp(z, -0.5f, 0.5f));
+  }
+  for (std::vector<float>* cuts : {&xs, &zs}) {
+    std::sort(cuts->begin(), cuts->end());
+    cuts->erase(std::unique(cuts->begin(), cuts->end()), cuts->end());
+  }
+  for (size_t i = 0; i + 1 < xs.size(); ++i) {
+    for (size_t j = 0; j + 1 < zs.size(); ++j) {
+      const float cx = 0.5f * (xs[i] + xs[i + 1]), cz = 0.5f * (zs[j] + zs[j + 1]);
+      const bool hidden = std::any_of(holes.begin(), holes.end(), [&](const FaceRect& h) {
+        return cx > h.x0 && cx < h.x1 && cz > h.z0 && cz < h.z1;
+      });
+      if (hidden) continue;
+      // As the box's top: u along +X, v along -Z, wound counter-clockwise seen from above.
+      const uint32_t base = static_cast<uint32_t>(mesh.vertices.size());
+      for (const auto& [x, z] : {std::pair{xs[i], zs[j + 1]}, std::pair{xs[i + 1], zs[j + 1]},
+                                 std::pair{xs[i + 1], zs[j]}, std::pair{xs[i], zs[j]}}) {
+        addVertex(mesh, x, 0.5f, z, 0, 1, 0, x + 0.5f, 0.5f - z);
+      }
+      for (uint32_t k : {0u, 1u, 2u, 0u, 2u, 3u}) mesh.indices.push_back(base + k);
+    }
+  }
   return mesh;
 }
 

@@ -2,6 +2,8 @@
 // part's transform is simply translate(centre) * rotate * scale(size in metres).
 #pragma once
 
+#include <vector>
+
 #include "world/scene/render_list.h"
 
 namespace world {
@@ -14,6 +16,16 @@ MeshData makeUnitCylinder(int segments);
 MeshData makeUnitFrontFace();
 /// The unit box's four sides without its top and bottom: 8 triangles.
 MeshData makeUnitBoxSides();
+
+/// A rectangle of the unit box's top face, x and z within [-0.5, 0.5].
+struct FaceRect {
+  float x0, z0, x1, z1;
+};
+/// The unit box's +Y face less `holes` (where what stands on the box hides its top): the cells of
+/// the grid the holes' edges cut the face into that lie in no hole, facing +Y at y = 0.5. Its edge
+/// lines are the whole face's, as the box's top draws them (the shader finds them in the unit
+/// frame), so a box drawn as its sides and this top looks as it did.
+MeshData makeUnitTopWithHoles(const std::vector<FaceRect>& holes);
 
 /// Ids of the primitives once registered in a MeshLibrary.
 struct PrimitiveMeshes {

@@ -31,6 +31,9 @@ struct MeshData {
   std::string name;
   std::vector<MeshVertex> vertices;
   std::vector<uint32_t> indices;
+  // Its faces lie on the unit box's (the box, its sides, its front, a top with holes): drawn with
+  // the box's edge lines and contact darkening (DrawBatch::boxDetail), found from its local frame.
+  bool boxFaces = false;
   uint32_t triangleCount() const { return static_cast<uint32_t>(indices.size() / 3); }
 };
 
