@@ -414,6 +414,18 @@ PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc) {
   p.name = "campus";
   p.lod = proxyLod(looks::GRASS, 0.0f);
   p.lod.hasProxy = false;
+  // What stands on the site's grass and hides its top there: the hall buildings' roofs (their
+  // walls close the sides), the yards' and the substation's pads, the roads (below). Each is drawn
+  // wherever the grass is (a building or a generator yard has no proxy; a closed substation or
+  // cooling yard is its bounds' box, over its pad).
+  std::vector<Footprint> onGrass;
+  auto padOf = [&](const ChildInstance& child, const std::string& part) {
+    for (const Part& q : ctx.scene.prototype(child.prototype).parts) {
+      if (q.name != part) continue;
+      const Aabb b = transformAabb(child.local, q.bounds);
+      onGrass.push_back({{b.min.x, b.min.z}, {b.max.x, b.max.z}});
+    }
+  };
   for (int i = 0; i < hallCount; ++i) {
     const double x = -rowSpan / 2 + i * pitch;
     const PrototypeId which = i == 0 ? heroHall : (i == hallCount - 1 ? lastHall : hall);
@@ -423,11 +435,13 @@ PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc) {
     // the hall's centre.
     const double plantZ = hallBox.max.z - plantBox.min.z;
     p.children.push_back(placeChild(plant, dvec3(x, 0, plantZ), "cooling" + std::to_string(i)));
+    padOf(p.children.back(), "cooling yard pad");
     auto shell = shells.find(which.index);
     if (shell == shells.end())
       shell =
           shells.emplace(which.index, buildHallShell(ctx, ctx.scene.prototype(which).bounds)).first;
     p.children.push_back(placeChild(shell->second, dvec3(x, 0, 0), campusBuildingName(i)));
+    padOf(p.children.back(), "hall roof");
     const int gensets =
         standbyGensets(dims, fullHall_W * hallRacks[size_t(i)] / std::max(1, desc.hall.rackCount));
     auto yard = yards.find(gensets);
@@ -435,6 +449,7 @@ PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc) {
       yard = yards.emplace(gensets, buildGensetYard(ctx, genset, gensets)).first;
     p.children.push_back(
         placeChild(yard->second, dvec3(x + hallBox.center().x, 0, yardZ), campusGensetYardName(i)));
+    padOf(p.children.back(), "yard gravel");
   }
   // The substation stands off the first hall's -X end across the road, beside the first cooling
   // yard, turned so that its line side (its -Z) faces -X: the line comes in from beyond the
@@ -447,6 +462,7 @@ PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc) {
       -rowSpan / 2 + std::min(hallBox.min.x, plantBox.min.x) - SUBSTATION_SETBACK_M - subBox.max.x;
   const double subZ = roadZ + ROAD_WIDTH_M / 2 + SUBSTATION_SETBACK_M - subBox.min.z;
   p.children.push_back(placeChild(substation, dvec3(subX, 0, subZ), CAMPUS_SUBSTATION, subYaw));
+  padOf(p.children.back(), "substation gravel");
   // The gantry (4 m inside the pad's line edge) turned with it: local -Z is world -X.
   const double gantryX = subX + subLocal.min.z + 4.0 + 0.1;
   p.children.push_back(placeChild(buildTransmissionLine(ctx, TRANSMISSION_TOWERS),
@@ -478,23 +494,32 @@ PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc) {
   groundSlab(siteX1, g, -g, g);
   groundSlab(siteX0, siteX1, -g, siteZ0);
   groundSlab(siteX0, siteX1, siteZ1, g);
-  // Farm fields round the site in a second tone, every other cell of a grid.
+  // Farm fields round the site in a second tone, every other cell of a grid; under the site's
+  // grass a field is hidden: not drawn there.
+  const Footprint site = footprintAt({siteCX, siteCZ}, {siteW, siteD});
   const int cells = int(ground / FIELD_CELL_M);
   for (int a = 0; a < cells; ++a) {
     for (int b = 0; b < cells; ++b) {
       if ((a + b) % 2 == 0) continue;
       const double fx = -ground / 2 + (a + 0.5) * FIELD_CELL_M;
       const double fz = -ground / 2 + (b + 0.5) * FIELD_CELL_M;
-      p.parts.push_back(groundPart(box, fx, fz, FIELD_CELL_M - 8.0, FIELD_CELL_M - 8.0,
-                                   FIELDS_TOP_M, looks::GRASS, "field"));
+      const Footprint field = footprintAt({fx, fz}, glm::dvec2(FIELD_CELL_M - 8.0));
+      const glm::dvec2 lo = glm::max(field.min, site.min), hi = glm::min(field.max, site.max);
+      if (lo.x >= hi.x || lo.y >= hi.y) {
+        p.parts.push_back(groundPart(box, fx, fz, FIELD_CELL_M - 8.0, FIELD_CELL_M - 8.0,
+                                     FIELDS_TOP_M, looks::GRASS, "field"));
+      } else if (lo != field.min || hi != field.max) {
+        addBoxUnder(ctx, p, dvec3(fx, FIELDS_TOP_M - 0.005, fz),
+                    dvec3(FIELD_CELL_M - 8.0, 0.01, FIELD_CELL_M - 8.0), looks::GRASS, "field",
+                    {site});
+      }
     }
   }
-  p.parts.push_back(
-      groundPart(box, siteCX, siteCZ, siteW, siteD, SITE_TOP_M, looks::GRASS, "site grass"));
   const double serviceZ = yardZ - yardD / 2 - ROAD_WIDTH_M;
   for (double z : {roadZ, serviceZ}) {
     p.parts.push_back(groundPart(box, siteCX, z, siteW - 10.0, ROAD_WIDTH_M, ROAD_TOP_M,
                                  looks::ASPHALT, "site road"));
+    onGrass.push_back(footprintAt({siteCX, z}, {siteW - 10.0, ROAD_WIDTH_M}));
     const double lampZ = z - ROAD_WIDTH_M / 2 - 1.0;
     addLampPosts(p, box, dvec3(siteX0 + 10.0, 0, lampZ), dvec3(siteX1 - 10.0, 0, lampZ),
                  LAMP_HEIGHT_M);
@@ -506,6 +531,10 @@ PrototypeId buildCampus(BuildContext& ctx, const CampusDesc& desc) {
   p.parts.push_back(groundPart(box, crossX, (roadZ + serviceZ) / 2, ROAD_WIDTH_M,
                                roadZ - serviceZ - ROAD_WIDTH_M - 0.1, ROAD_TOP_M, looks::ASPHALT,
                                "cross road"));
+  onGrass.push_back(footprintAt({crossX, (roadZ + serviceZ) / 2},
+                                {ROAD_WIDTH_M, roadZ - serviceZ - ROAD_WIDTH_M - 0.1}));
+  addBoxUnder(ctx, p, dvec3(siteCX, SITE_TOP_M - 0.005, siteCZ), dvec3(siteW, 0.01, siteD),
+              looks::GRASS, "site grass", onGrass);
   addFence(p, box, dvec3(siteCX, 0.0, siteCZ), siteW - 2.0, siteD - 2.0, FENCE_HEIGHT_M);
   // Perimeter lights just inside the fence, all the way round.
   const dvec3 corners[4] = {
