@@ -169,7 +169,8 @@ std::string simStatus(const sim::engine::Snapshot& s, const world::RackMap& rack
 
 namespace app {
 
-std::string tourStatus(const sim::engine::Snapshot& s, const std::string& language) {
+std::string tourStatus(const sim::engine::Snapshot& s, const std::string& language,
+                       bool outOfMemory) {
   const sim::engine::Aggregates& a = s.aggregates;
   std::string text = "t = " + sim::formatQuantity(s.time_s, "time_s");
   if (s.training) {
@@ -181,8 +182,9 @@ std::string tourStatus(const sim::engine::Snapshot& s, const std::string& langua
                                     sim::formatQuantity(s.faultFreeStepTime_s, "step_s"));
     }
   }
-  text += "   ·   " + withValue(uiText("hud.tokens", language),
-                                sim::formatQuantity(a.tokensPerSecond, "count"));
+  text += "   ·   " + (outOfMemory ? std::string(uiText("hud.tokens_out_of_memory", language))
+                                   : withValue(uiText("hud.tokens", language),
+                                               sim::formatQuantity(a.tokensPerSecond, "count")));
   return text;
 }
 

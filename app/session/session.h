@@ -61,6 +61,9 @@ HudInfo stationHud(const world::Station& station);
 std::string simStatus(const sim::engine::Snapshot& snapshot, const world::RackMap& racks);
 /// The tour's shorter status line in `language`: simulated time and the workload's pace (step
 /// time and tokens/s, or output tokens/s); the power figures belong to the chapters on power.
-std::string tourStatus(const sim::engine::Snapshot& snapshot, const std::string& language);
+/// `outOfMemory`: the chapter's server has crashed (its panel says the model does not fit), so
+/// it serves 0 tokens/s whatever the running engine, which admits only what fits, would serve.
+std::string tourStatus(const sim::engine::Snapshot& snapshot, const std::string& language,
+                       bool outOfMemory = false);
 
 }  // namespace app

@@ -118,7 +118,7 @@ sim::Result<bool> checkTourText(const world::TourBundle& bundle, const sim::Cata
     for (const std::vector<world::TourStep>* steps : {&chapter.steps, &chapter.traceSteps}) {
       for (const world::TourStep& step : *steps) {
         std::vector<std::string> keys = step.narration;
-        for (const std::string* key : {&step.action, &step.booth, &chapter.title})
+        for (const std::string* key : {&step.action, &step.booth, &step.headline, &chapter.title})
           if (!key->empty()) keys.push_back(*key);
         for (const world::StringTable& strings : bundle.languages) {
           for (const std::string& key : keys) {

@@ -128,8 +128,19 @@ HudInfo TourView::hud(FrameContext& context) {
       hud.headline = view->verdict->text;
       hud.headlineIsWarning = view->verdict->warning;
     }
+    // The step's own number in plain words, from the same values as the panel (its warning
+    // colour too: a step that crashes says so in red).
+    if (m_driver.player().onPath() && !frame.boothHeadline.empty()) {
+      NarrationSources sources{view, &context.catalog};
+      sources.engine = &context.snapshot;
+      hud.headline = fillNarration(frame.boothHeadline, sources);
+    }
   } else {
     hud.panelOnRight = view != nullptr;
+    // One world of numbers: a chapter whose server ran out of memory serves nothing.
+    const PanelRowView* fits = view ? view->value("memory.fits") : nullptr;
+    if (fits && fits->isFlag && fits->value == 0)
+      hud.status = tourStatus(context.snapshot, m_language, true);
     // Where the visitor is in the tour and what moves it on (the kiosk says it in its banner).
     const world::TourPlayer& player = m_driver.player();
     if (m_interactive && player.onPath()) {

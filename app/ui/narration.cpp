@@ -15,8 +15,8 @@ constexpr const char* ENGINE = "engine.";
 constexpr std::array<std::string_view, 2> TRACE_SOURCES = {"measured", "modelled"};
 constexpr std::array<std::string_view, 3> TRACE_SHARES = {"compute", "exposed_communication",
                                                           "idle"};
-constexpr std::array<std::string_view, 3> ENGINE_FIGURES = {"campus_facility_W", "campus_it_W",
-                                                            "campus_racks"};
+constexpr std::array<std::string_view, 5> ENGINE_FIGURES = {
+    "campus_facility_W", "campus_it_W", "campus_racks", "goodput_fraction", "step_time_s"};
 
 template <size_t N>
 bool oneOf(const std::array<std::string_view, N>& names, std::string_view name) {
@@ -57,6 +57,14 @@ std::string engineValue(const std::string& placeholder, const sim::engine::Snaps
   if (key == "campus_facility_W") return sim::formatQuantity(campus.facility_W, key);
   if (key == "campus_it_W") return sim::formatQuantity(campus.it_W, key);
   if (key == "campus_racks") return sim::formatQuantity(snapshot->cluster->campusRacks, key);
+  // Training: the share of the fault-free work done so far, and the last step's time (the
+  // fault-free one before the first step ends).
+  if (!snapshot->training) return {};
+  const sim::engine::Aggregates& a = snapshot->aggregates;
+  if (key == "goodput_fraction") return sim::formatQuantity(a.goodputCumulative, key);
+  if (key == "step_time_s")
+    return sim::formatQuantity(
+        a.lastStepTime_s > 0 ? a.lastStepTime_s : snapshot->faultFreeStepTime_s, key);
   return {};
 }
 

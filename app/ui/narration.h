@@ -7,7 +7,8 @@
 // the timeline's measured vs modelled lines show. "{engine.campus_facility_W}",
 // "{engine.campus_it_W}" and "{engine.campus_racks}" are the running engine's whole campus over
 // its last step (sim::engine::campusPower, the step mean): the figures the campus's power flows
-// are drawn from. Pure text: no ImGui.
+// are drawn from; "{engine.goodput_fraction}" and "{engine.step_time_s}" its training job's
+// goodput so far and last step. Pure text: no ImGui.
 #pragma once
 
 #include <string>

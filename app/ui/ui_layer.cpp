@@ -48,7 +48,9 @@ constexpr ImWchar LARGE_GLYPHS[] = {
 // Sizes of the other fonts in body heights.
 constexpr float TITLE_SCALE = 1.6f;
 constexpr float CAPTION_SCALE = 1.3f;
-constexpr float HEADLINE_SCALE = 2.0f;
+constexpr float HEADLINE_SCALE = 2.0f;  // the engineer panel's verdict
+// The booth's one number, read from three to five metres: 3.6 em (97 px at 1920x1080; issue 35).
+constexpr float BOOTH_HEADLINE_SCALE = 3.6f;
 
 // The UI's size guard. Below MIN_FONT_PIXELS ImGui's scaled style sizes round to nothing
 // (WindowMinSize < 1 aborts with "Invalid style setting": a 16-pixel-tall image asked for a
@@ -208,6 +210,8 @@ void UiLayer::buildFonts(float fontPixels) {
       loadFirst(FONT_CANDIDATES, std::size(FONT_CANDIDATES), raster * CAPTION_SCALE, LARGE_GLYPHS);
   m_headlineFont = loadFirst(STRONG_FONT_CANDIDATES, std::size(STRONG_FONT_CANDIDATES),
                              raster * HEADLINE_SCALE, LARGE_GLYPHS);
+  m_boothHeadlineFont = loadFirst(STRONG_FONT_CANDIDATES, std::size(STRONG_FONT_CANDIDATES),
+                                  raster * BOOTH_HEADLINE_SCALE, LARGE_GLYPHS);
   io.Fonts->Build();
   applyStyle(fontPixels);
 }
@@ -449,8 +453,9 @@ void UiLayer::drawHud(const HudInfo& hud, bool legend) {
     placeInRegion(m_layout.headline);
     ImGui::Begin("##headline", nullptr, flags);
     const uint32_t colour = hud.headlineIsWarning ? IM_COL32(255, 96, 84, 255) : text;
-    drawWrapped(hud.headline, inner(m_layout.headline), m_headlineFont, colour);
-    m_headlinePixels = m_headlineFont ? m_headlineFont->FontSize : em;
+    drawWrapped(hud.headline, inner(m_layout.headline), m_boothHeadlineFont, colour);
+    m_headlinePixels =
+        m_boothHeadlineFont ? m_boothHeadlineFont->FontSize * ImGui::GetIO().FontGlobalScale : em;
     ImGui::End();
   }
   if (!hud.status.empty() && !emptyRect(m_layout.status)) {

@@ -21,8 +21,8 @@ namespace app {
 struct HudInfo {
   std::string title;     // e.g. the station's name, or the chapter
   std::string subtitle;  // one line describing it
-  std::string headline;  // booth: the one number that tells the chapter ("84.9 / 80 GB — OUT OF
-                         // MEMORY"), 2 em
+  std::string headline;  // booth: the step's one number in plain words ("GPU: 9.33× faster"),
+                         // 3.6 em
   bool headlineIsWarning = false;   // drawn in the warning red (over capacity, a verdict of "no")
   std::string status;               // bottom-left lines: simulated time, scale, fps ...
   std::string help;                 // key help (window mode), bottom of the right column
@@ -138,7 +138,8 @@ class UiLayer {
   float headlinePixels() const { return m_headlinePixels; }
 
   /// The fonts: body (fontPixels), title (1.6x, semibold), caption (1.3x), headline (2x,
-  /// semibold). Null only when no TTF font was found.
+  /// semibold: the panel's verdict; the booth's headline is 3.6x). Null only when no TTF font
+  /// was found.
   ImFont* titleFont() const { return m_titleFont; }
   ImFont* captionFont() const { return m_captionFont; }
   ImFont* headlineFont() const { return m_headlineFont; }
@@ -156,6 +157,7 @@ class UiLayer {
   ImFont* m_titleFont = nullptr;
   ImFont* m_captionFont = nullptr;
   ImFont* m_headlineFont = nullptr;
+  ImFont* m_boothHeadlineFont = nullptr;
   UiLayout m_layout;
   std::vector<PlacedLabel> m_placedLabels;
   std::vector<ScreenRect> m_windowRects;

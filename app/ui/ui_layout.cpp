@@ -17,9 +17,10 @@ constexpr float COMPARISON_EM = 5.0f;  // measured vs modelled under a traced st
                                        // the window's time controls above)
 constexpr float STATUS_EM = 4.0f;
 constexpr float LEGEND_EM = 6.4f;
-// Booth: the headline font is 2 em (54 px at 1080p), the title wraps to two lines at most.
+// Booth: the headline font is 3.6 em (97 px at 1080p) and wraps to two lines at most, the title
+// to two lines.
 constexpr float BOOTH_TITLE_EM = 7.2f;
-constexpr float BOOTH_HEADLINE_EM = 6.0f;
+constexpr float BOOTH_HEADLINE_EM = 10.0f;
 constexpr float BOOTH_CAPTION_EM = 9.0f;
 // Widths: the caption reads best at most this wide; booth text keeps to the right 40 %, so the
 // subject can be framed in the left 60 % (visual_brief.md, "Text and panel density").

@@ -64,6 +64,7 @@ constexpr Entry TABLE[] = {
      "Schritt {} · spielt von selbst   G: anhalten"},
     {"hud.fault_free_step", "fault-free step {}", "fehlerfreier Schritt {}"},
     {"hud.tokens", "{} tokens/s", "{} Tokens/s"},
+    {"hud.tokens_out_of_memory", "0 tokens/s: out of memory", "0 Tokens/s: Speicher voll"},
     {"hud.quit_confirm", "Press Esc again to quit", "Zum Beenden noch einmal Esc drücken"},
     {"hud.details_hint", "V: all figures", "V: alle Zahlen"},
     {"hud.details_hide", "V: fewer figures", "V: weniger Zahlen"},

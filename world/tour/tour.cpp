@@ -158,8 +158,8 @@ class TourParser : sim::JsonChecker {
   bool readStep(const Pointer& at, TourStep& step) {
     step.where = m_file.where(at);
     if (!field(at, Json::value_t::object, "an object")) return false;
-    if (!onlyFields(at, {"station", "orbit", "narration", "action", "controls", "booth", "scenario",
-                         "engine_scenario", "faults", "overlays", "hold_s"}))
+    if (!onlyFields(at, {"station", "orbit", "narration", "action", "controls", "booth", "headline",
+                         "scenario", "engine_scenario", "faults", "overlays", "hold_s"}))
       return false;
     const bool hasStation = find(at / "station") != nullptr;
     const bool hasOrbit = find(at / "orbit") != nullptr;
@@ -186,6 +186,7 @@ class TourParser : sim::JsonChecker {
     }
     if (find(at / "action") && !key(at / "action", step.action)) return false;
     if (find(at / "booth") && !key(at / "booth", step.booth)) return false;
+    if (find(at / "headline") && !key(at / "headline", step.headline)) return false;
     if (find(at / "controls")) {
       if (step.action.empty()) return flag(at / "controls", "controls belong to an \"action\"");
       const Json* controls = field(at / "controls", Json::value_t::array, "an array");

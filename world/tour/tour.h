@@ -75,9 +75,12 @@ struct TourStep {
   // "picture:<race|roofline|bar>" of the chapter's panel (checked against assets/panels.json by
   // the app's tests).
   std::vector<std::string> controls;
-  std::string booth;           // strings key: the booth's one caption line (<= 15 words; "" = none)
-  std::string scenario;        // sim scenario preset (assets/scenarios/<name>.json)
-  std::string engineScenario;  // engine scenario (the chapter's, else the tour's)
+  std::string booth;  // strings key: the booth's one caption line (<= 15 words; "" = none)
+  // strings key: the booth's headline, the step's one number in plain words with its placeholder
+  // ("GPU: {race.gpu_speedup} faster"); "" = the chapter panel's verdict
+  std::string headline;
+  std::string scenario;                        // sim scenario preset (assets/scenarios/<name>.json)
+  std::string engineScenario;                  // engine scenario (the chapter's, else the tour's)
   std::vector<sim::engine::FaultDesc> faults;  // injected into the engine scenario
   StepOverlays overlays;
   double hold_s = 8.0;  // how long the step stays when the tour plays by itself

@@ -272,6 +272,7 @@ TourFrame TourPlayer::frame() const {
   f.captionIsAction = m_beat >= st.narration.size();
   f.caption = text(f.captionIsAction ? st.action : st.narration[m_beat]);
   if (!st.booth.empty()) f.boothCaption = text(st.booth);
+  if (!st.headline.empty()) f.boothHeadline = text(st.headline);
   f.controls = st.controls;
   f.freeFlight = m_free;
   f.cameraPose = m_pose;

@@ -39,7 +39,8 @@ struct TourFrame {
   std::string chapterTitle;
   std::string caption;  // the current chunk or the action, in the chosen language
   bool captionIsAction = false;
-  std::string boothCaption;  // the step's one booth line ("" = none), in the chosen language
+  std::string boothCaption;   // the step's one booth line ("" = none), in the chosen language
+  std::string boothHeadline;  // the step's booth headline, placeholders unfilled ("" = none)
   std::vector<std::string> controls;  // what the action names (TourStep::controls)
   bool freeFlight = false;            // the visitor left the path: the app drives the camera
   Pose cameraPose;                    // where the camera is (meaningless in free flight)
