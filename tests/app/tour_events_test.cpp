@@ -50,6 +50,17 @@ Rect project(const world::Camera& camera, const world::Aabb& box) {
   return {clip(x0, W), clip(y0, H), clip(x1, W), clip(y1, H)};
 }
 
+// The view the world culls and lays out its events for, from `camera`.
+world::CullView viewOf(const world::Camera& camera) {
+  world::CullView view;
+  view.eye = camera.position();
+  view.forward = camera.forward(), view.right = camera.right(), view.up = camera.up();
+  view.verticalFov_rad = camera.verticalFov_rad();
+  view.aspect = double(W) / H;
+  view.viewportHeight_px = H;
+  return view;
+}
+
 using PixelTest = bool (*)(const uint8_t* rgba);
 bool isRed(const uint8_t* p) {
   return p[0] > 150 && p[1] < 70 && p[2] < 70;
@@ -229,12 +240,22 @@ TEST(TourEvents, TheGoodputColumnsSplitTheEnginesStepAndTurnRedOnlyWithAFault) {
   }
 }
 
-TEST(TourEvents, TheRingWaitsInAmberAtTheStragglersRedRackOnlyWhenThereIsOne) {
+// Chapter 6 in one frame: one slow GPU holds every other at the barrier. The straggler is the
+// tour step's fault: its rack's cap and its own tray's bar red, the bar lit as far as the
+// straggler's work is done (the useful share of the engine's step when the others arrive), every
+// other rack's trays amber while they wait; with no straggler, neither.
+TEST(TourEvents, TheRingWaitsInAmberAtTheStragglersRedTrayOnlyWhenThereIsOne) {
   TourRig rig;
-  rig.go(6, 0);  // the hero row, a straggler at 60 % speed on GPU 0 (rack 0)
+  rig.go(6, 0);  // the hero row, a straggler at 60 % speed
   world::World& w = *rig.session.world;
   const world::AllReduceRing& ring = w.layer<world::RingLayer>().ring();
   ASSERT_GE(ring.nodes(), 2u);
+  const auto isAmber = [](const uint8_t* p) {
+    return p[0] > 180 && p[1] > 90 && p[1] < 200 && p[2] < 60;
+  };
+  auto share = [](const renderer::Pixels& pixels, const Rect& r, PixelTest test) {
+    return double(count(pixels, r, test)) / std::max(1, r.area());
+  };
   for (int k = 0; k < 2; ++k) {
     SCOPED_TRACE(k == 0 ? "with the straggler" : "without a fault");
     if (k == 1) {
@@ -249,39 +270,66 @@ TEST(TourEvents, TheRingWaitsInAmberAtTheStragglersRedRackOnlyWhenThereIsOne) {
                 std::clamp(snapshot.dataParallelTime_s * world::AllReduceRing::DISPLAY_SLOWDOWN,
                            world::AllReduceRing::MIN_LOOP_S, world::AllReduceRing::MAX_LOOP_S),
                 1e-9);
-    rig.view->holdEventsAt(0.25 * st.wait_s);  // inside the wait, if there is one
-    const renderer::Pixels pixels = rig.still();
-    // The top of the straggler's rack (rack 0), seen from above.
-    world::Aabb top = ring.nodeBounds(0);
-    top.min.y = top.max.y;
-    top.max.y += 0.06;
-    const Rect cap = project(rig.camera(), top);
-    ASSERT_GT(cap.area(), 100);
-    const double red = double(count(pixels, cap, isRed)) / cap.area();
-    world::Aabb others = ring.nodeBounds(ring.nodes() / 2);
-    others.min.y = others.max.y;
-    others.max.y += 0.06;
-    const Rect waiting = project(rig.camera(), others);
-    const auto isAmber = [](const uint8_t* p) {
-      return p[0] > 180 && p[1] > 90 && p[1] < 200 && p[2] < 60;
-    };
-    const double amber = double(count(pixels, waiting, isAmber)) / std::max(1, waiting.area());
-    if (k == 0) {
-      EXPECT_EQ(st.slow, 0);
-      // The pulse waits as long as the step loses to the straggler over its useful time.
-      const sim::engine::StepSplit split = w.layer<world::GoodputLayer>().stepSplit();
-      EXPECT_NEAR(
-          st.wait_s,
-          std::min(2 * st.loop_s, st.loop_s * split.lost_s / (split.total_s - split.lost_s)), 1e-9);
-      EXPECT_GT(st.wait_s, 0.0);
-      // Its overhead drops (the tap-off cord, the fibre drop) stand on the top and cover a little.
-      EXPECT_GT(red, 0.15) << "the straggler's rack is not red";
-      EXPECT_GT(amber, 0.2) << "the others are not waiting";
-    } else {
+    const uint32_t perRack = snapshot.cluster->gpusPerRack, perTray = snapshot.cluster->gpusPerTray;
+    ASSERT_GT(perTray, 0u);
+    if (k == 1) {
       EXPECT_EQ(st.slow, -1);
-      EXPECT_LT(red, 0.01) << "no straggler, yet a red rack";
-      EXPECT_LT(amber, 0.01) << "no straggler, yet the racks wait";
+      rig.view->holdEventsAt(0.0);
+      const renderer::Pixels pixels = rig.still();
+      for (size_t node = 0; node < ring.nodes(); ++node) {
+        world::Aabb front = ring.trayBar(node, 0);
+        for (size_t t = 1; !front.empty() && t < 18; ++t) front.extend(ring.trayBar(node, t));
+        if (front.empty()) continue;
+        const Rect r = project(rig.camera(), front);
+        EXPECT_LT(share(pixels, r, isRed), 0.01) << "no straggler, yet red on rack " << node;
+        EXPECT_LT(share(pixels, r, isAmber), 0.01) << "no straggler, yet rack " << node << " waits";
+      }
+      continue;
     }
+    // The straggler where the tour's fault puts it: its rack in the row, its tray in the rack.
+    ASSERT_EQ(snapshot.desc->faults.size(), 1u);
+    const uint32_t target = snapshot.desc->faults[0].target;
+    EXPECT_EQ(st.slow, int32_t(target / perRack));  // the row's first rack is rack 0
+    EXPECT_EQ(st.slowTray, int32_t(target % perRack / perTray));
+    // The pulse waits as long as the step loses to the straggler over its useful time.
+    const sim::engine::StepSplit split = w.layer<world::GoodputLayer>().stepSplit();
+    const double useful = (split.total_s - split.lost_s) / split.total_s;
+    EXPECT_NEAR(st.wait_s, std::min(2 * st.loop_s, st.loop_s * (1 - useful) / useful), 1e-9);
+    ASSERT_GT(st.wait_s, 0.0);
+    ASSERT_LT(useful, 0.95);  // 60 % speed on one GPU costs the step more than 5 %
+    const world::Aabb slowBar = ring.stragglerBar(st);
+    ASSERT_FALSE(slowBar.empty());
+    const Rect bar = project(rig.camera(), slowBar);
+    ASSERT_GT(bar.area(), 60) << "the straggler's bar is too small to see";
+    // A rack away from the straggler's, its trays' fronts.
+    const size_t other = (size_t(st.slow) + ring.nodes() / 2) % ring.nodes();
+    world::Aabb otherFront = ring.trayBar(other, 0);
+    for (size_t t = 1; t < 18; ++t) otherFront.extend(ring.trayBar(other, t));
+    const Rect waiting = project(rig.camera(), otherFront);
+    ASSERT_GT(waiting.area(), 200);
+    // The wait's first moment: the straggler has done the useful share of its work; late in the
+    // wait, nearly all of it. Its bar's red columns say so.
+    double lit[2] = {0, 0};
+    for (int phase = 0; phase < 2; ++phase) {
+      const double t_s = phase == 0 ? 0.0 : 0.9 * st.wait_s;
+      rig.view->holdEventsAt(t_s);
+      const renderer::Pixels pixels = rig.still();
+      int columns = 0;
+      for (int x = bar.x0; x < bar.x1; ++x)
+        columns += count(pixels, {x, bar.y0, x + 1, bar.y1}, isRed) > size_t(bar.y1 - bar.y0) / 3;
+      lit[phase] = double(columns) / (bar.x1 - bar.x0);
+      EXPECT_GT(share(pixels, waiting, isAmber), 0.2) << "the others are not waiting";
+      EXPECT_LT(share(pixels, waiting, isRed), 0.01) << "a waiting rack is red";
+    }
+    const double expected[2] = {useful, useful + 0.9 * (1 - useful)};
+    EXPECT_NEAR(world::AllReduceRing::stragglerDone(st, 0.0), expected[0], 1e-9);
+    // Seen at a slant and behind the row's cable drops, the bar shows fewer red columns than
+    // its length's share; in proportion, they follow it.
+    EXPECT_GT(lit[1], 0.7) << "late in the wait, the straggler's bar is not red";
+    EXPECT_NEAR(lit[0] / lit[1], expected[0] / expected[1], 0.1)
+        << "red " << lit[0] << " then " << lit[1] << " of the bar";
+    std::printf("straggler tray %d of rack %d: useful %.2f, red %.2f then %.2f\n", st.slowTray,
+                st.slow, useful, lit[0], lit[1]);
   }
 }
 
@@ -535,7 +583,8 @@ TEST(TourEvents, EveryTrayWearsItsPipelineStagesColourAndFollowsThePanelsPp) {
 }
 
 // Chapter 5: the TCO panel's dollars per million tokens as bars behind the chip, as tall as
-// their values, the chosen accelerator's green; choosing another in the panel moves the green.
+// their values and none cut by the frame, the chosen accelerator's green; choosing another in
+// the panel moves the green.
 TEST(TourEvents, TheTcoBarsStandAsTallAsTheirCostsAndTheChosenOneIsGreen) {
   TourRig rig;
   rig.go(5, 0);  // the TPU
@@ -569,27 +618,34 @@ TEST(TourEvents, TheTcoBarsStandAsTallAsTheirCostsAndTheChosenOneIsGreen) {
     }
     ASSERT_GE(chosen, 0);
     greenAt[k] = chosen;
-    // In the world: heights in proportion to the costs, the tallest HEIGHT_SHARE of the chip.
+    // In the world: heights in proportion to the costs, the tallest HEIGHT_SHARE of the chip
+    // or less, as tall as the frame shows with a margin.
     const world::Station* tpu = rig.session.world->station("tpu");
     ASSERT_NE(tpu, nullptr);
     const world::Camera& camera = rig.camera();
-    const std::vector<world::Aabb> boxes =
-        world::ValueBars::layout(tpu->studioBounds, camera.right(), camera.forward(), bars);
+    const world::CullView cull = viewOf(camera);
+    const std::vector<world::Aabb> boxes = world::ValueBars::layout(tpu->studioBounds, cull, bars);
     ASSERT_EQ(boxes.size(), bars.size());
-    double most = 0;
-    for (const auto& b : bars) most = std::max(most, b.value);
+    size_t tallest = 0;
+    for (size_t i = 0; i < bars.size(); ++i)
+      if (bars[i].value > bars[tallest].value) tallest = i;
     const double width = std::max(tpu->studioBounds.size().x, tpu->studioBounds.size().z);
+    const double top = boxes[tallest].max.y - tpu->studioBounds.max.y;
+    EXPECT_LE(top, world::ValueBars::HEIGHT_SHARE * width * (1 + 1e-9));
+    EXPECT_GT(top, 0.05 * width) << "the bars are squashed flat";
     for (size_t i = 0; i < bars.size(); ++i) {
       const double above = boxes[i].max.y - tpu->studioBounds.max.y;
-      EXPECT_NEAR(above, world::ValueBars::HEIGHT_SHARE * width * bars[i].value / most,
-                  1e-6 * width);
+      EXPECT_NEAR(above / top, bars[i].value / bars[tallest].value, 1e-6) << bars[i].label;
+      // Nothing cut by the frame: every bar's top inside it, under the margin.
+      const Rect r = project(camera, boxes[i]);
+      EXPECT_GE(r.y0, int(0.5 * H * world::ValueBars::TOP_MARGIN_SHARE) - 2) << bars[i].label;
     }
     // In the picture: the chosen bar's column is green, the others' are not.
     const renderer::Pixels pixels = rig.still();
     for (size_t i = 0; i < boxes.size(); ++i) {
-      world::Aabb top = boxes[i];
-      top.min.y = tpu->studioBounds.max.y + 0.5 * (boxes[i].max.y - tpu->studioBounds.max.y);
-      const Rect r = project(camera, top);
+      world::Aabb upper = boxes[i];
+      upper.min.y = tpu->studioBounds.max.y + 0.5 * (boxes[i].max.y - tpu->studioBounds.max.y);
+      const Rect r = project(camera, upper);
       if (r.area() < 20) continue;
       const double share = double(count(pixels, r, isGreen)) / r.area();
       if (int(i) == chosen)

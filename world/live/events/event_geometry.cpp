@@ -54,4 +54,46 @@ BehindHero behindHero(const Aabb& hero, const glm::dvec3& right, const glm::dvec
   return b;
 }
 
+RackFace rackFace(const Scene& scene, const std::string& path) {
+  RackFace face;
+  const auto resolved = scene.resolve(path);
+  if (!resolved) return face;
+  const std::string prefix = "compute_tray";
+  for (const ChildInstance& child : scene.prototype(resolved->second).children) {
+    if (child.name.rfind(prefix, 0) != 0) continue;
+    const std::string digits = child.name.substr(prefix.size());
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const size_t number = std::stoul(digits);
+    const auto bounds = scene.worldBounds(path + "/" + child.name);
+    if (!bounds || number >= 256) continue;
+    if (face.trays.size() <= number) face.trays.resize(number + 1);
+    face.trays[number] = *bounds;
+  }
+  if (face.trays.empty()) return face;
+  face.front = rackFront(scene, path);
+  // The trays' fronts are flush but for a tray pulled out (the hero rack's): the nearest.
+  face.frontPlane = 1e300;
+  for (const Aabb& tray : face.trays) {
+    if (tray.empty()) continue;
+    face.frontPlane = std::min(
+        face.frontPlane, std::max(glm::dot(tray.min, face.front), glm::dot(tray.max, face.front)));
+  }
+  return face;
+}
+
+Aabb frontSlab(const RackFace& face, const Aabb& span) {
+  const double depth0 = face.frontPlane + FRONT_CLEARANCE_M;
+  const glm::dvec3 side = face.side();
+  const double s0 = std::min(glm::dot(span.min, side), glm::dot(span.max, side));
+  const double s1 = std::max(glm::dot(span.min, side), glm::dot(span.max, side));
+  const double inset = 0.1 * (s1 - s0), gap = 0.15 * (span.max.y - span.min.y);
+  Aabb bar;
+  for (double at : {s0 + inset, s1 - inset})
+    for (double y : {span.min.y + 0.5 * gap, span.max.y - 0.5 * gap})
+      bar.extend(face.front * depth0 + side * at + glm::dvec3(0, y, 0));
+  bar.extend(face.front * (depth0 + LINE_M) + side * (s0 + inset) +
+             glm::dvec3(0, span.min.y + 0.5 * gap, 0));
+  return bar;
+}
+
 }  // namespace world::event_geometry

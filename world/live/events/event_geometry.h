@@ -52,5 +52,21 @@ struct BehindHero {
 };
 BehindHero behindHero(const Aabb& hero, const glm::dvec3& right, const glm::dvec3& forward);
 
+/// A rack's compute trays as its front shows them: the trays ("compute_trayN", N = 0 at the top)
+/// by number (an empty box where a number is missing), the way they face and where their fronts
+/// stand.
+struct RackFace {
+  std::vector<Aabb> trays;  // world, by tray number
+  glm::dvec3 front{0, 0, 1};
+  double frontPlane = 0;  // along `front`: the trays' fronts (the nearest, if one is pulled out)
+  /// Across the front, left to right as it is seen.
+  glm::dvec3 side() const { return glm::normalize(glm::cross(glm::dvec3(0, 1, 0), front)); }
+};
+/// The face of the rack at `path`; no trays when it has none (an 8-GPU system's chassis).
+RackFace rackFace(const Scene& scene, const std::string& path);
+/// A light slab just in front of the trays `span` covers: a little shorter than they are (the gap
+/// between two slabs) and most of the rack's width.
+Aabb frontSlab(const RackFace& face, const Aabb& span);
+
 }  // namespace event_geometry
 }  // namespace world

@@ -16,32 +16,9 @@ StageBands StageBands::build(const Scene& scene, const RackMap& racks, uint32_t 
   StageBands bands;
   const auto& halls = racks.rowStarts();
   if (hall >= halls.size() || halls[hall].empty()) return bands;
-  const std::string prefix = "compute_tray";
   for (uint32_t r = halls[hall].front(); r < halls[hall].back(); ++r) {
-    const std::string& path = racks.pathOfRack(r);
-    const auto resolved = scene.resolve(path);
-    if (!resolved) continue;
-    Rack rack;
-    rack.id = r;
-    for (const ChildInstance& child : scene.prototype(resolved->second).children) {
-      if (child.name.rfind(prefix, 0) != 0) continue;
-      const std::string digits = child.name.substr(prefix.size());
-      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) continue;
-      const size_t number = std::stoul(digits);
-      const auto bounds = scene.worldBounds(path + "/" + child.name);
-      if (!bounds || number >= 256) continue;
-      if (rack.trays.size() <= number) rack.trays.resize(number + 1);
-      rack.trays[number] = *bounds;
-    }
-    if (rack.trays.empty()) continue;
-    rack.front = rackFront(scene, path);
-    // The trays' fronts are flush but for a tray pulled out (the hero rack's): the nearest.
-    rack.frontPlane = 1e300;
-    for (const Aabb& tray : rack.trays) {
-      if (tray.empty()) continue;
-      rack.frontPlane = std::min(rack.frontPlane, std::max(glm::dot(tray.min, rack.front),
-                                                           glm::dot(tray.max, rack.front)));
-    }
+    Rack rack{r, rackFace(scene, racks.pathOfRack(r))};
+    if (rack.face.trays.empty()) continue;
     bands.m_racks.push_back(std::move(rack));
   }
   const auto& rows = halls[hall];
@@ -52,8 +29,8 @@ StageBands StageBands::build(const Scene& scene, const RackMap& racks, uint32_t 
     const glm::dvec3 size = bands.m_firstRow.size();
     bands.m_rowReversed = size.x >= size.z ? first.x > c.x : first.z > c.z;
     if (!bands.m_racks.empty() && bands.m_racks.front().id == rows.front()) {
-      bands.m_rowFront = bands.m_racks.front().front;
-      bands.m_rowFrontPlane = bands.m_racks.front().frontPlane;
+      bands.m_rowFront = bands.m_racks.front().face.front;
+      bands.m_rowFrontPlane = bands.m_racks.front().face.frontPlane;
     }
   }
   return bands;
@@ -118,21 +95,11 @@ std::vector<StageBands::Bar> StageBands::layout(const sim::engine::Snapshot& sna
       if (group == UINT32_MAX) return;
       // A slab just in front of the rack's face, a little shorter than its trays (the gap
       // between bars is the cut between TP groups) and most of the rack's width.
-      const double depth0 = rack.frontPlane + FRONT_CLEARANCE_M;
-      const glm::dvec3 side = glm::normalize(glm::cross(glm::dvec3(0, 1, 0), rack.front));
-      const double s0 = std::min(glm::dot(span.min, side), glm::dot(span.max, side));
-      const double s1 = std::max(glm::dot(span.min, side), glm::dot(span.max, side));
-      const double inset = 0.1 * (s1 - s0), gap = 0.15 * (span.max.y - span.min.y);
-      Aabb bar;
-      for (double a : {s0 + inset, s1 - inset})
-        for (double y : {span.min.y + 0.5 * gap, span.max.y - 0.5 * gap})
-          bar.extend(rack.front * depth0 + side * a + glm::dvec3(0, y, 0));
-      bar.extend(rack.front * (depth0 + LINE_M) + side * (s0 + inset) +
-                 glm::dvec3(0, span.min.y + 0.5 * gap, 0));
+      const Aabb bar = frontSlab(rack.face, span);
       out.push_back({bar, stage});
       group = UINT32_MAX;
     };
-    for (size_t t = 0; t < rack.trays.size(); ++t) {
+    for (size_t t = 0; t < rack.face.trays.size(); ++t) {
       uint32_t g = UINT32_MAX, s = 0;
       for (uint32_t k = 0; k < perTray; ++k) {
         const uint32_t gpu = first + uint32_t(t) * perTray + k;
@@ -140,11 +107,11 @@ std::vector<StageBands::Bar> StageBands::layout(const sim::engine::Snapshot& sna
         g = groupOf[gpu], s = plan->stageOfGpu[gpu];
         break;
       }
-      if (g != group || rack.trays[t].size().y <= 0) flush();
-      if (g == UINT32_MAX || rack.trays[t].size().y <= 0) continue;
+      if (g != group || rack.face.trays[t].size().y <= 0) flush();
+      if (g == UINT32_MAX || rack.face.trays[t].size().y <= 0) continue;
       if (group == UINT32_MAX) span = Aabb{};
       group = g, stage = s;
-      span.extend(rack.trays[t]);
+      span.extend(rack.face.trays[t]);
     }
     flush();
   }

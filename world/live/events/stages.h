@@ -44,10 +44,8 @@ class StageBands {
 
  private:
   struct Rack {
-    uint32_t id = 0;          // RackId index
-    std::vector<Aabb> trays;  // world, by tray number
-    glm::dvec3 front{0, 0, 1};
-    double frontPlane = 0;  // along `front`: the trays' fronts
+    uint32_t id = 0;  // RackId index
+    event_geometry::RackFace face;
   };
   std::vector<Rack> m_racks;
   Aabb m_firstRow;             // world: the racks of the hall's first row

@@ -19,13 +19,16 @@ namespace world {
 class ValueBars {
  public:
   static constexpr double WIDTH_SHARE = 0.1;    // of the hero's width, each bar
-  static constexpr double HEIGHT_SHARE = 0.35;  // the tallest, of the hero's width
+  static constexpr double HEIGHT_SHARE = 0.35;  // the tallest, of the hero's width, at most
   static constexpr double GAP_SHARE = 0.05;     // between bars, of the hero's width
-  /// The bars' boxes in the order given: a row along `right` (the view's, horizontal) centred
-  /// on the hero and standing on its far edge (along `forward`), the largest value
-  /// HEIGHT_SHARE of the hero's width tall.
-  static std::vector<Aabb> layout(const Aabb& hero, const glm::dvec3& right,
-                                  const glm::dvec3& forward, const std::vector<ValueBar>& bars);
+  /// The tallest bar's top stays this share of the frame's half height below its top edge.
+  static constexpr double TOP_MARGIN_SHARE = 0.15;
+  /// The bars' boxes in the order given: a row along the view's right (horizontal) centred on
+  /// the hero and standing on its far edge (along its forward), heights in proportion to the
+  /// values, the largest HEIGHT_SHARE of the hero's width tall or less: as tall as the view
+  /// shows, its top TOP_MARGIN_SHARE below the frame's top edge.
+  static std::vector<Aabb> layout(const Aabb& hero, const CullView& view,
+                                  const std::vector<ValueBar>& bars);
   static void emit(const std::vector<Aabb>& boxes, const std::vector<ValueBar>& bars,
                    const glm::dvec3& eye, std::vector<gpu::Instance>& out);
 };
