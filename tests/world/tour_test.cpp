@@ -228,7 +228,7 @@ TEST(Tour, DefaultTourHasTheTenChaptersAndTheFinaleAtTheirStations) {
       {{"hbm"}},
       {{"die", "package"}},
       {{"tpu"}, {"xeon_amx"}},
-      {{"fabric"}},
+      {{"fabric", "rack_back"}},  // the rails: each GPU's fabric link leaving the rack's back
       {{"fabric"}},
       {{"rack"}},
       {{"row", "hall"}},  // the hall's racks: the row frames them near enough to read each bar
