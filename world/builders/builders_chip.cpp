@@ -537,7 +537,6 @@ PrototypeId buildB200Package(BuildContext& ctx, const PackageDesc& desc) {
 
 PrototypeId buildH100Package(BuildContext& ctx) {
   const Dimensions& dims = ctx.dims;
-  const MeshId box = ctx.meshes.box;
   const double subW = dims.meters("h100_package.substrate_width");
   const double subD = dims.meters("h100_package.substrate_depth");
   const double subT = dims.meters("h100_package.substrate_thickness");
@@ -551,13 +550,11 @@ PrototypeId buildH100Package(BuildContext& ctx) {
   Prototype p;
   p.name = "H100 package";
   p.lod = proxyLod(looks::SUBSTRATE, 30.0f);
-  p.parts.push_back(boxPart(box, dvec3(0, subT / 2, 0), dvec3(subW, subT, subD), looks::SUBSTRATE,
-                            "package substrate"));
-  p.parts.push_back(boxPart(box, dvec3(0, subT + ipT / 2, 0), dvec3(ipW, ipT, ipD),
-                            looks::SILICON_LIGHT, "CoWoS-S interposer"));
   addPackageDressing(ctx, p, dvec3(subW, subT, subD), glm::dvec2(ipW, ipD));
   const double top = subT + ipT;
   p.children.push_back(placeChild(buildDie(ctx, "gh100", true), dvec3(0, top, 0), "die0"));
+  // What stands on the interposer and hides its top there: the die and the stacks.
+  std::vector<Footprint> onInterposer{footprintAt({0, 0}, die)};
   const PrototypeId stack = buildHbmStack(ctx, false);
   const int perSide = std::max(1, stacks / 2);
   const double pitch = std::max(die.y / perSide, hbmD + 0.0005);  // stacks never overlap
@@ -567,7 +564,12 @@ PrototypeId buildH100Package(BuildContext& ctx) {
     const double cz = (k - (perSide - 1) / 2.0) * pitch;
     p.children.push_back(
         placeChild(stack, dvec3(cx, top, cz), "hbm" + std::to_string(i), glm::half_pi<double>()));
+    onInterposer.push_back(footprintAt({cx, cz}, {hbmD, hbmW}));  // turned a quarter: depth on X
   }
+  addBoxUnder(ctx, p, dvec3(0, subT / 2, 0), dvec3(subW, subT, subD), looks::SUBSTRATE,
+              "package substrate", {footprintAt({0, 0}, {ipW, ipD})});
+  addBoxUnder(ctx, p, dvec3(0, subT + ipT / 2, 0), dvec3(ipW, ipT, ipD), looks::SILICON_LIGHT,
+              "CoWoS-S interposer", onInterposer);
   return ctx.scene.add(std::move(p));
 }
 
