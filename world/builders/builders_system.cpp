@@ -491,7 +491,7 @@ PrototypeId buildNetworkRack(BuildContext& ctx, const std::vector<std::string>& 
   }
   const glm::dvec2 riser = networkRiser_m(dims);
   p.parts.push_back(tubePart(
-      ctx.meshes.cylinder, dvec3(riser.x, std::max(0.1, H - 0.2 - (count + 1) * pitch), riser.y),
+      ctx.meshes.cylinderLow, dvec3(riser.x, std::max(0.1, H - 0.2 - (count + 1) * pitch), riser.y),
       dvec3(riser.x, riserTop_m, riser.y), NETWORK_RISER_M, looks::FIBER, "fibre bundle"));
   p.parts.push_back(boxPart(box, dvec3(riser.x, H + GROMMET_M.y / 2, riser.y),
                             dvec3(GROMMET_M.x, GROMMET_M.y, GROMMET_M.x), looks::NIC,
