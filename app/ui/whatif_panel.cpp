@@ -44,7 +44,7 @@ constexpr FieldName FIELD_NAMES[] = {
      "Anfragen je Kopie", "1/s"},
     {"cluster.system", "Rack system", "Rack-System", ""},
     {"cluster.switch", "Network switch", "Netz-Switch", ""},
-    {"cluster.rail_optimized", "Rail-optimized fabric", "Rail-optimiertes Netz", "true/false"},
+    {"cluster.rail_optimized", "Rail-optimized fabric", "Rail-optimiertes Netz", ""},
 };
 
 // Every system the world has a drawing of (an NVL72 rack, or an HGX chassis with catalog
@@ -341,11 +341,23 @@ void WhatIfPanel::draw(const WhatIfState& state, const ScreenRect& region,
     const bool inference = paths[i].rfind("workload.inference.", 0) == 0;
     const bool trainingField = paths[i].rfind("workload.training.", 0) == 0;
     if ((training && inference) || (!training && trainingField)) continue;
-    char buffer[128];
-    std::snprintf(buffer, sizeof(buffer), "%s", m_fieldText[i].c_str());
-    // The path is the widget's identity; the label is for people.
+    // The path is the widget's identity; the label is for people. A field of a few values
+    // (true or false, a number format, the workload's kind) is a list to pick from, not a box
+    // to type into.
     const std::string label = fieldLabel(paths[i], language) + "###" + paths[i];
-    if (ImGui::InputText(label.c_str(), buffer, sizeof(buffer))) m_fieldText[i] = buffer;
+    if (const std::vector<std::string> choices = sim::engine::engineFieldChoices(paths[i]);
+        !choices.empty()) {
+      if (ImGui::BeginCombo(label.c_str(), m_fieldText[i].c_str())) {
+        for (const std::string& choice : choices) {
+          if (ImGui::Selectable(choice.c_str(), choice == m_fieldText[i])) m_fieldText[i] = choice;
+        }
+        ImGui::EndCombo();
+      }
+    } else {
+      char buffer[128];
+      std::snprintf(buffer, sizeof(buffer), "%s", m_fieldText[i].c_str());
+      if (ImGui::InputText(label.c_str(), buffer, sizeof(buffer))) m_fieldText[i] = buffer;
+    }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", paths[i].c_str());
   }
   if (stableButton(uiText("whatif.apply", language), "apply")) {

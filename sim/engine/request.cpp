@@ -165,6 +165,12 @@ std::string engineFieldValue(const EngineDesc& desc, std::string_view path) {
   return f ? fieldText(*f, desc) : "";
 }
 
+std::vector<std::string> engineFieldChoices(std::string_view path) {
+  const Field* f = findField(fields(), path);
+  if (!f) return {};
+  return {f->choices.begin(), f->choices.end()};
+}
+
 Result<bool> applyEngineOverride(EngineDesc& desc, std::string_view assignment) {
   std::string quoted(assignment);  // appended: GCC 12 warns falsely on "literal" + std::string
   quoted.insert(quoted.begin(), '"');

@@ -30,6 +30,9 @@ std::vector<EngineField> engineFields();
 Result<bool> checkEngineDesc(const EngineDesc& desc);
 /// The value of field `path` of `desc` as the text an override takes; "" for an unknown path.
 std::string engineFieldValue(const EngineDesc& desc, std::string_view path);
+/// The values field `path` takes when it is one of a few ("true", "false"; a precision's names);
+/// empty for a number, free text or an unknown path.
+std::vector<std::string> engineFieldChoices(std::string_view path);
 /// Applies one "path=value" to `desc`. Fails naming the assignment when the path is unknown, the
 /// value has the wrong type or is out of range; `desc` is unchanged on failure.
 Result<bool> applyEngineOverride(EngineDesc& desc, std::string_view assignment);

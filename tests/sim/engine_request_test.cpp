@@ -133,3 +133,30 @@ TEST(EngineRequest, EngineDescIsTheScenarioWithOverridesAndFaults) {
 }
 
 }  // namespace
+
+// Issue 38, item 10: the what-if panel showed "true/false" fields and number formats as free text
+// boxes. A field of a few values says which (the panel lists them); each one is accepted by an
+// override and reads back as itself, and a value outside them is refused.
+TEST(EngineRequest, AFieldOfAFewValuesListsThemAndTakesEachOne) {
+  EXPECT_EQ(engineFieldChoices("cluster.rail_optimized"),
+            (std::vector<std::string>{"true", "false"}));
+  EXPECT_EQ(engineFieldChoices("workload.kind"),
+            (std::vector<std::string>{"training", "inference"}));
+  EXPECT_TRUE(engineFieldChoices("workload.training.tp").empty());  // a number
+  EXPECT_TRUE(engineFieldChoices("no.such.field").empty());
+  int listed = 0;
+  for (const std::string& path : engineFieldPaths()) {
+    for (const std::string& choice : engineFieldChoices(path)) {
+      EngineDesc d = training();
+      ASSERT_TRUE(applyEngineOverride(d, path + "=" + choice)) << path << "=" << choice;
+      EXPECT_EQ(engineFieldValue(d, path), choice) << path;
+      ++listed;
+    }
+    if (!engineFieldChoices(path).empty()) {
+      EngineDesc d = training();
+      EXPECT_FALSE(applyEngineOverride(d, path + "=maybe")) << path;
+    }
+  }
+  // Kind, rail, and the training and serving number formats (four of them, seven each).
+  EXPECT_GE(listed, 2 + 2 + 4 * 7);
+}
