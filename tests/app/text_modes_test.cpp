@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,23 @@ std::vector<size_t> significantFigures(const std::string& text) {
   return out;
 }
 
+// The default tour in `language` started on `session`: its driver at the first step, the
+// step's simulation queued.
+std::optional<app::TourDriver> startDefaultTour(app::Session& session,
+                                                const std::string& language) {
+  world::TourPlayerDesc desc;
+  desc.language = language;
+  desc.reducedMotion = true;
+  auto player = app::makeTourPlayer(*session.world, "default", desc);
+  EXPECT_TRUE(player) << player.error();
+  if (!player) return std::nullopt;
+  std::optional<app::TourDriver> driver(std::in_place, std::move(*player));
+  std::vector<app::SimCommand> commands;
+  driver->start(commands, true);
+  for (auto& c : commands) session.sim->queue(std::move(c));
+  return driver;
+}
+
 }  // namespace
 
 TEST(TextModes, SignificantFiguresAreCounted) {
@@ -123,15 +141,9 @@ TEST(TextModes, BoothFramesCarryAtMost25WordsAndA96PixelHeadlineOfItsOwn) {
   for (const std::string language : {"en", "de"}) {
     std::vector<std::string> chapterHeadlines;
     size_t chapter = SIZE_MAX;
-    world::TourPlayerDesc desc;
-    desc.language = language;
-    desc.reducedMotion = true;
-    auto player = app::makeTourPlayer(*session.world, "default", desc);
-    ASSERT_TRUE(player) << player.error();
-    app::TourDriver driver(std::move(*player));
-    std::vector<app::SimCommand> commands;
-    driver.start(commands, true);
-    for (auto& c : commands) session.sim->queue(std::move(c));
+    std::optional<app::TourDriver> started = startDefaultTour(session, language);
+    ASSERT_TRUE(started);
+    app::TourDriver& driver = *started;
     app::TourView view(driver, *panel, language);
     view.setTextMode(app::TextMode::Booth);
     do {
@@ -216,14 +228,9 @@ TEST(OneWorldOfNumbers, AServerOutOfMemoryServesNothingWhereverItIsShown) {
   ASSERT_TRUE(panel) << panel.error();
   auto panels = app::loadPanels(sim::assetsDir() / "panels.json");
   ASSERT_TRUE(panels) << panels.error();
-  world::TourPlayerDesc desc;
-  desc.reducedMotion = true;
-  auto player = app::makeTourPlayer(*session.world, "default", desc);
-  ASSERT_TRUE(player) << player.error();
-  app::TourDriver driver(std::move(*player));
-  std::vector<app::SimCommand> commands;
-  driver.start(commands, true);
-  for (auto& c : commands) session.sim->queue(std::move(c));
+  std::optional<app::TourDriver> started = startDefaultTour(session, "en");
+  ASSERT_TRUE(started);
+  app::TourDriver& driver = *started;
   app::TourView view(driver, *panel, "en");
   int fitting = 0, crashed = 0;
   do {
