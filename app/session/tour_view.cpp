@@ -32,6 +32,8 @@ world::FrameDesc TourView::frameDesc(VkExtent2D extent, const SimHost& sim) cons
   if (step.overlays.layers.has(world::LayerId::ValueBars)) {
     frame.inputs.valueBars = m_panel.valueBars();
   }
+  if (step.overlays.layers.has(world::LayerId::Phases))
+    frame.inputs.phases = m_panel.rooflinePhases();
   if (step.overlays.layers.has(world::LayerId::PixelRace)) {
     frame.inputs.pixelRace = step.overlays.tiles ? m_panel.tensorRace() : m_panel.pixelRace();
   }

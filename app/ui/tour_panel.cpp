@@ -115,6 +115,14 @@ std::optional<world::ComputeShares> TourPanel::rooflineGlow(double eventTime_s) 
   return rooflineShares(*m_view.roofline, points[i]);
 }
 
+std::vector<world::DiePhase> TourPanel::rooflinePhases() const {
+  std::vector<world::DiePhase> out;
+  if (!m_view.roofline) return out;
+  for (const RooflineView::Point& p : m_view.roofline->points)
+    out.push_back({p.label, rooflineShares(*m_view.roofline, p)});
+  return out;
+}
+
 std::vector<world::ValueBar> TourPanel::valueBars() const {
   std::vector<world::ValueBar> out;
   if (!m_view.verdict) return out;

@@ -65,6 +65,9 @@ class TourPanel {
   /// attainable share of the peak and the HBM by its share of the bandwidth (rooflineShares);
   /// nullopt without a roofline.
   std::optional<world::ComputeShares> rooflineGlow(double eventTime_s) const;
+  /// The roofline's points side by side (the "phases" overlay): each its label and shares
+  /// (rooflineShares), in the panel's order; none without a roofline.
+  std::vector<world::DiePhase> rooflinePhases() const;
   /// The verdict against its comparisons as floating bars (the "compare" overlay): every
   /// "comparison.*" value of the verdict's quantity (its key ends as the verdict's does), named by
   /// its row's first word and shown with its text; the one equal to the verdict is chosen (the

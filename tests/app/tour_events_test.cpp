@@ -18,6 +18,7 @@
 #include "world/live/events/firehose.h"
 #include "world/live/events/goodput.h"
 #include "world/live/events/nvlink.h"
+#include "world/live/events/phases.h"
 #include "world/live/events/pixel_race.h"
 #include "world/live/events/power_flow.h"
 #include "world/live/events/ring.h"
@@ -380,6 +381,83 @@ TEST(TourEvents, PrefillLightsTheDiesTensorCoresAndDecodeLeavesThemDark) {
       << "decode, yet the die glows as much: " << green[1] << " against " << green[0];
   std::printf("die green: prefill %.2f (tensor %.2f), decode %.2f (tensor %.2f)\n", green[0],
               tensor[0], green[1], tensor[1]);
+}
+
+// Chapter 4 in one frame: the B200 package's two dies, prefill on the first and decode on the
+// second. Each die's green is as deep as its phase keeps the tensor cores busy, and its stacks
+// stream as many lanes as its share of the HBM bandwidth: prefill lit with calm stacks, decode
+// dark with its stacks at full stream. A larger batch raises decode's intensity, and its die's
+// green grows with it.
+TEST(TourEvents, PrefillAndDecodeStandSideBySideOnThePackagesTwoDies) {
+  TourRig rig;
+  rig.go(4, 0);  // the package
+  const world::DiePhases& dies = rig.session.world->layer<world::PhasesLayer>().phases();
+  ASSERT_EQ(dies.dies(), 2u);  // B200: two reticle-sized dies in one package (NVIDIA)
+  const app::Panel* panel = rig.panel->panels().find("prefill_decode");
+  ASSERT_NE(panel, nullptr);
+  size_t batchKnob = panel->knobs.size();
+  for (size_t i = 0; i < panel->knobs.size(); ++i)
+    if (panel->knobs[i].path == "workload.batch") batchKnob = i;
+  ASSERT_LT(batchKnob, panel->knobs.size());
+  double green[2][2], tensor[2][2];
+  for (int k = 0; k < 2; ++k) {
+    SCOPED_TRACE(k == 0 ? "the chapter's batch" : "four times the batch");
+    const app::PanelView* view = rig.panel->view();
+    ASSERT_NE(view, nullptr);
+    ASSERT_TRUE(view->roofline);
+    const app::RooflineView& roof = *view->roofline;
+    if (k == 1) {
+      rig.panel->setKnob(batchKnob, 4 * view->knobs[batchKnob].value, "en");
+      view = rig.panel->view();
+    }
+    ASSERT_EQ(view->roofline->points.size(), 2u);
+    EXPECT_FALSE(view->roofline->points[0].memoryBound);  // prefill
+    EXPECT_TRUE(view->roofline->points[1].memoryBound);   // decode
+    const std::vector<world::DiePhase> phases = rig.panel->rooflinePhases();
+    ASSERT_EQ(phases.size(), 2u);
+    for (size_t i = 0; i < 2; ++i) {
+      const app::RooflineView::Point& p = view->roofline->points[i];
+      // The roofline's own arithmetic: busy = attainable / peak, streaming = the bytes/s that
+      // attainable needs at its intensity over the bandwidth.
+      tensor[k][i] = std::min(1.0, p.attainable_flops / roof.peak_flops);
+      EXPECT_NEAR(phases[i].shares.tensor, tensor[k][i], 1e-9);
+      EXPECT_NEAR(
+          phases[i].shares.hbm,
+          std::min(1.0, p.attainable_flops / p.intensity_flops_per_byte / roof.bandwidth_Bps),
+          1e-9);
+    }
+    const renderer::Pixels pixels = rig.still();
+    size_t cyan[2];
+    for (size_t i = 0; i < 2; ++i) {
+      // The middle of the die across (x, the dies stand side by side): seen at a slant, a whole
+      // die's screen rectangle takes in part of its neighbour.
+      world::Aabb middle = dies.die(i).die();
+      const double w = middle.max.x - middle.min.x;
+      middle.min.x += 0.3 * w, middle.max.x -= 0.3 * w;
+      const Rect die = project(rig.camera(), middle);
+      ASSERT_GT(die.area(), 1000);
+      green[k][i] = double(count(pixels, die, isGreen)) / die.area();
+      world::Aabb feed = dies.die(i).die();
+      for (const world::Aabb& stack : dies.die(i).stackBounds()) feed.extend(stack);
+      cyan[i] = count(pixels, project(rig.camera(), feed), isCyan);
+    }
+    std::printf(
+        "batch x%d: prefill tensor %.2f green %.2f cyan %zu; decode tensor %.2f green %.2f "
+        "cyan %zu\n",
+        k == 0 ? 1 : 4, tensor[k][0], green[k][0], cyan[0], tensor[k][1], green[k][1], cyan[1]);
+    if (k == 0) {
+      EXPECT_GT(green[0][0], 0.3) << "prefill, yet its die is not lit";
+      EXPECT_LT(green[0][1], 0.5 * green[0][0]) << "decode lit as much as prefill";
+      // Decode streams at the full bandwidth, prefill a fraction: more lanes, more cyan.
+      EXPECT_GT(world::HbmStream::lanes(phases[1].shares.hbm),
+                world::HbmStream::lanes(phases[0].shares.hbm));
+      EXPECT_GT(cyan[1], cyan[0]) << "decode's stacks stream no more than prefill's";
+    }
+  }
+  ASSERT_GT(tensor[1][1], 1.5 * tensor[0][1]);  // decode's intensity grows with the batch
+  // Decode's green grows as its tensor share does.
+  EXPECT_NEAR(green[1][1] / std::max(1e-9, green[0][1]), tensor[1][1] / tensor[0][1],
+              0.3 * tensor[1][1] / tensor[0][1]);
 }
 
 TEST(TourEvents, PowerFlowsFromTheSubstationToEveryHallAsWideAsItsPower) {

@@ -53,7 +53,9 @@ TEST(LiveLayers, AFrameDrawsALayerWhenItSwitchesItOnById) {
   }
   // The panel-fed layers draw only what their inputs give them.
   world::FrameDesc fed = frame;
-  fed.layers.set(world::LayerId::HbmFill).set(world::LayerId::ValueBars);
+  fed.layers.set(world::LayerId::HbmFill)
+      .set(world::LayerId::ValueBars)
+      .set(world::LayerId::Phases);
   w.buildRenderList(camera, fed, list);
   EXPECT_EQ(list.instances.size(), none);
   world::HbmFill fill;
@@ -62,6 +64,12 @@ TEST(LiveLayers, AFrameDrawsALayerWhenItSwitchesItOnById) {
   fed.inputs.hbmFill = &fill;
   w.buildRenderList(camera, fed, list);
   EXPECT_GT(list.instances.size(), none);
+  // Prefill and decode on the package's two dies: a slab each, and decode's stacks streaming.
+  world::FrameDesc phases = frame;
+  phases.layers.set(world::LayerId::Phases);
+  phases.inputs.phases = {{"prefill", {1.0, 0.1}}, {"decode", {0.05, 1.0}}};
+  w.buildRenderList(camera, phases, list);
+  EXPECT_GT(list.instances.size(), none + 2);
 }
 
 }  // namespace

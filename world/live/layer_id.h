@@ -24,6 +24,7 @@ enum class LayerId : uint8_t {
   StageBands,    // chapter 9: the hall's trays in their pipeline stage's colour (events/stages.h)
   ValueBars,     // chapter 5: a panel's answer as bars behind the hero (events/value_bars.h)
   PixelRace,     // chapters 1 and 2: two screens racing behind the hero (events/pixel_race.h)
+  Phases,  // chapter 4: prefill and decode side by side on the package's dies (events/phases.h)
   Count
 };
 inline constexpr size_t LAYER_COUNT = size_t(LayerId::Count);
@@ -31,7 +32,7 @@ inline constexpr size_t LAYER_COUNT = size_t(LayerId::Count);
 /// The names a tour file uses, in LayerId order.
 inline constexpr std::array<std::string_view, LAYER_COUNT> LAYER_NAMES = {
     "traffic", "coolant", "memory", "ring",    "firehose", "power",
-    "nvlink",  "goodput", "stages", "compare", "race"};
+    "nvlink",  "goodput", "stages", "compare", "race",     "phases"};
 
 inline std::optional<LayerId> layerByName(std::string_view name) {
   for (size_t i = 0; i < LAYER_COUNT; ++i) {

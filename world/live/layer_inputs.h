@@ -41,6 +41,13 @@ struct PixelRaceDesc {
   RaceLane left, right;
 };
 
+/// One phase of a workload, drawn on one die of the hero package beside the others
+/// (world/live/events/phases.h).
+struct DiePhase {
+  std::string label;  // what the phase is ("prefill"), shown over its die in engineer mode
+  ComputeShares shares;
+};
+
 struct LayerInputs {
   double animationTime_s = 0;  // the animations' clock (the systolic wave): paused with the sim
   double eventTime_s = 0;      // display seconds since the tour step began (the events' clock)
@@ -48,6 +55,7 @@ struct LayerInputs {
   std::optional<ComputeShares> compute;    // the hero GPU's glow from a chapter's calculator
   std::vector<ValueBar> valueBars;         // a panel's answer as bars behind the hero
   std::optional<PixelRaceDesc> pixelRace;  // a panel's race on two screens behind the hero
+  std::vector<DiePhase> phases;            // a chapter's phases side by side, one a die
 };
 
 }  // namespace world

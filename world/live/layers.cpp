@@ -4,6 +4,7 @@
 #include "world/live/events/firehose.h"
 #include "world/live/events/goodput.h"
 #include "world/live/events/nvlink.h"
+#include "world/live/events/phases.h"
 #include "world/live/events/pixel_race.h"
 #include "world/live/events/power_flow.h"
 #include "world/live/events/ring.h"
@@ -32,6 +33,7 @@ LiveLayers LiveLayers::build(const LayerSources& sources) {
       {LayerId::StageBands, StageBandsLayer::make},
       {LayerId::ValueBars, ValueBarsLayer::make},
       {LayerId::PixelRace, PixelRaceLayer::make},
+      {LayerId::Phases, PhasesLayer::make},
   };
   LiveLayers layers;
   for (const auto& [id, make] : kinds) layers.m_layers.push_back({id, make(sources)});

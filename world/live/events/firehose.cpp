@@ -22,6 +22,22 @@ HbmStream HbmStream::build(const Scene& scene, const std::string& packagePath) {
   return s;
 }
 
+std::vector<HbmStream> HbmStream::perDie(const Scene& scene, const std::string& packagePath) {
+  std::vector<HbmStream> out;
+  const std::vector<Aabb> dies = childBounds(scene, packagePath, "die");
+  for (const Aabb& d : dies) out.emplace_back().m_die = d;
+  for (const Aabb& stack : childBounds(scene, packagePath, "hbm")) {
+    size_t nearest = 0;
+    for (size_t i = 1; i < dies.size(); ++i) {
+      if (glm::length(dies[i].center() - stack.center()) <
+          glm::length(dies[nearest].center() - stack.center()))
+        nearest = i;
+    }
+    if (!out.empty()) out[nearest].m_stacks.push_back(stack);
+  }
+  return out;
+}
+
 uint32_t HbmStream::lanes(double share) {
   if (!(share > 0)) return 0;
   return std::max<uint32_t>(1, uint32_t(std::lround(std::min(share, 1.0) * MAX_LANES)));

@@ -21,6 +21,11 @@ class HbmStream {
 
   /// The stacks ("hbmN") and die ("die0") of the package at `packagePath`.
   static HbmStream build(const Scene& scene, const std::string& packagePath);
+  /// One stream per die ("dieN", in order) of the package at `packagePath`, each from the
+  /// stacks nearer that die than any other.
+  static std::vector<HbmStream> perDie(const Scene& scene, const std::string& packagePath);
+  const Aabb& die() const { return m_die; }
+  const std::vector<Aabb>& stackBounds() const { return m_stacks; }
   /// Lanes per stack at HBM share `share` (0..1): none at 0, MAX_LANES at 1.
   static uint32_t lanes(double share);
   size_t stacks() const { return m_stacks.size(); }
